@@ -1,0 +1,259 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
+/**
+ * The service's endpoints under /v2: interface section 4 plus the container list and the
+ * webhook endpoints of the service notes. Bodies follow the JSON:API envelope field for field.
+ */
+import { randomBytes } from 'node:crypto';
+
+import { inferNumberResponseBody } from './inferNumber';
+import { ApiError, notFound, unprocessable, type ApiAnswer } from './http/jsonApi';
+import { copy, paginate, parseInclude, resolveIncluded, type RequestUrl } from './http/documents';
+import type { RateBucket } from './http/rateLimiter';
+import { rawEventsOf } from './world/rawEvents';
+import { randomUuid } from './world/random';
+import type { Resource } from './world/store';
+import { isoTimestamp } from './world/time';
+import type { World } from './world/world';
+
+export interface ApiRequest extends RequestUrl {
+	method: string;
+	params: Record<string, string>;
+	body: unknown;
+}
+
+export interface Route {
+	method: string;
+	/** Path under /v2 with `:name` parameters. */
+	pattern: string;
+	bucket: RateBucket;
+	handle(request: ApiRequest): ApiAnswer;
+}
+
+const CONTAINER_INCLUDES = ['shipment', 'pod_terminal', 'pickup_facility', 'transport_events'] as const;
+const TRANSPORT_EVENT_INCLUDES = ['shipment', 'container', 'vessel', 'location', 'terminal'] as const;
+
+/** Writes are wrapped in `{data: {type, attributes}}` (service notes, "Requests"). */
+function wrappedAttributes(body: unknown, type: string): Record<string, unknown> {
+	const data = (body as { data?: unknown } | null)?.data as { type?: unknown; attributes?: unknown } | undefined;
+	if (!data || typeof data !== 'object') {
+		throw unprocessable('The body must be {"data": {"type": ..., "attributes": {...}}}', '/data', 'invalid');
+	}
+	if (data.type !== type) throw unprocessable(`data.type must be "${type}"`, '/data/type', 'invalid');
+	if (!data.attributes || typeof data.attributes !== 'object' || Array.isArray(data.attributes)) {
+		throw unprocessable('data.attributes must be an object', '/data/attributes', 'invalid');
+	}
+	return data.attributes as Record<string, unknown>;
+}
+
+function stringList(value: unknown, pointer: string): string[] {
+	if (value === undefined || value === null) return [];
+	if (!Array.isArray(value) || value.some((entry) => typeof entry !== 'string')) {
+		throw unprocessable('must be a list of strings', pointer, 'invalid');
+	}
+	return value as string[];
+}
+
+function requiredString(value: unknown, pointer: string, label: string): string {
+	if (value === undefined || value === null) return '';
+	if (typeof value !== 'string') throw unprocessable(`${label} must be a string`, pointer, 'invalid');
+	return value;
+}
+
+function single(resource: Resource, request: RequestUrl, included?: Resource[]): ApiAnswer {
+	const body: Record<string, unknown> = {
+		data: copy(resource),
+		links: { self: `${request.baseUrl}${request.path}` },
+	};
+	if (included) body.included = included;
+	return { status: 200, body };
+}
+
+function list(world: World, all: Resource[], request: RequestUrl, includes: string[] = []): ApiAnswer {
+	const page = paginate(all, request);
+	const body: Record<string, unknown> = { data: page.items.map(copy), links: page.links, meta: page.meta };
+	if (includes.length > 0) body.included = resolveIncluded(world.store, page.items, includes);
+	return { status: 200, body };
+}
+
+function webhookResource(world: World, id: string): Resource {
+	const webhook = world.store.get('webhook', id);
+	if (!webhook) throw notFound();
+	return webhook;
+}
+
+/** Order-free but stable: the service returns transport events in no particular order. */
+function unsorted(events: Resource[]): Resource[] {
+	return [...events].sort((a, b) => a.id.localeCompare(b.id));
+}
+
+export function apiRoutes(world: World): Route[] {
+	return [
+		{
+			method: 'POST',
+			pattern: '/tracking_requests/infer_number',
+			bucket: 'infer_number',
+			handle: (request) => {
+				// The one flat body of the interface: {"number": "..."}.
+				const number = (request.body as { number?: unknown } | null)?.number;
+				if (typeof number !== 'string' || number.trim() === '') {
+					throw new ApiError(422, [
+						{
+							status: '422',
+							title: 'Unprocessable Entity',
+							detail: 'This reference number is not valid.',
+							code: number === undefined || number === null || number === '' ? 'blank' : 'invalid',
+							source: { pointer: '/number' },
+						},
+					]);
+				}
+				return { status: 200, body: inferNumberResponseBody(number) };
+			},
+		},
+		{
+			method: 'POST',
+			pattern: '/tracking_requests',
+			bucket: 'tracking_requests',
+			handle: (request) => {
+				const attributes = wrappedAttributes(request.body, 'tracking_request');
+				const trackingRequest = world.createTrackingRequest({
+					request_number: requiredString(attributes.request_number, '/data/attributes/request_number', 'Request number'),
+					request_type: requiredString(attributes.request_type, '/data/attributes/request_type', 'Request type'),
+					scac: requiredString(attributes.scac, '/data/attributes/scac', 'Scac'),
+					ref_numbers: stringList(attributes.ref_numbers, '/data/attributes/ref_numbers'),
+					shipment_tags: stringList(attributes.shipment_tags, '/data/attributes/shipment_tags'),
+				});
+				return { status: 201, body: { data: copy(trackingRequest) } };
+			},
+		},
+		{
+			method: 'GET',
+			pattern: '/tracking_requests',
+			bucket: 'default',
+			handle: (request) => list(world, world.store.list('tracking_request'), request),
+		},
+		{
+			method: 'GET',
+			pattern: '/tracking_requests/:id',
+			bucket: 'default',
+			handle: (request) => {
+				const trackingRequest = world.store.get('tracking_request', request.params.id);
+				if (!trackingRequest) throw notFound();
+				return single(trackingRequest, request);
+			},
+		},
+		{
+			method: 'GET',
+			pattern: '/containers',
+			bucket: 'default',
+			handle: (request) => {
+				const includes = parseInclude(request.query, CONTAINER_INCLUDES);
+				return list(world, world.store.list('container'), request, includes);
+			},
+		},
+		{
+			method: 'GET',
+			pattern: '/containers/:id',
+			bucket: 'default',
+			handle: (request) => {
+				const includes = parseInclude(request.query, CONTAINER_INCLUDES);
+				const container = world.requireContainer(request.params.id);
+				return single(
+					container,
+					request,
+					includes.length > 0 ? resolveIncluded(world.store, [container], includes) : undefined,
+				);
+			},
+		},
+		{
+			method: 'GET',
+			pattern: '/containers/:id/transport_events',
+			bucket: 'default',
+			handle: (request) => {
+				const includes = parseInclude(request.query, TRANSPORT_EVENT_INCLUDES);
+				const container = world.requireContainer(request.params.id);
+				const events = unsorted(world.store.related(container, 'transport_events'));
+				const page = paginate(events, request);
+				// As the fixture shows, this endpoint answers without `meta`.
+				const body: Record<string, unknown> = { data: page.items.map(copy), links: page.links };
+				body.included = resolveIncluded(world.store, page.items, includes);
+				return { status: 200, body };
+			},
+		},
+		{
+			method: 'GET',
+			pattern: '/containers/:id/raw_events',
+			bucket: 'default',
+			handle: (request) => {
+				const container = world.requireContainer(request.params.id);
+				const { events, vessels } = rawEventsOf(world, container);
+				return { status: 200, body: { data: events, included: vessels } };
+			},
+		},
+		{
+			method: 'GET',
+			pattern: '/shipments/:id',
+			bucket: 'default',
+			handle: (request) => {
+				const shipment = world.store.get('shipment', request.params.id);
+				if (!shipment) throw notFound();
+				return single(shipment, request);
+			},
+		},
+		{
+			method: 'POST',
+			pattern: '/webhooks',
+			bucket: 'default',
+			handle: (request) => {
+				const attributes = world.validateWebhookAttributes(wrappedAttributes(request.body, 'webhook'), false);
+				const id = randomUuid();
+				const webhook = world.store.put({
+					id,
+					type: 'webhook',
+					attributes: {
+						url: attributes.url,
+						active: attributes.active,
+						events: attributes.events,
+						secret: randomBytes(32).toString('hex'),
+						headers: attributes.headers ?? null,
+						created_at: isoTimestamp(world.clock.now()),
+					},
+					links: { self: `/v2/webhooks/${id}` },
+				});
+				return { status: 201, body: { data: copy(webhook) } };
+			},
+		},
+		{
+			method: 'GET',
+			pattern: '/webhooks',
+			bucket: 'default',
+			handle: (request) => list(world, world.store.list('webhook'), request),
+		},
+		{
+			method: 'GET',
+			pattern: '/webhooks/:id',
+			bucket: 'default',
+			handle: (request) => single(webhookResource(world, request.params.id), request),
+		},
+		{
+			method: 'PATCH',
+			pattern: '/webhooks/:id',
+			bucket: 'default',
+			handle: (request) => {
+				const webhook = webhookResource(world, request.params.id);
+				const attributes = world.validateWebhookAttributes(wrappedAttributes(request.body, 'webhook'), true);
+				webhook.attributes = { ...webhook.attributes, ...attributes };
+				return single(webhook, request);
+			},
+		},
+		{
+			method: 'DELETE',
+			pattern: '/webhooks/:id',
+			bucket: 'default',
+			handle: (request) => {
+				webhookResource(world, request.params.id);
+				world.store.delete('webhook', request.params.id);
+				return { status: 204 };
+			},
+		},
+	];
+}

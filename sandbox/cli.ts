@@ -1,0 +1,96 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
+/**
+ * `npm run sandbox -- --port 4010 --api-key sandbox-key`: starts the local sandbox of the
+ * service and prints one line, `Sandbox ready at http://127.0.0.1:<port>/v2`, once it listens.
+ */
+import { parseArgs } from 'node:util';
+
+import { DEFAULT_OPTIONS, startSandbox, type SandboxOptions } from './server';
+
+const HELP = `Usage: npm run sandbox -- [options]
+
+  --port <n>                 port to listen on (default ${DEFAULT_OPTIONS.port}; 0 picks a free one)
+  --host <address>           address to listen on (default ${DEFAULT_OPTIONS.host})
+  --api-key <key>            the API key clients must send (default ${DEFAULT_OPTIONS.apiKey})
+  --signature-header <name>  header carrying webhook signatures (default ${DEFAULT_OPTIONS.signatureHeader})
+  --time-scale <x>           sandbox seconds per real second (default 1); compresses rate-limit
+                             windows, journeys and delivery retries
+  --duplicate-rate <0..1>    share of notifications delivered twice (default 0)
+  --no-rail-plan             the account lacks the Rail Plan entitlement (403 on rail LFD webhooks)
+  --scenario-gap <s>         sandbox seconds between steps of a played scenario (default ${DEFAULT_OPTIONS.scenarioGapSeconds})
+  --tracking-delay <s>       sandbox seconds before a tracking request resolves (default ${DEFAULT_OPTIONS.trackingDelaySeconds})
+  --retry-base <s>           sandbox seconds before the first delivery retry (default ${DEFAULT_OPTIONS.retryBaseSeconds})
+  --verbose                  log every request to stderr
+  --help                     show this text
+`;
+
+function number(value: string | undefined, name: string, min: number, max = Infinity): number | undefined {
+	if (value === undefined) return undefined;
+	const parsed = Number(value);
+	if (!Number.isFinite(parsed) || parsed < min || parsed > max) {
+		throw new Error(`--${name} must be a number between ${min} and ${max}, got "${value}"`);
+	}
+	return parsed;
+}
+
+async function main(): Promise<void> {
+	const { values } = parseArgs({
+		options: {
+			port: { type: 'string' },
+			host: { type: 'string' },
+			'api-key': { type: 'string' },
+			'signature-header': { type: 'string' },
+			'time-scale': { type: 'string' },
+			'duplicate-rate': { type: 'string' },
+			'no-rail-plan': { type: 'boolean' },
+			'scenario-gap': { type: 'string' },
+			'tracking-delay': { type: 'string' },
+			'retry-base': { type: 'string' },
+			verbose: { type: 'boolean' },
+			help: { type: 'boolean' },
+		},
+		strict: true,
+	});
+	if (values.help) {
+		process.stdout.write(HELP);
+		return;
+	}
+	const overrides: Partial<SandboxOptions> = {
+		port: number(values.port, 'port', 0, 65535),
+		host: values.host,
+		apiKey: values['api-key'],
+		signatureHeader: values['signature-header'],
+		timeScale: number(values['time-scale'], 'time-scale', 0.001),
+		duplicateRate: number(values['duplicate-rate'], 'duplicate-rate', 0, 1),
+		railPlan: values['no-rail-plan'] ? false : undefined,
+		scenarioGapSeconds: number(values['scenario-gap'], 'scenario-gap', 0),
+		trackingDelaySeconds: number(values['tracking-delay'], 'tracking-delay', 0),
+		retryBaseSeconds: number(values['retry-base'], 'retry-base', 0),
+		verbose: values.verbose,
+	};
+	const defined = Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined));
+	let sandbox;
+	try {
+		sandbox = await startSandbox(defined);
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === 'EADDRINUSE') {
+			throw new Error(`port ${overrides.port ?? DEFAULT_OPTIONS.port} is already in use; pick another with --port`);
+		}
+		throw error;
+	}
+	process.stdout.write(`Sandbox ready at ${sandbox.url}\n`);
+	const stop = () => {
+		sandbox
+			.stop()
+			.catch(() => undefined)
+			.finally(() => process.exit(0));
+	};
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+	process.stderr.write(`sandbox: ${error instanceof Error ? error.message : String(error)}\n`);
+	process.exit(1);
+});

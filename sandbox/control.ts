@@ -1,0 +1,344 @@
+/**
+ * The control API under /_sandbox/ (same API key as the service): move the clock, play a
+ * scenario or emit one change for a container, inject faults, read the delivery log.
+ */
+import { badRequest, notFound, type ApiAnswer } from './http/jsonApi';
+import { FAULT_KINDS, type FaultInjector, type FaultKind } from './http/faults';
+import type { WebhookDispatcher } from './webhooks/delivery';
+import { withFee, withHold, withoutFee, withoutHold, type ContainerAttributes } from './world/containerChanges';
+import { DAY, HOUR, isoTimestamp, parseLastFreeDay } from './world/time';
+import type { World } from './world/world';
+
+export interface ControlRequest {
+	method: string;
+	params: Record<string, string>;
+	query: URLSearchParams;
+	body: unknown;
+}
+
+export interface ControlRoute {
+	method: string;
+	pattern: string;
+	handle(request: ControlRequest): ApiAnswer;
+}
+
+type Change = (attributes: ContainerAttributes) => void;
+
+const HOLD_NAMES = ['freight', 'customs', 'USDA', 'VACIS', 'TMF', 'other'];
+const FEE_TYPES = ['demurrage', 'exam', 'extended_dwell_time', 'other', 'total'];
+const DEADLINE_SOURCES: Record<string, string> = {
+	line: 'pickup_lfd_line',
+	terminal: 'pickup_lfd_terminal',
+	rail: 'pickup_lfd_rail',
+};
+
+function field<T>(body: unknown, name: string): T | undefined {
+	return (body as Record<string, unknown> | null | undefined)?.[name] as T | undefined;
+}
+
+function oneOf(value: unknown, allowed: readonly string[], name: string): string {
+	if (typeof value !== 'string' || !allowed.includes(value)) {
+		throw badRequest(`${name} must be one of ${allowed.join(', ')}`, { pointer: `/${name}` }, 'invalid');
+	}
+	return value;
+}
+
+/**
+ * One change, as the terminal or line would report it. Each returns the mutation applied
+ * through the world, so that changesets and notifications come from real before/after values.
+ */
+export function changeFromBody(world: World, containerId: string, body: unknown): Change {
+	const kind = oneOf(
+		field(body, 'kind'),
+		['place_hold', 'activate_hold', 'clear_hold', 'post_fee', 'remove_fee', 'set_last_free_day', 'set_availability', 'set_pickup_appointment'],
+		'kind',
+	);
+	const description = field<string | null>(body, 'description') ?? null;
+	switch (kind) {
+		case 'place_hold': {
+			const name = oneOf(field(body, 'name'), HOLD_NAMES, 'name');
+			const status = oneOf(field(body, 'status') ?? 'hold', ['hold', 'pending'], 'status') as 'hold' | 'pending';
+			return (attributes) => {
+				attributes.holds_at_pod_terminal = withHold(attributes.holds_at_pod_terminal, { name, status, description });
+			};
+		}
+		case 'activate_hold': {
+			const name = oneOf(field(body, 'name'), HOLD_NAMES, 'name');
+			return (attributes) => {
+				const existing = attributes.holds_at_pod_terminal.find(
+					(hold) => hold.name === name && (name !== 'other' || hold.description === description),
+				);
+				attributes.holds_at_pod_terminal = withHold(attributes.holds_at_pod_terminal, {
+					name,
+					status: 'hold',
+					description: existing?.description ?? description,
+				});
+			};
+		}
+		case 'clear_hold': {
+			const name = oneOf(field(body, 'name'), HOLD_NAMES, 'name');
+			return (attributes) => {
+				attributes.holds_at_pod_terminal = withoutHold(attributes.holds_at_pod_terminal, { name, description });
+			};
+		}
+		case 'post_fee': {
+			const type = oneOf(field(body, 'type'), FEE_TYPES.filter((fee) => fee !== 'total'), 'type');
+			const amount = field<number>(body, 'amount');
+			if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) {
+				throw badRequest('amount must be a number of at least 0', { pointer: '/amount' }, 'invalid');
+			}
+			const currency = field<string>(body, 'currency_code') ?? 'USD';
+			return (attributes) => {
+				attributes.fees_at_pod_terminal = withFee(attributes.fees_at_pod_terminal, {
+					type,
+					amount,
+					currency_code: currency,
+				});
+			};
+		}
+		case 'remove_fee': {
+			const type = oneOf(field(body, 'type'), FEE_TYPES, 'type');
+			return (attributes) => {
+				attributes.fees_at_pod_terminal = withoutFee(attributes.fees_at_pod_terminal, type);
+			};
+		}
+		case 'set_last_free_day': {
+			const source = oneOf(field(body, 'source'), Object.keys(DEADLINE_SOURCES), 'source');
+			const raw = field<string | null>(body, 'date');
+			const container = world.requireContainer(containerId);
+			const zone = String(
+				source === 'rail'
+					? container.attributes.final_destination_timezone
+					: container.attributes.pod_timezone,
+			);
+			const value = raw === null || raw === undefined ? null : parseLastFreeDay(String(raw), zone);
+			if (raw && value === null) {
+				throw badRequest('date must be YYYY-MM-DD or an ISO 8601 timestamp', { pointer: '/date' }, 'invalid');
+			}
+			return (attributes) => {
+				attributes.import_deadlines = {
+					pickup_lfd_terminal: null,
+					pickup_lfd_rail: null,
+					pickup_lfd_line: null,
+					...attributes.import_deadlines,
+					[DEADLINE_SOURCES[source]]: value,
+				};
+			};
+		}
+		case 'set_pickup_appointment': {
+			const raw = field<string | null>(body, 'at');
+			const value = raw ? isoTimestamp(Date.parse(raw)) : null;
+			return (attributes) => {
+				attributes.pickup_appointment_at = value;
+			};
+		}
+		default: {
+			const available = field<boolean | null>(body, 'available');
+			if (available !== null && typeof available !== 'boolean') {
+				throw badRequest('available must be true, false or null', { pointer: '/available' }, 'invalid');
+			}
+			return (attributes) => {
+				attributes.availability_known = available !== null;
+				attributes.available_for_pickup = available;
+				if (available === true) attributes.current_status = 'available';
+				if (available === false) attributes.current_status = 'not_available';
+			};
+		}
+	}
+}
+
+/** Named stories, each a list of changes played one `gap` apart. */
+function scenarioChanges(name: string, world: World, containerId: string): Change[] | undefined {
+	const container = world.requireContainer(containerId);
+	const zone = String(container.attributes.pod_timezone ?? 'UTC');
+	const inDays = (days: number) => isoTimestamp(Date.parse(isoTimestamp(world.clock.now())) + days * DAY);
+	const change = (body: Record<string, unknown>) => changeFromBody(world, containerId, body);
+	switch (name) {
+		case 'customs_hold':
+			return [
+				change({ kind: 'place_hold', name: 'customs', status: 'pending', description: 'Awaiting customs release' }),
+				change({ kind: 'activate_hold', name: 'customs' }),
+				change({ kind: 'clear_hold', name: 'customs' }),
+			];
+		case 'vacis_exam':
+			return [
+				change({ kind: 'place_hold', name: 'VACIS', status: 'hold', description: 'Selected for NII scan' }),
+				change({ kind: 'post_fee', type: 'exam', amount: 350 }),
+				change({ kind: 'clear_hold', name: 'VACIS' }),
+			];
+		case 'demurrage':
+			return [1, 2, 3].map((day) => change({ kind: 'post_fee', type: 'demurrage', amount: 175 * day }));
+		case 'last_free_day_changes':
+			return [
+				change({ kind: 'set_last_free_day', source: 'terminal', date: inDays(4).slice(0, 10) }),
+				change({ kind: 'set_last_free_day', source: 'line', date: inDays(5).slice(0, 10) }),
+				change({ kind: 'set_last_free_day', source: 'rail', date: inDays(6).slice(0, 10) }),
+				change({ kind: 'set_last_free_day', source: 'line', date: inDays(6).slice(0, 10) }),
+			];
+		case 'ready_for_pickup':
+			return [
+				(attributes) => {
+					attributes.holds_at_pod_terminal = [];
+				},
+				change({ kind: 'set_availability', available: true }),
+			];
+		case 'hold_on_available_box':
+			return [
+				change({ kind: 'set_availability', available: true }),
+				change({ kind: 'place_hold', name: 'USDA', status: 'hold', description: 'Agricultural inspection' }),
+				change({ kind: 'place_hold', name: 'other', status: 'hold', description: 'DOWN - Broken machine over pile' }),
+				change({ kind: 'clear_hold', name: 'USDA' }),
+				change({ kind: 'clear_hold', name: 'other', description: 'DOWN - Broken machine over pile' }),
+			];
+		default:
+			void zone;
+			return undefined;
+	}
+}
+
+export const SCENARIOS = [
+	'journey',
+	'customs_hold',
+	'vacis_exam',
+	'demurrage',
+	'last_free_day_changes',
+	'ready_for_pickup',
+	'hold_on_available_box',
+] as const;
+
+function durationMs(body: unknown): number {
+	const parts: Record<string, number> = { days: DAY, hours: HOUR, minutes: 60_000, seconds: 1000, milliseconds: 1 };
+	let total = 0;
+	let named = false;
+	for (const [name, unit] of Object.entries(parts)) {
+		const value = field<number>(body, name);
+		if (value === undefined) continue;
+		if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+			throw badRequest(`${name} must be a number of at least 0`, { pointer: `/${name}` }, 'invalid');
+		}
+		total += value * unit;
+		named = true;
+	}
+	if (!named) throw badRequest('give days, hours, minutes, seconds or milliseconds', { pointer: '/' }, 'blank');
+	return total;
+}
+
+export function controlRoutes(
+	world: World,
+	faults: FaultInjector,
+	dispatcher: WebhookDispatcher,
+	defaults: { scenarioGapMs: number },
+): ControlRoute[] {
+	const clockBody = () => ({
+		now: isoTimestamp(world.clock.now()),
+		time_scale: world.clock.timeScale,
+		pending_steps: world.scheduler.pending,
+	});
+	return [
+		{ method: 'GET', pattern: '/clock', handle: () => ({ status: 200, body: clockBody() }) },
+		{
+			method: 'POST',
+			pattern: '/clock/advance',
+			handle: (request) => {
+				world.clock.advance(durationMs(request.body));
+				world.scheduler.runDue();
+				return { status: 200, body: clockBody() };
+			},
+		},
+		{
+			method: 'GET',
+			pattern: '/containers/:id/journey',
+			handle: (request) => ({
+				status: 200,
+				body: { remaining_steps: world.remainingSteps(request.params.id) },
+			}),
+		},
+		{
+			method: 'POST',
+			pattern: '/containers/:id/scenarios/:name',
+			handle: (request) => {
+				const { id, name } = request.params;
+				world.requireContainer(id);
+				const gapSeconds = field<number>(request.body, 'gap_seconds');
+				const gapMs = typeof gapSeconds === 'number' && gapSeconds >= 0 ? gapSeconds * 1000 : defaults.scenarioGapMs;
+				if (name === 'journey') {
+					const steps = world.playRemainingJourney(id, gapMs);
+					return { status: 202, body: { scenario: name, steps, gap_seconds: gapMs / 1000 } };
+				}
+				const changes = scenarioChanges(name, world, id);
+				if (!changes) {
+					throw badRequest(`unknown scenario ${name}; try ${SCENARIOS.join(', ')}`, { parameter: 'name' }, 'invalid');
+				}
+				const now = world.clock.now();
+				changes.forEach((change, index) =>
+					world.scheduler.schedule(now + index * gapMs, (at) => world.changeContainer(id, at, change)),
+				);
+				world.scheduler.runDue();
+				return { status: 202, body: { scenario: name, steps: changes.length, gap_seconds: gapMs / 1000 } };
+			},
+		},
+		{
+			method: 'POST',
+			pattern: '/containers/:id/changes',
+			handle: (request) => {
+				const { id } = request.params;
+				world.requireContainer(id);
+				const change = changeFromBody(world, id, request.body);
+				const changeset = world.changeContainer(id, world.clock.now(), change);
+				return { status: 200, body: { changeset } };
+			},
+		},
+		{
+			method: 'POST',
+			pattern: '/faults',
+			handle: (request) => {
+				const path = field<string>(request.body, 'path');
+				if (typeof path !== 'string' || !path.startsWith('/')) {
+					throw badRequest('path must be a path under /v2, such as /containers/*', { pointer: '/path' }, 'invalid');
+				}
+				const kind = oneOf(field(request.body, 'kind'), FAULT_KINDS, 'kind') as FaultKind;
+				const count = field<number>(request.body, 'count') ?? 1;
+				const method = field<string>(request.body, 'method');
+				const fault = faults.add({
+					path,
+					kind,
+					method: method ? method.toUpperCase() : null,
+					remaining: Math.max(1, Math.floor(count)),
+					delayMs: field<number>(request.body, 'delay_ms') ?? 3000,
+					retryAfterSeconds: field<number>(request.body, 'retry_after') ?? 1,
+				});
+				return { status: 201, body: { fault } };
+			},
+		},
+		{ method: 'GET', pattern: '/faults', handle: () => ({ status: 200, body: { faults: faults.list() } }) },
+		{
+			method: 'DELETE',
+			pattern: '/faults',
+			handle: () => {
+				faults.clear();
+				return { status: 204 };
+			},
+		},
+		{
+			method: 'GET',
+			pattern: '/deliveries',
+			handle: (request) => {
+				const event = request.query.get('event');
+				const deliveries = dispatcher.log.filter((entry) => !event || entry.event === event);
+				return { status: 200, body: { deliveries } };
+			},
+		},
+		{
+			method: 'DELETE',
+			pattern: '/deliveries',
+			handle: () => {
+				dispatcher.log.length = 0;
+				return { status: 204 };
+			},
+		},
+	];
+}
+
+export function unknownControlRoute(): never {
+	throw notFound();
+}

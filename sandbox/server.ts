@@ -1,0 +1,303 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
+/**
+ * The sandbox as a real HTTP server: /v2 serves the service, /_sandbox serves the control API.
+ * Order of checks for /v2, as the service applies them: injected fault, API key (401), route
+ * (an unknown route is an HTML 404), rate limit (429 with Retry-After), body, handler.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { apiRoutes, type Route } from './api';
+import { SandboxClock } from './clock';
+import { controlRoutes, type ControlRoute } from './control';
+import { FaultInjector } from './http/faults';
+import { ApiError, badRequest, HTML_NOT_FOUND_PAGE, notFound, type ApiAnswer } from './http/jsonApi';
+import { RateLimiter } from './http/rateLimiter';
+import { WebhookDispatcher } from './webhooks/delivery';
+import { World } from './world/world';
+
+export interface SandboxOptions {
+	port: number;
+	host: string;
+	apiKey: string;
+	signatureHeader: string;
+	/** Sandbox seconds per real second: compresses rate windows, journeys and retry backoff. */
+	timeScale: number;
+	/** Share of notifications delivered twice (0 to 1). */
+	duplicateRate: number;
+	/** Whether the account has the Rail Plan entitlement. */
+	railPlan: boolean;
+	/** Sandbox seconds between the steps of a played scenario. */
+	scenarioGapSeconds: number;
+	/** Sandbox seconds before a tracking request succeeds or fails. */
+	trackingDelaySeconds: number;
+	/** Sandbox seconds before the first delivery retry (doubling after). */
+	retryBaseSeconds: number;
+	/** Logs each request to stderr. */
+	verbose: boolean;
+}
+
+export const DEFAULT_OPTIONS: SandboxOptions = {
+	port: 4010,
+	host: '127.0.0.1',
+	apiKey: 'sandbox-key',
+	signatureHeader: 'X-SVC-Webhook-Signature',
+	timeScale: 1,
+	duplicateRate: 0,
+	railPlan: true,
+	scenarioGapSeconds: 1,
+	trackingDelaySeconds: 2,
+	retryBaseSeconds: 5,
+	verbose: false,
+};
+
+export interface Sandbox {
+	/** e.g. http://127.0.0.1:4010/v2 */
+	url: string;
+	/** e.g. http://127.0.0.1:4010/_sandbox */
+	controlUrl: string;
+	port: number;
+	options: SandboxOptions;
+	world: World;
+	clock: SandboxClock;
+	dispatcher: WebhookDispatcher;
+	faults: FaultInjector;
+	stop(): Promise<void>;
+}
+
+const JSON_API = 'application/vnd.api+json; charset=utf-8';
+const MAX_BODY_BYTES = 1_000_000;
+
+interface CompiledRoute<T> {
+	route: T;
+	regex: RegExp;
+	names: string[];
+}
+
+function compile<T extends { pattern: string }>(routes: T[]): Array<CompiledRoute<T>> {
+	return routes.map((route) => {
+		const names: string[] = [];
+		const source = route.pattern.replace(/:([a-z_]+)/g, (_match, name: string) => {
+			names.push(name);
+			return '([^/]+)';
+		});
+		return { route, regex: new RegExp(`^${source}$`), names };
+	});
+}
+
+function match<T extends { method: string }>(
+	routes: Array<CompiledRoute<T>>,
+	method: string,
+	path: string,
+): { route: T; params: Record<string, string> } | undefined {
+	for (const { route, regex, names } of routes) {
+		const found = route.method === method ? regex.exec(path) : null;
+		if (!found) continue;
+		const params = Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(found[index + 1])]));
+		return { route, params };
+	}
+	return undefined;
+}
+
+function readBody(request: http.IncomingMessage): Promise<Buffer> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		request.on('data', (chunk: Buffer) => {
+			size += chunk.length;
+			if (size > MAX_BODY_BYTES) {
+				reject(new ApiError(413, [{ status: '413', title: 'Payload Too Large' }]));
+				request.destroy();
+				return;
+			}
+			chunks.push(chunk);
+		});
+		request.on('end', () => resolve(Buffer.concat(chunks)));
+		request.on('error', reject);
+	});
+}
+
+function parseJson(raw: Buffer): unknown {
+	if (raw.length === 0) return undefined;
+	try {
+		return JSON.parse(raw.toString('utf8'));
+	} catch {
+		throw badRequest('The request body is not valid JSON', { pointer: '/' }, 'malformed_json');
+	}
+}
+
+function send(response: http.ServerResponse, answer: ApiAnswer): void {
+	if (answer.status === 204 || answer.body === undefined) {
+		response.writeHead(answer.status, answer.headers);
+		response.end();
+		return;
+	}
+	const body = JSON.stringify(answer.body);
+	response.writeHead(answer.status, { 'Content-Type': JSON_API, ...answer.headers });
+	response.end(body);
+}
+
+function sendHtmlNotFound(response: http.ServerResponse): void {
+	response.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8' });
+	response.end(HTML_NOT_FOUND_PAGE);
+}
+
+function unauthorized(detail: string): ApiError {
+	return new ApiError(401, [{ status: '401', title: 'Unauthorized', detail }]);
+}
+
+/** `Authorization: Token <key>`: the word Token, one space, the key (interface 5.1). */
+function checkApiKey(header: string | undefined, apiKey: string): string {
+	if (!header) throw unauthorized('Missing Authorization header; send "Authorization: Token <API key>"');
+	const parsed = /^Token ([^\s]+)$/.exec(header);
+	if (!parsed) throw unauthorized('Malformed Authorization header; send "Authorization: Token <API key>"');
+	if (parsed[1] !== apiKey) throw unauthorized('Unknown API key');
+	return parsed[1];
+}
+
+export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Promise<Sandbox> {
+	const options: SandboxOptions = { ...DEFAULT_OPTIONS, ...overrides };
+	const clock = new SandboxClock(options.timeScale);
+	const faults = new FaultInjector();
+	const limiter = new RateLimiter(clock);
+	let baseUrl = '';
+	const reportError = (error: unknown) => {
+		process.stderr.write(`sandbox: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+	};
+	let dispatcher: WebhookDispatcher | undefined;
+	const world = new World(
+		clock,
+		(notification) => dispatcher?.dispatch(notification),
+		{ trackingDelayMs: options.trackingDelaySeconds * 1000, railPlan: options.railPlan },
+		reportError,
+	);
+	dispatcher = new WebhookDispatcher(
+		world.store,
+		clock,
+		{
+			signatureHeader: options.signatureHeader,
+			duplicateRate: options.duplicateRate,
+			retryBaseMs: options.retryBaseSeconds * 1000,
+			timeoutMs: 10_000,
+		},
+		() => baseUrl,
+	);
+	const api = compile<Route>(apiRoutes(world));
+	const control = compile<ControlRoute>(
+		controlRoutes(world, faults, dispatcher, { scenarioGapMs: options.scenarioGapSeconds * 1000 }),
+	);
+
+	const handleApi = async (request: http.IncomingMessage, response: http.ServerResponse, url: URL) => {
+		const path = url.pathname.slice('/v2'.length) || '/';
+		const method = request.method ?? 'GET';
+		const fault = faults.take(method, path);
+		if (fault?.kind === 'drop') {
+			request.socket.destroy();
+			return;
+		}
+		if (fault?.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+		if (fault?.kind === 'error_500') {
+			send(response, {
+				status: 500,
+				body: { errors: [{ status: '500', title: 'Internal Server Error' }] },
+			});
+			return;
+		}
+		if (fault?.kind === 'rate_limited') {
+			send(response, {
+				status: 429,
+				body: { errors: [{ status: '429', detail: 'Rate limit exceeded' }] },
+				headers: { 'Retry-After': String(fault.retryAfterSeconds) },
+			});
+			return;
+		}
+		const apiKey = checkApiKey(request.headers.authorization, options.apiKey);
+		const found = match(api, method, path);
+		// Unknown routes get the service's HTML 404 page, not a JSON:API error.
+		if (found === undefined) {
+			sendHtmlNotFound(response);
+			return;
+		}
+		const decision = limiter.take(apiKey, found.route.bucket);
+		if (!decision.allowed) {
+			throw new ApiError(429, [{ status: '429', detail: 'Rate limit exceeded' }], {
+				'Retry-After': String(decision.retryAfterSeconds),
+			});
+		}
+		const body = parseJson(await readBody(request));
+		const answer = found.route.handle({
+			method,
+			path,
+			params: found.params,
+			query: url.searchParams,
+			body,
+			baseUrl,
+		});
+		if (fault?.kind === 'malformed') {
+			response.writeHead(answer.status, { 'Content-Type': JSON_API });
+			response.end(JSON.stringify(answer.body ?? {}).slice(0, 25));
+			return;
+		}
+		send(response, answer);
+	};
+
+	const handleControl = async (request: http.IncomingMessage, response: http.ServerResponse, url: URL) => {
+		checkApiKey(request.headers.authorization, options.apiKey);
+		const path = url.pathname.slice('/_sandbox'.length) || '/';
+		const found = match(control, request.method ?? 'GET', path);
+		if (found === undefined) throw notFound();
+		const body = parseJson(await readBody(request));
+		send(response, found.route.handle({ method: request.method ?? 'GET', params: found.params, query: url.searchParams, body }));
+	};
+
+	const server = http.createServer((request, response) => {
+		const url = new URL(request.url ?? '/', 'http://sandbox.local');
+		if (options.verbose) process.stderr.write(`${request.method} ${url.pathname}${url.search}\n`);
+		const handler =
+			url.pathname === '/v2' || url.pathname.startsWith('/v2/')
+				? handleApi
+				: url.pathname.startsWith('/_sandbox/')
+					? handleControl
+					: undefined;
+		if (!handler) {
+			sendHtmlNotFound(response);
+			return;
+		}
+		handler(request, response, url).catch((error: unknown) => {
+			if (response.headersSent || response.destroyed) return;
+			if (error instanceof ApiError) {
+				send(response, error.toAnswer());
+				return;
+			}
+			reportError(error);
+			send(response, { status: 500, body: { errors: [{ status: '500', title: 'Internal Server Error' }] } });
+		});
+	});
+
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(options.port, options.host, () => {
+			server.off('error', reject);
+			resolve();
+		});
+	});
+	const port = (server.address() as AddressInfo).port;
+	baseUrl = `http://${options.host}:${port}/v2`;
+
+	return {
+		url: baseUrl,
+		controlUrl: `http://${options.host}:${port}/_sandbox`,
+		port,
+		options,
+		world,
+		clock,
+		dispatcher,
+		faults,
+		async stop() {
+			world.scheduler.stop();
+			await dispatcher!.stop();
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}

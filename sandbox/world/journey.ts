@@ -1,0 +1,304 @@
+/**
+ * A container's natural journey after tracking starts: arrival at the port of discharge,
+ * terminal holds that go pending, active and cleared, fees, last free days from line, terminal
+ * and rail, availability, and either pickup at the port or an inland rail move in the order of
+ * interface section 3.4. Each step is a named change on the sandbox clock.
+ */
+import { withFee, withHold, withoutHold, type ContainerAttributes } from './containerChanges';
+import type { ContainerPlan } from './plan';
+import { DAY, HOUR, isoTimestamp, lastFreeDay } from './time';
+import type { StepContext } from './world';
+
+export interface JourneyStep {
+	name: string;
+	at: number;
+	apply(context: StepContext): void;
+}
+
+type StepBody = (context: StepContext) => void;
+
+function setDeadline(attributes: ContainerAttributes, name: string, value: string | null): void {
+	attributes.import_deadlines = {
+		pickup_lfd_terminal: null,
+		pickup_lfd_rail: null,
+		pickup_lfd_line: null,
+		...attributes.import_deadlines,
+		[name]: value,
+	};
+}
+
+function yardSlot(plan: ContainerPlan, salt: number): string {
+	const digits = (parseInt(plan.containerId.slice(0, 6), 16) + salt) % 10000;
+	return `Yard - Y${String(digits).padStart(4, '0')}${String.fromCharCode(65 + (salt % 6))}`;
+}
+
+export function planJourney(plan: ContainerPlan, trackedAt: number): JourneyStep[] {
+	const steps: JourneyStep[] = [];
+	const add = (name: string, at: number, apply: StepBody) => steps.push({ name, at, apply });
+	const podZone = String(plan.pod.attributes.time_zone);
+	const eta = plan.etaAt;
+	// The line revises its estimate once while the vessel is at sea.
+	const revisedEta = eta + (plan.freeDays % 2 === 0 ? 1 : -1) * 7 * HOUR;
+	const arrival = revisedEta;
+	const discharge = arrival + 18 * HOUR;
+
+	add('eta_revised', trackedAt + 6 * HOUR, (context) => {
+		context.updateShipment({ pod_eta_at: isoTimestamp(revisedEta) });
+		context.estimatedArrival(isoTimestamp(eta), isoTimestamp(revisedEta));
+	});
+
+	add('vessel_arrived', arrival, (context) => {
+		context.updateShipment({ pod_ata_at: isoTimestamp(context.at) });
+		context.change((attributes) => {
+			attributes.pod_arrived_at = isoTimestamp(context.at);
+		});
+		context.transportEvent('container.transport.vessel_arrived', {
+			place: 'pod',
+			dataSource: 'ais',
+			withVessel: true,
+		});
+	});
+
+	add('vessel_berthed', arrival + 5 * HOUR, (context) => {
+		context.transportEvent('container.transport.vessel_berthed', {
+			place: 'pod',
+			dataSource: 'ais',
+			withVessel: true,
+		});
+	});
+
+	add('vessel_discharged', discharge, (context) => {
+		context.transportEvent('container.transport.vessel_discharged', {
+			place: 'pod',
+			dataSource: 'terminal',
+			withVessel: true,
+		});
+		context.change((attributes) => {
+			attributes.pod_discharged_at = isoTimestamp(context.at);
+			attributes.current_status = plan.inland ? 'awaiting_inland_transfer' : 'not_available';
+			attributes.availability_known = true;
+			attributes.available_for_pickup = false;
+			attributes.location_at_pod_terminal = yardSlot(plan, 1);
+			let holds = withHold(attributes.holds_at_pod_terminal, {
+				name: 'customs',
+				status: 'pending',
+				description: 'Awaiting customs release',
+			});
+			if (plan.freightHold) {
+				holds = withHold(holds, { name: 'freight', status: 'hold', description: 'Freight charges unpaid' });
+			}
+			attributes.holds_at_pod_terminal = holds;
+			if (plan.lineReportsLastFreeDay && !plan.inland) {
+				setDeadline(attributes, 'pickup_lfd_line', lastFreeDay(context.at, plan.freeDays, podZone));
+			}
+		});
+	});
+
+	add('customs_hold_activated', discharge + 8 * HOUR, (context) => {
+		context.change((attributes) => {
+			attributes.holds_at_pod_terminal = withHold(attributes.holds_at_pod_terminal, {
+				name: 'customs',
+				status: 'hold',
+				description: 'Customs hold: documents under review',
+			});
+			if (!plan.inland) {
+				setDeadline(attributes, 'pickup_lfd_terminal', lastFreeDay(discharge, plan.freeDays + 1, podZone));
+			}
+		});
+	});
+
+	let next = discharge + 12 * HOUR;
+	if (plan.vacisExam) {
+		add('vacis_hold_placed', next, (context) => {
+			context.change((attributes) => {
+				attributes.holds_at_pod_terminal = withHold(attributes.holds_at_pod_terminal, {
+					name: 'VACIS',
+					status: 'hold',
+					description: 'Selected for non-intrusive inspection',
+				});
+			});
+		});
+		add('vacis_exam_fee_posted', next + 14 * HOUR, (context) => {
+			context.change((attributes) => {
+				attributes.holds_at_pod_terminal = withoutHold(attributes.holds_at_pod_terminal, {
+					name: 'VACIS',
+					description: null,
+				});
+				attributes.fees_at_pod_terminal = withFee(attributes.fees_at_pod_terminal, {
+					type: 'exam',
+					amount: 350,
+					currency_code: 'USD',
+				});
+			});
+		});
+		next += 16 * HOUR;
+	}
+
+	add('holds_cleared', next + 2 * HOUR, (context) => {
+		context.change((attributes) => {
+			attributes.holds_at_pod_terminal = withoutHold(
+				withoutHold(attributes.holds_at_pod_terminal, { name: 'customs', description: null }),
+				{ name: 'freight', description: null },
+			);
+		});
+	});
+	next += 4 * HOUR;
+
+	if (plan.inland) return [...steps, ...railLeg(plan, next)];
+
+	add('available', next, (context) => {
+		context.change((attributes) => {
+			attributes.available_for_pickup = true;
+			attributes.current_status = 'available';
+			attributes.location_at_pod_terminal = yardSlot(plan, 2);
+		});
+		context.transportEvent('container.transport.available', { place: 'pod', dataSource: 'terminal' });
+	});
+
+	const lastFreeDayAt = Date.parse(lastFreeDay(discharge, plan.freeDays, podZone));
+	if (plan.outcome === 'pickup') {
+		const pickupAt = Math.max(next + 20 * HOUR, lastFreeDayAt - 10 * HOUR);
+		add('pickup_appointment_booked', next + 6 * HOUR, (context) => {
+			context.change((attributes) => {
+				attributes.pickup_appointment_at = isoTimestamp(pickupAt);
+			});
+		});
+		add('full_out', pickupAt, (context) => fullOutAtPort(context));
+		add('empty_in', pickupAt + 3 * DAY, (context) => emptyIn(context, podZone, 'pod'));
+		return steps;
+	}
+
+	// Demurrage: the line grants one more free day, then the box sits past it.
+	add('line_extends_last_free_day', next + 12 * HOUR, (context) => {
+		context.change((attributes) => {
+			setDeadline(attributes, 'pickup_lfd_line', lastFreeDay(discharge, plan.freeDays + 1, podZone));
+		});
+	});
+	const extendedLastFreeDay = Date.parse(lastFreeDay(discharge, plan.freeDays + 1, podZone));
+	for (let day = 1; day <= 3; day++) {
+		add(`demurrage_day_${day}`, extendedLastFreeDay + (day - 1) * DAY + 2 * HOUR, (context) => {
+			context.change((attributes) => {
+				attributes.fees_at_pod_terminal = withFee(attributes.fees_at_pod_terminal, {
+					type: 'demurrage',
+					amount: plan.demurragePerDay * day,
+					currency_code: 'USD',
+				});
+			});
+		});
+	}
+	const lateFullOut = extendedLastFreeDay + 2 * DAY + 9 * HOUR;
+	add('full_out', lateFullOut, (context) => fullOutAtPort(context));
+	add('empty_in', lateFullOut + 2 * DAY, (context) => emptyIn(context, podZone, 'pod'));
+	return steps;
+}
+
+function fullOutAtPort(context: StepContext): void {
+	context.change((attributes) => {
+		attributes.pod_full_out_at = isoTimestamp(context.at);
+		attributes.pod_full_out_chassis_number = `TRLU${String(context.at % 1_000_000).padStart(6, '0')}`;
+		attributes.available_for_pickup = false;
+		attributes.current_status = 'picked_up';
+		attributes.location_at_pod_terminal = null;
+		attributes.pickup_appointment_at = null;
+	});
+	context.transportEvent('container.transport.full_out', { place: 'pod', dataSource: 'terminal' });
+}
+
+function emptyIn(context: StepContext, zone: string, place: 'pod' | 'facility'): void {
+	context.change((attributes) => {
+		attributes.empty_terminated_at = isoTimestamp(context.at);
+		attributes.empty_terminated_timezone = zone;
+		attributes.current_status = 'empty_returned';
+	});
+	context.transportEvent('container.transport.empty_in', { place, dataSource: 'terminal' });
+}
+
+/** Interface 3.4: rail_loaded, rail_departed, arrived_at_inland_destination, rail_unloaded, available, full_out, empty_in. */
+function railLeg(plan: ContainerPlan, start: number): JourneyStep[] {
+	const inland = plan.inland!;
+	const destinationZone = String(inland.metro.attributes.time_zone);
+	const steps: JourneyStep[] = [];
+	const add = (name: string, at: number, apply: StepBody) => steps.push({ name, at, apply });
+	const departed = start + 10 * HOUR;
+	const estimatedArrival = departed + 3 * DAY;
+	const arrived = estimatedArrival + 5 * HOUR;
+
+	add('rail_loaded', start + 4 * HOUR, (context) => {
+		context.change((attributes) => {
+			attributes.pod_rail_loaded_at = isoTimestamp(context.at);
+			attributes.pod_rail_carrier_scac = inland.railCarrierScac;
+			attributes.ind_rail_carrier_scac = inland.railCarrierScac;
+			attributes.current_status = 'on_rail';
+			attributes.location_at_pod_terminal = null;
+		});
+		context.transportEvent('container.transport.rail_loaded', { place: 'pod', dataSource: 'terminal' });
+	});
+	add('rail_departed', departed, (context) => {
+		context.change((attributes) => {
+			attributes.pod_rail_departed_at = isoTimestamp(context.at);
+			attributes.ind_eta_at = isoTimestamp(estimatedArrival);
+		});
+		context.transportEvent('container.transport.rail_departed', { place: 'pod', dataSource: 'terminal' });
+		context.transportEvent('container.transport.estimated.arrived_at_inland_destination', {
+			place: 'facility',
+			dataSource: 'terminal',
+			timestamp: isoTimestamp(estimatedArrival),
+		});
+	});
+	if (inland.interchange) {
+		add('rail_interchange', departed + DAY + 6 * HOUR, (context) => {
+			context.transportEvent('container.transport.rail_arrived', {
+				place: 'interchange',
+				dataSource: 'terminal',
+			});
+		});
+	}
+	add('arrived_at_inland_destination', arrived, (context) => {
+		context.change((attributes) => {
+			attributes.ind_ata_at = isoTimestamp(context.at);
+		});
+		context.transportEvent('container.transport.rail_arrived', { place: 'facility', dataSource: 'terminal' });
+		context.transportEvent('container.transport.arrived_at_inland_destination', {
+			place: 'facility',
+			dataSource: 'terminal',
+		});
+	});
+	add('rail_unloaded', arrived + 7 * HOUR, (context) => {
+		context.change((attributes) => {
+			attributes.ind_rail_unloaded_at = isoTimestamp(context.at);
+			attributes.current_status = 'grounded';
+			attributes.available_for_pickup = false;
+			attributes.location_at_pod_terminal = `Parking - P${String(context.at % 997).padStart(3, '0')}`;
+			setDeadline(attributes, 'pickup_lfd_rail', lastFreeDay(context.at, plan.freeDays, destinationZone));
+			attributes.holds_at_pod_terminal = withHold(attributes.holds_at_pod_terminal, {
+				name: 'freight',
+				status: 'pending',
+				description: 'Rail freight release pending',
+			});
+		});
+		context.transportEvent('container.transport.rail_unloaded', { place: 'facility', dataSource: 'terminal' });
+	});
+	add('available', arrived + 13 * HOUR, (context) => {
+		context.change((attributes) => {
+			attributes.holds_at_pod_terminal = withoutHold(attributes.holds_at_pod_terminal, {
+				name: 'freight',
+				description: null,
+			});
+			attributes.available_for_pickup = true;
+			attributes.current_status = 'available';
+		});
+		context.transportEvent('container.transport.available', { place: 'facility', dataSource: 'terminal' });
+	});
+	const pickedUp = arrived + DAY + 15 * HOUR;
+	add('full_out', pickedUp, (context) => {
+		context.change((attributes) => {
+			attributes.final_destination_full_out_at = isoTimestamp(context.at);
+			attributes.available_for_pickup = false;
+			attributes.current_status = 'picked_up';
+			attributes.location_at_pod_terminal = null;
+		});
+		context.transportEvent('container.transport.full_out', { place: 'facility', dataSource: 'terminal' });
+	});
+	add('empty_in', pickedUp + 2 * DAY, (context) => emptyIn(context, destinationZone, 'facility'));
+	return steps;
+}

@@ -1,0 +1,611 @@
+/**
+ * The sandbox's world: tracking requests, shipments, containers and their journeys on the
+ * sandbox clock, and the notifications every change produces.
+ *
+ * Every change to a container goes through `changeContainer`, which compares the container
+ * before and after and sends what the service would send: a `container.updated` changeset
+ * built from the real old and new values (rule 6.2), and the deadline notifications.
+ */
+import type { SandboxClock } from '../clock';
+import { ClockScheduler } from '../clock';
+import { ApiError, ValidationErrors, notFound } from '../http/jsonApi';
+import { copy } from '../http/documents';
+import { EVENT_NAMES, RAIL_PLAN_EVENTS } from '../../nodes/ContainerTracking/logic/eventNames';
+import { findShippingLine } from '../../nodes/ContainerTracking/logic/shippingLines';
+import {
+	buildChangeset,
+	changedDeadlineEvents,
+	coalescedLastFreeDay,
+	type ContainerAttributes,
+} from './containerChanges';
+import { generateShipment } from './generator';
+import type { ContainerPlan } from './plan';
+import { planJourney, type JourneyStep } from './journey';
+import { deterministicUuid, randomUuid } from './random';
+import { ref, relationshipTo, Store, type Resource } from './store';
+import { isoTimestamp } from './time';
+
+export interface Notification {
+	id: string;
+	event: string;
+	reference: Resource;
+	/** Undefined for deliveries that carry only the reference object. */
+	included: Resource[] | undefined;
+	createdAt: string;
+}
+
+export interface WorldOptions {
+	/** Sandbox milliseconds between a tracking request and its outcome. */
+	trackingDelayMs: number;
+	/** Whether the account has the Rail Plan entitlement (interface 5.4). */
+	railPlan: boolean;
+}
+
+export interface TrackingRequestInput {
+	request_number: string;
+	request_type: string;
+	scac: string;
+	ref_numbers: string[];
+	shipment_tags: string[];
+}
+
+/** Deliveries of these events carry only the reference object (service notes, "Webhooks"). */
+const REFERENCE_ONLY_EVENTS = new Set([
+	'container.transport.available',
+	'container.transport.not_available',
+	'container.pickup_appointment.changed',
+	'container.pickup_lfd_line.changed',
+]);
+
+const TEST_SUCCEEDED = 'TEST-TR-SUCCEEDED';
+const TEST_FAILED = 'TEST-TR-FAILED';
+
+interface ContainerJourney {
+	plan: ContainerPlan;
+	steps: JourneyStep[];
+	/** Index of the next natural step that has not happened yet. */
+	next: number;
+}
+
+export class World {
+	readonly store = new Store();
+	readonly scheduler: ClockScheduler;
+	private readonly journeys = new Map<string, ContainerJourney>();
+
+	constructor(
+		readonly clock: SandboxClock,
+		private readonly notify: (notification: Notification) => void,
+		readonly options: WorldOptions,
+		onError: (error: unknown) => void,
+	) {
+		this.scheduler = new ClockScheduler(clock, onError);
+	}
+
+	// ---------------------------------------------------------------- tracking requests
+
+	createTrackingRequest(input: TrackingRequestInput): Resource {
+		const errors = new ValidationErrors();
+		const number = input.request_number.trim().toUpperCase();
+		const scac = input.scac.trim().toUpperCase();
+		if (!number) errors.add("Request number can't be blank", '/data/attributes/request_number', 'blank');
+		if (!scac) errors.add("Scac can't be blank", '/data/attributes/scac', 'blank');
+		else if (!findShippingLine(scac)) {
+			errors.add(`Scac '${scac}' is not recognized`, '/data/attributes/scac', 'invalid');
+		}
+		if (!['container', 'bill_of_lading', 'booking'].includes(input.request_type)) {
+			errors.add(
+				'Request type must be one of container, bill_of_lading, booking',
+				'/data/attributes/request_type',
+				'inclusion',
+			);
+		}
+		errors.throwIfAny();
+		const duplicate = this.store
+			.list('tracking_request')
+			.find(
+				(existing) =>
+					existing.attributes.request_number === number &&
+					existing.attributes.scac === scac &&
+					existing.attributes.status !== 'failed',
+			);
+		if (duplicate) {
+			throw new ApiError(422, [
+				{
+					status: '422',
+					title: 'Unprocessable Entity',
+					detail: `Request number '${number}' with scac '${scac}' is already being tracked`,
+					code: 'duplicate',
+					source: { pointer: '/data/attributes/request_number' },
+				},
+			]);
+		}
+		const now = this.clock.now();
+		const id = randomUuid();
+		const trackingRequest = this.store.put({
+			id,
+			type: 'tracking_request',
+			attributes: {
+				request_number: number,
+				request_type: input.request_type,
+				scac,
+				ref_numbers: input.ref_numbers,
+				shipment_tags: input.shipment_tags,
+				status: 'pending',
+				failed_reason: null,
+				created_at: isoTimestamp(now),
+				updated_at: isoTimestamp(now),
+				is_retrying: false,
+				retry_count: null,
+			},
+			relationships: { tracked_object: { data: null }, customer: { data: null } },
+			links: { self: `/v2/tracking_requests/${id}` },
+		});
+		this.scheduler.schedule(now + this.options.trackingDelayMs, (at) =>
+			this.resolveTrackingRequest(id, at),
+		);
+		return trackingRequest;
+	}
+
+	private resolveTrackingRequest(id: string, at: number): void {
+		const trackingRequest = this.store.get('tracking_request', id);
+		if (!trackingRequest) return;
+		const { request_number: number, scac, request_type: requestType } = trackingRequest.attributes as Record<
+			string,
+			string
+		>;
+		const failedReason = this.failureOf(number, scac, requestType);
+		if (failedReason) {
+			trackingRequest.attributes = {
+				...trackingRequest.attributes,
+				status: 'failed',
+				failed_reason: failedReason,
+				updated_at: isoTimestamp(at),
+			};
+			this.emit('tracking_request.failed', trackingRequest, [trackingRequest], at);
+			return;
+		}
+		const generated = generateShipment({
+			number,
+			scac,
+			requestType,
+			refNumbers: trackingRequest.attributes.ref_numbers as string[],
+			tags: trackingRequest.attributes.shipment_tags as string[],
+			createdAt: at,
+		});
+		for (const record of generated.records) this.store.put(record);
+		this.store.put(generated.shipment);
+		for (const container of generated.containers) this.store.put(container);
+		for (const plan of generated.plans) this.startJourney(plan, at);
+		trackingRequest.attributes = {
+			...trackingRequest.attributes,
+			status: 'created',
+			updated_at: isoTimestamp(at),
+		};
+		trackingRequest.relationships = {
+			...trackingRequest.relationships,
+			tracked_object: relationshipTo(generated.shipment),
+		};
+		this.emit(
+			'tracking_request.succeeded',
+			trackingRequest,
+			[...generated.containers, generated.shipment, trackingRequest],
+			at,
+		);
+		for (const container of generated.containers) {
+			const createdEvent = this.store.put({
+				id: deterministicUuid('container_created_event', container.id),
+				type: 'container_created_event',
+				attributes: {
+					timestamp: isoTimestamp(at),
+					timezone: container.attributes.pod_timezone ?? null,
+				},
+				relationships: {
+					container: relationshipTo(container),
+					shipment: relationshipTo(generated.shipment),
+				},
+			});
+			this.emit('container.created', createdEvent, [generated.shipment, container, createdEvent], at);
+		}
+	}
+
+	/** The sandbox's stand-in for asking the shipping line; null when the number is found. */
+	private failureOf(number: string, scac: string, requestType: string): string | null {
+		if (scac === 'TEST') return number === TEST_SUCCEEDED ? null : 'not_found';
+		if (number === TEST_SUCCEEDED || number === TEST_FAILED) return 'not_found';
+		if (requestType === 'container') {
+			const shape = /^[A-Z]{3}[UJZ]\d{7}$/.test(number);
+			if (!shape) return 'invalid_number';
+		}
+		return null;
+	}
+
+	// ---------------------------------------------------------------- journeys
+
+	private startJourney(plan: ContainerPlan, at: number): void {
+		const steps = planJourney(plan, at);
+		const journey: ContainerJourney = { plan, steps, next: 0 };
+		this.journeys.set(plan.containerId, journey);
+		this.recordHistory(plan);
+		this.scheduleNextNaturalStep(journey);
+	}
+
+	/** Events that happened before the service tracked the container (backdated history). */
+	private recordHistory(plan: ContainerPlan): void {
+		for (const event of plan.history) {
+			this.addTransportEvent(plan, event.event, event.at, {
+				place: event.place,
+				dataSource: event.dataSource,
+				withVessel: event.withVessel,
+				createdAt: plan.trackedAt,
+				notify: false,
+			});
+		}
+	}
+
+	private scheduleNextNaturalStep(journey: ContainerJourney): void {
+		const step = journey.steps[journey.next];
+		if (!step) return;
+		const index = journey.next;
+		this.scheduler.schedule(step.at, (at) => {
+			// A scenario may already have played this step.
+			if (journey.next !== index) return;
+			this.runStep(journey, at);
+			this.scheduleNextNaturalStep(journey);
+		});
+	}
+
+	private runStep(journey: ContainerJourney, at: number): void {
+		const step = journey.steps[journey.next];
+		journey.next += 1;
+		step.apply(this.stepContext(journey.plan, at));
+	}
+
+	/**
+	 * Plays the rest of a container's natural journey now, one step every `gapMs` of sandbox
+	 * time; each step is stamped with the time it is played at.
+	 */
+	playRemainingJourney(containerId: string, gapMs: number): number {
+		const journey = this.requireJourney(containerId);
+		const remaining = journey.steps.length - journey.next;
+		const now = this.clock.now();
+		for (let offset = 0; offset < remaining; offset++) {
+			const index = journey.next + offset;
+			this.scheduler.schedule(now + offset * gapMs, (at) => {
+				if (journey.next !== index) return;
+				this.runStep(journey, at);
+			});
+		}
+		return remaining;
+	}
+
+	remainingSteps(containerId: string): string[] {
+		const journey = this.requireJourney(containerId);
+		return journey.steps.slice(journey.next).map((step) => step.name);
+	}
+
+	private requireJourney(containerId: string): ContainerJourney {
+		const journey = this.journeys.get(containerId);
+		if (!journey) throw notFound();
+		return journey;
+	}
+
+	journeyPlanOf(containerId: string): ContainerPlan | undefined {
+		return this.journeys.get(containerId)?.plan;
+	}
+
+	/** What a journey step may do to the world. */
+	stepContext(plan: ContainerPlan, at: number): StepContext {
+		return {
+			at,
+			plan,
+			container: () => this.requireContainer(plan.containerId),
+			change: (mutate) => this.changeContainer(plan.containerId, at, mutate),
+			updateShipment: (patch) => {
+				const shipment = this.store.get('shipment', plan.shipmentId);
+				if (shipment) shipment.attributes = { ...shipment.attributes, ...patch };
+			},
+			transportEvent: (event, options) => this.addTransportEvent(plan, event, at, options),
+			estimatedArrival: (previousEta, newEta) => this.sendEstimatedArrival(plan, previousEta, newEta, at),
+		};
+	}
+
+	// ---------------------------------------------------------------- containers
+
+	requireContainer(id: string): Resource {
+		const container = this.store.get('container', id);
+		if (!container) throw notFound();
+		return container;
+	}
+
+	/**
+	 * Applies `mutate` to a copy of the container's attributes, stores the result, and sends
+	 * `container.updated` (with the real before and after values) and deadline notifications.
+	 */
+	changeContainer(
+		containerId: string,
+		at: number,
+		mutate: (attributes: ContainerAttributes) => ContainerAttributes | void,
+	): Record<string, [unknown, unknown]> {
+		const container = this.requireContainer(containerId);
+		const before = copy(container.attributes) as ContainerAttributes;
+		const draft = copy(container.attributes) as ContainerAttributes;
+		const after = (mutate(draft) ?? draft) as ContainerAttributes;
+		after.pickup_lfd = coalescedLastFreeDay(after);
+		after.terminal_checked_at = isoTimestamp(at);
+		container.attributes = after;
+
+		const plan = this.journeys.get(containerId)?.plan;
+		const changeset = buildChangeset(before, after);
+		if (Object.keys(changeset).length > 0) this.sendContainerUpdated(container, changeset, at);
+		for (const event of changedDeadlineEvents(before, after)) {
+			if (plan) this.addTransportEvent(plan, event, at, { place: 'facility', dataSource: 'terminal' });
+		}
+		return changeset;
+	}
+
+	private sendContainerUpdated(
+		container: Resource,
+		changeset: Record<string, [unknown, unknown]>,
+		at: number,
+	): void {
+		const shipment = this.store.related(container, 'shipment')[0];
+		const plan = this.journeys.get(container.id)?.plan;
+		const facility = plan ? this.currentFacility(plan) : this.store.related(container, 'pod_terminal')[0];
+		const updatedEvent = this.store.put({
+			id: randomUuid(),
+			type: 'container_updated_event',
+			attributes: {
+				changeset,
+				timestamp: isoTimestamp(at),
+				data_source: 'terminal',
+				timezone: plan ? this.currentTimezone(plan) : (container.attributes.pod_timezone ?? null),
+			},
+			relationships: {
+				container: relationshipTo(container),
+				terminal: relationshipTo(facility),
+				shipment: relationshipTo(shipment),
+			},
+		});
+		const port = facility ? this.store.related(facility, 'port')[0] : undefined;
+		this.emit(
+			'container.updated',
+			updatedEvent,
+			compact([shipment, port, facility, container, updatedEvent]),
+			at,
+		);
+	}
+
+	/** Where the container is handled now: the port terminal, or the rail terminal once inland. */
+	private currentFacility(plan: ContainerPlan): Resource | undefined {
+		const container = this.store.get('container', plan.containerId);
+		const inland = plan.inland && container?.attributes.ind_ata_at;
+		return this.store.find(inland ? ref(plan.inland!.railTerminal) : ref(plan.podTerminal));
+	}
+
+	private currentTimezone(plan: ContainerPlan): string {
+		const container = this.store.get('container', plan.containerId);
+		return plan.inland && container?.attributes.ind_ata_at
+			? String(plan.inland.metro.attributes.time_zone)
+			: String(plan.pod.attributes.time_zone);
+	}
+
+	// ---------------------------------------------------------------- transport events
+
+	private addTransportEvent(
+		plan: ContainerPlan,
+		event: string,
+		at: number,
+		options: TransportEventOptions,
+	): Resource {
+		const container = this.requireContainer(plan.containerId);
+		const where = this.placeOf(plan, options.place);
+		const estimated = event.includes('.estimated.');
+		const transportEvent = this.store.put({
+			id: randomUuid(),
+			type: 'transport_event',
+			attributes: {
+				event,
+				voyage_number: options.withVessel ? plan.voyageNumber : null,
+				timestamp: options.timestamp === undefined ? isoTimestamp(at) : options.timestamp,
+				timezone: where.timezone,
+				location_locode: where.locode,
+				created_at: isoTimestamp(options.createdAt ?? at),
+				data_source: options.dataSource,
+			},
+			relationships: {
+				shipment: { data: { id: plan.shipmentId, type: 'shipment' } },
+				container: relationshipTo(container),
+				vessel: relationshipTo(options.withVessel ? plan.vessel : null),
+				location: relationshipTo(where.location),
+				terminal: relationshipTo(where.terminal),
+			},
+		});
+		// The history holds past events only: estimated ones are served as raw events.
+		if (!estimated) {
+			const history = container.relationships!.transport_events.data as Array<{ id: string; type: string }>;
+			history.push(ref(transportEvent));
+		}
+		if (options.notify !== false) {
+			const included = estimated
+				? [withoutRelationships(transportEvent)]
+				: compact([
+						this.store.get('shipment', plan.shipmentId),
+						container,
+						this.store.find(where.location),
+						this.store.find(where.terminal),
+						options.withVessel ? this.store.find(ref(plan.vessel)) : undefined,
+						transportEvent,
+					]);
+			this.emit(event, transportEvent, REFERENCE_ONLY_EVENTS.has(event) ? undefined : included, at);
+		}
+		return transportEvent;
+	}
+
+	private placeOf(
+		plan: ContainerPlan,
+		place: Place,
+	): { location: Resource | null; terminal: Resource | null; locode: string | null; timezone: string | null } {
+		const facility = place === 'facility' ? (this.currentFacility(plan) ?? plan.podTerminal) : null;
+		if (place === 'pol') return portPlace(plan.pol, null);
+		if (place === 'pod' || (facility && facility.type === 'terminal')) return portPlace(plan.pod, plan.podTerminal);
+		if (place === 'interchange' && plan.inland?.interchange) {
+			return metroPlace(plan.inland.interchange.metro, plan.inland.interchange.railTerminal);
+		}
+		if (plan.inland) return metroPlace(plan.inland.metro, plan.inland.railTerminal);
+		return portPlace(plan.pod, plan.podTerminal);
+	}
+
+	private sendEstimatedArrival(plan: ContainerPlan, previousEta: string | null, newEta: string, at: number): void {
+		const shipment = this.store.get('shipment', plan.shipmentId);
+		if (!shipment) return;
+		const estimatedEvent = this.store.put({
+			id: randomUuid(),
+			type: 'estimated_event',
+			attributes: {
+				created_at: isoTimestamp(at),
+				estimated_timestamp: newEta,
+				voyage_number: plan.voyageNumber,
+				event: 'shipment.estimated.arrival',
+				location_locode: plan.pod.attributes.code,
+				timezone: plan.pod.attributes.time_zone,
+				data_source: 'shipping_line',
+				previous_estimated_timestamp: previousEta,
+			},
+			relationships: {
+				shipment: relationshipTo(shipment),
+				port: relationshipTo(plan.pod),
+				vessel: relationshipTo(plan.vessel),
+			},
+		});
+		this.emit('shipment.estimated.arrival', estimatedEvent, [shipment, plan.pod, estimatedEvent], at);
+		this.addTransportEvent(plan, 'container.transport.estimated.vessel_arrived', at, {
+			place: 'pod',
+			dataSource: 'shipping_line',
+			withVessel: true,
+			timestamp: newEta,
+		});
+	}
+
+	// ---------------------------------------------------------------- webhooks
+
+	validateWebhookAttributes(attributes: Record<string, unknown>, partial: boolean): Record<string, unknown> {
+		const errors = new ValidationErrors();
+		const accepted: Record<string, unknown> = {};
+		if ('url' in attributes || !partial) {
+			const url = attributes.url;
+			if (typeof url !== 'string' || !/^https?:\/\/[^\s]+$/i.test(url)) {
+				errors.add('Url must be a valid http or https URL', '/data/attributes/url', 'invalid');
+			} else accepted.url = url;
+		}
+		if ('events' in attributes || !partial) {
+			const events = attributes.events;
+			if (!Array.isArray(events) || events.length === 0) {
+				errors.add("Events can't be blank", '/data/attributes/events', 'blank');
+			} else {
+				const unknown = events.filter((event) => typeof event !== 'string' || !EVENT_NAMES.includes(event));
+				if (unknown.length > 0) {
+					errors.add(
+						`Events ${unknown.map(String).join(', ')} are not valid event names`,
+						'/data/attributes/events',
+						'inclusion',
+					);
+				} else accepted.events = [...new Set(events as string[])];
+			}
+		}
+		if ('active' in attributes) {
+			if (typeof attributes.active !== 'boolean') {
+				errors.add('Active must be true or false', '/data/attributes/active', 'invalid');
+			} else accepted.active = attributes.active;
+		} else if (!partial) accepted.active = true;
+		if ('headers' in attributes) {
+			const headers = attributes.headers;
+			const valid =
+				headers === null ||
+				(Array.isArray(headers) &&
+					headers.every(
+						(header) =>
+							typeof header === 'object' &&
+							header !== null &&
+							typeof (header as Record<string, unknown>).name === 'string' &&
+							typeof (header as Record<string, unknown>).value === 'string',
+					));
+			if (!valid) errors.add('Headers must be null or a list of {name, value}', '/data/attributes/headers', 'invalid');
+			else accepted.headers = headers;
+		}
+		errors.throwIfAny();
+		const events = (accepted.events as string[] | undefined) ?? [];
+		const needsRailPlan = events.filter((event) => RAIL_PLAN_EVENTS.includes(event));
+		if (!this.options.railPlan && needsRailPlan.length > 0) {
+			throw new ApiError(403, [
+				{
+					status: '403',
+					title: 'Forbidden',
+					detail: `${needsRailPlan.join(', ')} requires the Rail Plan entitlement`,
+					code: 'entitlement_required',
+					source: { pointer: '/data/attributes/events' },
+				},
+			]);
+		}
+		return accepted;
+	}
+
+	// ---------------------------------------------------------------- notifications
+
+	private emit(event: string, reference: Resource, included: Resource[] | undefined, at: number): void {
+		this.notify({
+			id: randomUuid(),
+			event,
+			reference: copy(reference),
+			included: included?.map((record) => copy(record)),
+			createdAt: isoTimestamp(at),
+		});
+	}
+}
+
+export type Place = 'pol' | 'pod' | 'facility' | 'interchange';
+
+export interface TransportEventOptions {
+	place: Place;
+	dataSource: 'shipping_line' | 'terminal' | 'ais';
+	withVessel?: boolean;
+	/** The event's own time when it differs from when it was seen (null for unknown). */
+	timestamp?: string | null;
+	createdAt?: number;
+	notify?: boolean;
+}
+
+export interface StepContext {
+	at: number;
+	plan: ContainerPlan;
+	container(): Resource;
+	change(mutate: (attributes: ContainerAttributes) => ContainerAttributes | void): Record<string, [unknown, unknown]>;
+	updateShipment(patch: Record<string, unknown>): void;
+	transportEvent(event: string, options: TransportEventOptions): Resource;
+	estimatedArrival(previousEta: string | null, newEta: string): void;
+}
+
+function compact(records: Array<Resource | undefined | null>): Resource[] {
+	return records.filter((record): record is Resource => Boolean(record));
+}
+
+function withoutRelationships(resource: Resource): Resource {
+	return { id: resource.id, type: resource.type, attributes: resource.attributes };
+}
+
+function portPlace(port: Resource, terminal: Resource | null) {
+	return {
+		location: port,
+		terminal,
+		locode: String(port.attributes.code),
+		timezone: String(port.attributes.time_zone),
+	};
+}
+
+function metroPlace(metro: Resource, railTerminal: Resource) {
+	return {
+		location: metro,
+		terminal: railTerminal,
+		locode: String(metro.attributes.code),
+		timezone: String(metro.attributes.time_zone),
+	};
+}
