@@ -8,5 +8,6 @@ module.exports = {
 	},
 	// Type errors are caught once by `npm run typecheck`; ts-jest only transpiles.
 	testTimeout: 30000,
+	setupFiles: ['<rootDir>/test/support/env.ts'],
 	reporters: ['default', '<rootDir>/test/support/summaryReporter.js'],
 };

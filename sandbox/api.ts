@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports */
 /**
  * The service's endpoints under /v2: interface section 4 plus the container list and the
  * webhook endpoints of the service notes. Bodies follow the JSON:API envelope field for field.

@@ -1,4 +1,5 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error */
+// A command-line tool, not node code: plain errors end the process with a message.
 /**
  * `npm run sandbox -- --port 4010 --api-key sandbox-key`: starts the local sandbox of the
  * service and prints one line, `Sandbox ready at http://127.0.0.1:<port>/v2`, once it listens.

@@ -14,6 +14,7 @@ import { FaultInjector } from './http/faults';
 import { ApiError, badRequest, HTML_NOT_FOUND_PAGE, notFound, type ApiAnswer } from './http/jsonApi';
 import { RateLimiter } from './http/rateLimiter';
 import { WebhookDispatcher } from './webhooks/delivery';
+import { Store } from './world/store';
 import { World } from './world/world';
 
 export interface SandboxOptions {
@@ -93,7 +94,15 @@ function match<T extends { method: string }>(
 	for (const { route, regex, names } of routes) {
 		const found = route.method === method ? regex.exec(path) : null;
 		if (!found) continue;
-		const params = Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(found[index + 1])]));
+		// A broken escape (`%ZZ`) is kept as typed: it names no record, so the handler answers 404.
+		const decode = (value: string) => {
+			try {
+				return decodeURIComponent(value);
+			} catch {
+				return value;
+			}
+		};
+		const params = Object.fromEntries(names.map((name, index) => [name, decode(found[index + 1])]));
 		return { route, params };
 	}
 	return undefined;
@@ -164,15 +173,9 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 	const reportError = (error: unknown) => {
 		process.stderr.write(`sandbox: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
 	};
-	let dispatcher: WebhookDispatcher | undefined;
-	const world = new World(
-		clock,
-		(notification) => dispatcher?.dispatch(notification),
-		{ trackingDelayMs: options.trackingDelaySeconds * 1000, railPlan: options.railPlan },
-		reportError,
-	);
-	dispatcher = new WebhookDispatcher(
-		world.store,
+	const store = new Store();
+	const dispatcher = new WebhookDispatcher(
+		store,
 		clock,
 		{
 			signatureHeader: options.signatureHeader,
@@ -181,6 +184,13 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 			timeoutMs: 10_000,
 		},
 		() => baseUrl,
+	);
+	const world = new World(
+		store,
+		clock,
+		(notification) => dispatcher.dispatch(notification),
+		{ trackingDelayMs: options.trackingDelaySeconds * 1000, railPlan: options.railPlan },
+		reportError,
 	);
 	const api = compile<Route>(apiRoutes(world));
 	const control = compile<ControlRoute>(
@@ -295,7 +305,7 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 		faults,
 		async stop() {
 			world.scheduler.stop();
-			await dispatcher!.stop();
+			await dispatcher.stop();
 			server.closeAllConnections();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
 		},

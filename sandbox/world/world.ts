@@ -22,7 +22,7 @@ import { generateShipment } from './generator';
 import type { ContainerPlan } from './plan';
 import { planJourney, type JourneyStep } from './journey';
 import { deterministicUuid, randomUuid } from './random';
-import { ref, relationshipTo, Store, type Resource } from './store';
+import { ref, relationshipTo, type Resource, type Store } from './store';
 import { isoTimestamp } from './time';
 
 export interface Notification {
@@ -68,11 +68,11 @@ interface ContainerJourney {
 }
 
 export class World {
-	readonly store = new Store();
 	readonly scheduler: ClockScheduler;
 	private readonly journeys = new Map<string, ContainerJourney>();
 
 	constructor(
+		readonly store: Store,
 		readonly clock: SandboxClock,
 		private readonly notify: (notification: Notification) => void,
 		readonly options: WorldOptions,

@@ -1,0 +1,82 @@
+import {
+	NodeConnectionTypes,
+	NodeOperationError,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
+
+import * as trackingRequest from './actions/trackingRequest';
+import { asNodeError } from './transport/errors';
+
+type OperationExecute = (
+	this: IExecuteFunctions,
+	itemIndex: number,
+) => Promise<INodeExecutionData[]>;
+
+const OPERATIONS: Record<string, Record<string, OperationExecute>> = {
+	trackingRequest: { inferNumber: trackingRequest.inferNumber.execute },
+};
+
+export class ContainerTracking implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Container Tracking',
+		name: 'containerTracking',
+		icon: {
+			light: 'file:../../icons/containerTracking.svg',
+			dark: 'file:../../icons/containerTracking.dark.svg',
+		},
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			'Track ocean containers: infer carriers, create tracking requests, read containers, events and webhooks',
+		defaults: { name: 'Container Tracking' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'containerTrackingApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [{ name: 'Tracking Request', value: 'trackingRequest' }],
+				default: 'trackingRequest',
+			},
+			...trackingRequest.description,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData();
+		const output: INodeExecutionData[] = [];
+		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+			try {
+				const resource = this.getNodeParameter('resource', itemIndex) as string;
+				const operation = this.getNodeParameter('operation', itemIndex) as string;
+				const run = OPERATIONS[resource]?.[operation];
+				if (!run) {
+					throw new NodeOperationError(
+						this.getNode(),
+						`The operation "${operation}" of "${resource}" is not supported`,
+						{ itemIndex },
+					);
+				}
+				output.push(...(await run.call(this, itemIndex)));
+			} catch (error) {
+				if (this.continueOnFail()) {
+					output.push({
+						json: { error: (error as Error).message },
+						pairedItem: { item: itemIndex },
+					});
+					continue;
+				}
+				throw asNodeError(this.getNode(), error, itemIndex);
+			}
+		}
+		return [output];
+	}
+}

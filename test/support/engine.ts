@@ -1,0 +1,204 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals */
+// Runs this package's nodes through n8n-core's real WorkflowExecute (n8n-conventions.md 5.2):
+// parameters and expressions are resolved by n8n, credentials are applied by the generic
+// `authenticate` block of our credential type, HTTP goes out through n8n's own request helper.
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import {
+	createRunExecutionData,
+	ICredentialsHelper,
+	NodeHelpers,
+	Workflow,
+	type ICredentialDataDecryptedObject,
+	type ICredentials,
+	type ICredentialType,
+	type IDataObject,
+	type IHttpRequestOptions,
+	type INode,
+	type INodeExecutionData,
+	type INodeProperties,
+	type INodeType,
+	type INodeTypes,
+	type IRun,
+	type IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
+
+import { ContainerTrackingApi } from '../../credentials/ContainerTrackingApi.credentials';
+import { ContainerTracking } from '../../nodes/ContainerTracking/ContainerTracking.node';
+
+const PACKAGE = 'n8n-nodes-container-tracking';
+
+const NODE_TYPES: Record<string, INodeType> = {
+	[`${PACKAGE}.containerTracking`]: new ContainerTracking(),
+};
+
+const CREDENTIAL_TYPES: Record<string, ICredentialType> = {
+	containerTrackingApi: new ContainerTrackingApi(),
+};
+
+export const nodeTypes: INodeTypes = {
+	getByName: (type) => NODE_TYPES[type],
+	getByNameAndVersion: (type, version) => NodeHelpers.getVersionedNodeType(NODE_TYPES[type], version),
+	getKnownTypes: () => ({}),
+};
+
+/** Credentials as a user saved them; `authenticate` applies our credential type's generic block. */
+class TestCredentialsHelper extends ICredentialsHelper {
+	constructor(private readonly credentials: Record<string, ICredentialDataDecryptedObject>) {
+		super();
+	}
+
+	getParentTypes(): string[] {
+		return [];
+	}
+
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions,
+		workflow?: Workflow,
+		node?: INode,
+	): Promise<IHttpRequestOptions> {
+		const type = CREDENTIAL_TYPES[typeName];
+		const authenticate = type?.authenticate;
+		if (!authenticate || typeof authenticate === 'function' || !workflow || !node) return requestOptions;
+		const headers: IDataObject = { ...(requestOptions.headers as IDataObject) };
+		for (const [name, value] of Object.entries(authenticate.properties.headers ?? {})) {
+			headers[name] = workflow.expression.getSimpleParameterValue(node, value as string, 'internal', {
+				$credentials: credentials,
+			}) as string;
+		}
+		return { ...requestOptions, headers };
+	}
+
+	async preAuthentication(): Promise<undefined> {
+		return undefined;
+	}
+
+	async runPreAuthentication(): Promise<undefined> {
+		return undefined;
+	}
+
+	async getCredentials(): Promise<ICredentials> {
+		throw new Error('not used by these tests');
+	}
+
+	async getDecrypted(
+		_additionalData: IWorkflowExecuteAdditionalData,
+		_nodeCredentials: unknown,
+		type: string,
+	): Promise<ICredentialDataDecryptedObject> {
+		const found = this.credentials[type];
+		if (!found) throw new Error(`no test credentials of type ${type}`);
+		return found;
+	}
+
+	async updateCredentials(): Promise<void> {}
+
+	async updateCredentialsOauthTokenData(): Promise<void> {}
+
+	getCredentialsProperties(type: string): INodeProperties[] {
+		return CREDENTIAL_TYPES[type]?.properties ?? [];
+	}
+}
+
+export interface EngineRun {
+	/** Output items of the node under test (first output). */
+	items: INodeExecutionData[];
+	/** The error n8n recorded for the node, if it failed. */
+	error: (Error & { description?: string; httpCode?: string; context?: IDataObject }) | undefined;
+	run: IRun;
+}
+
+/**
+ * Executes one Container Tracking node with `parameters` on `input` items, the way n8n runs a
+ * node whose parent produced those items.
+ */
+export async function runContainerTrackingNode(
+	parameters: INode['parameters'],
+	input: IDataObject[],
+	credentials: { apiKey: string; baseUrl: string; signatureHeader?: string },
+	nodeOptions: Partial<INode> = {},
+): Promise<EngineRun> {
+	const node: INode = {
+		id: 'b6f4d2c8-5c3e-4d59-9d1b-2f6f3c7a9e01',
+		name: 'Container Tracking',
+		type: `${PACKAGE}.containerTracking`,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: { containerTrackingApi: { id: 'cred-1', name: 'Container Tracking account' } },
+		...nodeOptions,
+	};
+	const workflow = new Workflow({
+		id: 'engine-test',
+		nodes: [node],
+		connections: {},
+		nodeTypes,
+		active: false,
+	});
+	const hooks = new ExecutionLifecycleHooks('manual', 'engine-test-execution', {
+		id: 'engine-test',
+		name: 'engine test',
+		active: false,
+		isArchived: false,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		nodes: [node],
+		connections: {},
+		activeVersionId: null,
+	} as never);
+	const finished = new Promise<IRun>((resolve) => {
+		hooks.addHandler('workflowExecuteAfter', (run) => resolve(run));
+	});
+	const additionalData = {
+		hooks,
+		credentialsHelper: new TestCredentialsHelper({
+			containerTrackingApi: { signatureHeader: 'X-SVC-Webhook-Signature', ...credentials },
+		}),
+		executionId: 'engine-test-execution',
+		currentNodeParameters: undefined,
+		encryptedRunnerIdentity: undefined,
+		restApiUrl: 'http://127.0.0.1:5678/rest',
+		instanceBaseUrl: 'http://127.0.0.1:5678/',
+		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
+		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
+		variables: {},
+		userId: 'engine-test-user',
+		setExecutionStatus: () => undefined,
+		sendDataToUI: () => undefined,
+		logAiEvent: () => undefined,
+		executeWorkflow: async () => {
+			throw new Error('sub-workflows are not used here');
+		},
+		getRunExecutionData: async () => undefined,
+		startRunnerTask: async () => {
+			throw new Error('task runners are not used here');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+	const runExecutionData = createRunExecutionData({
+		executionData: {
+			nodeExecutionStack: [
+				{
+					node,
+					data: { main: [input.map((json, index) => ({ json, pairedItem: { item: index } }))] },
+					source: null,
+				},
+			],
+		},
+	});
+	const execute = new WorkflowExecute(additionalData, 'manual', runExecutionData);
+	await execute.processRunExecutionData(workflow);
+	const run = await finished;
+	const nodeRun = run.data.resultData.runData[node.name]?.[0];
+	return {
+		items: nodeRun?.data?.main?.[0] ?? [],
+		error: (nodeRun?.error ?? run.data.resultData.error) as EngineRun['error'],
+		run,
+	};
+}

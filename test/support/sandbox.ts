@@ -1,0 +1,73 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals */
+// Starts a real sandbox on a free port for a test file, and gives it an axios client that
+// authenticates like a user would and never throws on an HTTP status (tests assert on them).
+import axios, { type AxiosInstance } from 'axios';
+
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/server';
+
+export const API_KEY = 'test-key';
+
+export interface SandboxHandle {
+	sandbox: Sandbox;
+	/** Client for /v2, with `Authorization: Token test-key`. */
+	api: AxiosInstance;
+	/** Client for /_sandbox, with the same key. */
+	control: AxiosInstance;
+	stop(): Promise<void>;
+}
+
+export async function startTestSandbox(options: Partial<SandboxOptions> = {}): Promise<SandboxHandle> {
+	const sandbox = await startSandbox({ port: 0, apiKey: API_KEY, ...options });
+	const client = (baseURL: string) =>
+		axios.create({
+			baseURL,
+			headers: { Authorization: `Token ${API_KEY}`, Accept: 'application/json' },
+			validateStatus: () => true,
+			// Brackets stay unencoded in page[number]/page[size], as the service writes them.
+			paramsSerializer: { encode: (value: string) => encodeURIComponent(value).replace(/%5B/g, '[').replace(/%5D/g, ']') },
+		});
+	return {
+		sandbox,
+		api: client(sandbox.url),
+		control: client(sandbox.controlUrl),
+		stop: () => sandbox.stop(),
+	};
+}
+
+/** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
+export async function eventually<T>(
+	check: () => T | undefined | Promise<T | undefined>,
+	{ timeoutMs = 10_000, intervalMs = 50, what = 'condition' } = {},
+): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await check();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, intervalMs));
+	}
+}
+
+/** Tracks a container number and waits until its container exists; returns the container id. */
+export async function trackContainer(
+	handle: SandboxHandle,
+	number: string,
+	scac: string,
+	requestType: 'container' | 'bill_of_lading' | 'booking' = 'container',
+): Promise<{ trackingRequestId: string; containerIds: string[]; shipmentId: string }> {
+	const created = await handle.api.post('/tracking_requests', {
+		data: { type: 'tracking_request', attributes: { request_number: number, request_type: requestType, scac } },
+	});
+	if (created.status !== 201) throw new Error(`tracking request answered ${created.status}: ${JSON.stringify(created.data)}`);
+	const trackingRequestId = created.data.data.id as string;
+	const shipmentId = await eventually(
+		async () => {
+			const { data } = await handle.api.get(`/tracking_requests/${trackingRequestId}`);
+			return (data.data.relationships.tracked_object.data?.id as string | undefined) ?? undefined;
+		},
+		{ what: `tracking request ${number} to succeed` },
+	);
+	const shipment = handle.sandbox.world.store.get('shipment', shipmentId)!;
+	const containerIds = (shipment.relationships!.containers.data as Array<{ id: string }>).map((c) => c.id);
+	return { trackingRequestId, containerIds, shipmentId };
+}
