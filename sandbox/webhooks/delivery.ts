@@ -71,8 +71,8 @@ export class WebhookDispatcher {
 			const attributes = webhook.attributes as { active: boolean; events: string[]; url: string };
 			if (!attributes.active || !attributes.events.includes(notification.event)) continue;
 			const body = JSON.stringify(this.envelope(notification, webhook));
-			const duplicate = isDuplicated(notification.id, this.options.duplicateRate);
-			this.attempt(webhook, notification, body, 1, duplicate);
+			const sendTwice = isDuplicated(notification.id, this.options.duplicateRate);
+			this.attempt(webhook, notification, body, 1, sendTwice ? 'send_copy' : 'once');
 		}
 	}
 
@@ -104,7 +104,7 @@ export class WebhookDispatcher {
 		notification: Notification,
 		body: string,
 		attempt: number,
-		duplicate: boolean,
+		copies: 'once' | 'send_copy' | 'is_copy',
 	): void {
 		if (this.stopped) return;
 		const attributes = webhook.attributes as { url: string; secret: string; headers: Array<{ name: string; value: string }> | null };
@@ -125,21 +125,22 @@ export class WebhookDispatcher {
 				notification_id: notification.id,
 				status: result.status,
 				error: result.error,
-				duplicate: duplicate && attempt === 0,
+				duplicate: copies === 'is_copy',
 				delivered_at: isoTimestamp(this.clock.now()),
 				duration_ms: Date.now() - started,
 			});
 			const succeeded = result.status !== null && SUCCESS_STATUSES.has(result.status);
 			if (succeeded) {
-				if (duplicate && attempt > 0) this.later(0, () => this.attempt(webhook, notification, body, 0, true));
+				// The copy goes out once the original got through, as a retrying service would send it.
+				if (copies === 'send_copy') this.later(0, () => this.attempt(webhook, notification, body, 1, 'is_copy'));
 				return;
 			}
-			if (attempt === 0 || attempt > MAX_RETRIES) return;
+			if (copies === 'is_copy' || attempt > MAX_RETRIES) return;
 			const backoff = Math.min(this.options.retryBaseMs * 2 ** (attempt - 1), 3_600_000);
 			this.later(this.clock.toReal(backoff), () => {
 				// A webhook deleted meanwhile gets no more attempts.
 				const current = this.store.get('webhook', webhook.id);
-				if (current) this.attempt(current, notification, body, attempt + 1, duplicate);
+				if (current) this.attempt(current, notification, body, attempt + 1, copies);
 			});
 		});
 		this.inFlight.add(sending);

@@ -240,7 +240,7 @@ function railLeg(plan: ContainerPlan, start: number): JourneyStep[] {
 		});
 		context.transportEvent('container.transport.rail_departed', { place: 'pod', dataSource: 'terminal' });
 		context.transportEvent('container.transport.estimated.arrived_at_inland_destination', {
-			place: 'facility',
+			place: 'destination',
 			dataSource: 'terminal',
 			timestamp: isoTimestamp(estimatedArrival),
 		});

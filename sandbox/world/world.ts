@@ -448,6 +448,7 @@ export class World {
 		const facility = place === 'facility' ? (this.currentFacility(plan) ?? plan.podTerminal) : null;
 		if (place === 'pol') return portPlace(plan.pol, null);
 		if (place === 'pod' || (facility && facility.type === 'terminal')) return portPlace(plan.pod, plan.podTerminal);
+		if (place === 'destination' && plan.inland) return metroPlace(plan.inland.metro, plan.inland.railTerminal);
 		if (place === 'interchange' && plan.inland?.interchange) {
 			return metroPlace(plan.inland.interchange.metro, plan.inland.interchange.railTerminal);
 		}
@@ -562,7 +563,8 @@ export class World {
 	}
 }
 
-export type Place = 'pol' | 'pod' | 'facility' | 'interchange';
+/** Where an event happens: port of lading or discharge, where the box is now, a rail interchange, the inland destination. */
+export type Place = 'pol' | 'pod' | 'facility' | 'interchange' | 'destination';
 
 export interface TransportEventOptions {
 	place: Place;
