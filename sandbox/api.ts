@@ -100,7 +100,7 @@ export function apiRoutes(world: World): Route[] {
 							status: '422',
 							title: 'Unprocessable Entity',
 							detail: 'This reference number is not valid.',
-							code: number === undefined || number === null || number === '' ? 'blank' : 'invalid',
+							code: typeof number === 'string' || number === undefined || number === null ? 'blank' : 'invalid',
 							source: { pointer: '/number' },
 						},
 					]);

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals */
 // Runs this package's nodes through n8n-core's real WorkflowExecute (n8n-conventions.md 5.2):
 // parameters and expressions are resolved by n8n, credentials are applied by the generic
 // `authenticate` block of our credential type, HTTP goes out through n8n's own request helper.

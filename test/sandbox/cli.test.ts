@@ -1,0 +1,164 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions */
+// Test code, not node code: spawning the CLI with fixed arguments is the point of this file.
+// The sandbox started the way users start it: the CLI run through tsx, on a port of its own.
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+
+import axios from 'axios';
+
+import {
+	inferNumberDocument,
+	trackingRequestDocument,
+	webhookDocument,
+} from '../../nodes/ContainerTracking/schemas';
+import { expectApiError, expectOk } from './expectations';
+
+const ROOT = path.resolve(__dirname, '../..');
+const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+const CLI = path.join(ROOT, 'sandbox/cli.ts');
+const API_KEY = 'cli-key';
+
+interface RunningCli {
+	child: ChildProcess;
+	stdout: () => string;
+	stderr: () => string;
+	/** Resolves with the exit code (or the signal's name) once the process has ended. */
+	exited: Promise<number | string>;
+}
+
+function runCli(args: string[]): RunningCli {
+	const child = spawn(TSX, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+	let stdout = '';
+	let stderr = '';
+	child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+	child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+	const exited = new Promise<number | string>((resolve) =>
+		child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+	);
+	return { child, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
+/** A port nothing listens on: listen on port 0, note the port, close. */
+async function freePort(): Promise<number> {
+	const server = http.createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+	return port;
+}
+
+/** Waits for the first complete stdout line, failing early when the process ends first. */
+async function firstLine(cli: RunningCli, timeoutMs = 20_000): Promise<string> {
+	const deadline = Date.now() + timeoutMs;
+	let ended = false;
+	void cli.exited.then(() => (ended = true));
+	while (!cli.stdout().includes('\n')) {
+		if (ended) throw new Error(`the CLI exited before printing a line; stderr: ${cli.stderr()}`);
+		if (Date.now() > deadline) throw new Error(`no line from the CLI after ${timeoutMs} ms; stderr: ${cli.stderr()}`);
+		await new Promise((resolve) => setTimeout(resolve, 25));
+	}
+	return cli.stdout().split('\n')[0];
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+	let timer: NodeJS.Timeout | undefined;
+	const timeout = new Promise<never>((_resolve, reject) => {
+		timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);
+	});
+	return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+describe('sandbox CLI', () => {
+	let cli: RunningCli;
+	let port: number;
+	let baseUrl: string;
+	beforeAll(async () => {
+		port = await freePort();
+		cli = runCli(['--port', String(port), '--api-key', API_KEY]);
+		baseUrl = `http://127.0.0.1:${port}/v2`;
+		expect(await firstLine(cli)).toBe(`Sandbox ready at ${baseUrl}`);
+	});
+	afterAll(async () => {
+		if (cli.child.exitCode === null && cli.child.signalCode === null) {
+			cli.child.kill('SIGKILL');
+			await cli.exited;
+		}
+	});
+
+	const client = () =>
+		axios.create({
+			baseURL: baseUrl,
+			headers: { Authorization: `Token ${API_KEY}` },
+			validateStatus: () => true,
+		});
+
+	it('prints exactly one line when ready', () => {
+		expect(cli.stdout()).toBe(`Sandbox ready at ${baseUrl}\n`);
+	});
+
+	it('answers 401 without the API key given on the command line', async () => {
+		const anonymous = axios.create({ baseURL: baseUrl, validateStatus: () => true });
+		expectApiError(await anonymous.get('/containers'), 401);
+		expectApiError(await anonymous.get('/containers', { headers: { Authorization: 'Token test-key' } }), 401);
+	});
+
+	it('answers infer_number with 200 for a correct and for a wrong check digit', async () => {
+		const right = expectOk(await client().post('/tracking_requests/infer_number', { number: 'CSQU3054383' }), 200, inferNumberDocument);
+		expect(right.data.attributes.validation.check_digit_passed).toBe(true);
+		const wrong = expectOk(await client().post('/tracking_requests/infer_number', { number: 'CSQU3054384' }), 200, inferNumberDocument);
+		expect(wrong.data.attributes.validation.is_valid).toBe(false);
+	});
+
+	it('accepts a tracking request with 201', async () => {
+		const created = expectOk(
+			await client().post('/tracking_requests', {
+				data: { type: 'tracking_request', attributes: { request_number: 'CSQU3054383', scac: 'COSU', request_type: 'container' } },
+			}),
+			201,
+			trackingRequestDocument,
+		);
+		expect(created.data.attributes.status).toBe('pending');
+	});
+
+	it('creates a webhook with 201 and a secret', async () => {
+		const created = expectOk(
+			await client().post('/webhooks', {
+				data: { type: 'webhook', attributes: { url: 'https://example.com/hook', events: ['container.updated'] } },
+			}),
+			201,
+			webhookDocument,
+		);
+		expect(created.data.attributes.secret).toMatch(/^[0-9a-f]{64}$/);
+	});
+
+	it('exits on SIGTERM and stops listening', async () => {
+		cli.child.kill('SIGTERM');
+		const outcome = await withTimeout(cli.exited, 10_000, 'the CLI to exit after SIGTERM');
+		expect(outcome).toBe(0);
+		await expect(axios.get(`${baseUrl}/containers`, { timeout: 2000 })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+	});
+});
+
+describe('sandbox CLI on a port already in use', () => {
+	let blocker: http.Server;
+	let port: number;
+	beforeAll(async () => {
+		blocker = http.createServer((_request, response) => response.end('taken'));
+		await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+		port = (blocker.address() as AddressInfo).port;
+	});
+	afterAll(async () => {
+		await new Promise<void>((resolve) => blocker.close(() => resolve()));
+	});
+
+	it('says the port is in use and exits with a non-zero code', async () => {
+		const cli = runCli(['--port', String(port), '--api-key', API_KEY]);
+		const code = await withTimeout(cli.exited, 20_000, 'the CLI to give up on a busy port');
+		expect(code).not.toBe(0);
+		expect(typeof code).toBe('number');
+		expect(cli.stderr()).toContain(`port ${port} is already in use`);
+		expect(cli.stdout()).not.toContain('Sandbox ready');
+	});
+});
