@@ -47,7 +47,8 @@ describe('Container Tracking node: infer carrier and number type', () => {
 		});
 		expect(items).toEqual([]);
 		expect(error?.httpCode).toBe('401');
-		expect(String(error?.message)).toMatch(/401|Authorization|credentials/i);
+		expect(error?.message).toBe('Unknown API key');
+		expect(error?.description).toContain('check the credential');
 	});
 
 	it('with Continue On Fail, an empty number yields an error item naming the field, and the rest succeed', async () => {

@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { inferNumberDocument } from '../../schemas';
-import { containerTrackingRequest } from '../../transport/request';
+import { containerTrackingRequest, parseAnswer } from '../../transport/request';
 
 export const description: INodeProperties[] = [
 	{
@@ -37,18 +37,10 @@ export async function execute(
 	}
 	const response = await containerTrackingRequest.call(this, 'POST', '/tracking_requests/infer_number', {
 		body: { number },
+		itemIndex,
 	});
-	const parsed = inferNumberDocument.safeParse(response);
-	if (!parsed.success) {
-		throw new NodeOperationError(this.getNode(), 'The service answered infer_number with an unexpected body', {
-			itemIndex,
-			description: parsed.error.issues
-				.slice(0, 5)
-				.map((issue) => `${issue.path.join('.')}: ${issue.message}`)
-				.join('; '),
-		});
-	}
-	const attributes = parsed.data.data.attributes;
+	const document = parseAnswer(this, inferNumberDocument, response.body, 'infer_number', itemIndex);
+	const attributes = document.data.attributes;
 	const selected = attributes.shipping_line.selected;
 	const summary: IDataObject = {
 		number_type: attributes.number_type,

@@ -1,0 +1,83 @@
+import { createHash } from 'crypto';
+import { sleep } from 'n8n-workflow';
+
+/**
+ * The service's limits per API key over a rolling minute (service notes, "Rate limits"):
+ * `infer_number` has its own bucket of 200, creating tracking requests 100, everything else 100.
+ */
+export const RATE_LIMITS = {
+	infer_number: 200,
+	tracking_requests: 100,
+	default: 100,
+} as const;
+
+export type RateBucket = keyof typeof RATE_LIMITS;
+
+let windowMs = 60_000;
+
+/**
+ * Changes the length of the rate window. The service's window is one minute; tests that run
+ * the sandbox with a compressed clock compress this window by the same factor.
+ */
+export function setRateWindow(milliseconds: number): void {
+	windowMs = milliseconds;
+	gates.clear();
+}
+
+export function rateWindow(): number {
+	return windowMs;
+}
+
+/**
+ * A sliding log of the calls made in the last window. Callers queue: each waits for the one
+ * before it, so that concurrent items never overshoot the limit together.
+ */
+class SlidingWindowGate {
+	private readonly calls: number[] = [];
+	private queue: Promise<void> = Promise.resolve();
+
+	constructor(private readonly limit: number) {}
+
+	acquire(): Promise<void> {
+		const turn = this.queue.then(() => this.waitForRoom());
+		this.queue = turn.catch(() => undefined);
+		return turn;
+	}
+
+	/** After a 429, nothing more is sent on this key until the service said it may be. */
+	blockFor(milliseconds: number): void {
+		const until = Date.now() + milliseconds;
+		this.queue = this.queue.then(() => sleep(Math.max(0, until - Date.now())));
+	}
+
+	private async waitForRoom(): Promise<void> {
+		for (;;) {
+			const now = Date.now();
+			while (this.calls.length > 0 && this.calls[0] <= now - windowMs) this.calls.shift();
+			if (this.calls.length < this.limit) {
+				this.calls.push(now);
+				return;
+			}
+			await sleep(this.calls[0] + windowMs - now + 1);
+		}
+	}
+}
+
+const gates = new Map<string, SlidingWindowGate>();
+
+/** Gates are kept per API key (hashed: the key itself is never kept) and bucket. */
+export function rateGate(apiKey: string, bucket: RateBucket): SlidingWindowGate {
+	const id = `${createHash('sha256').update(apiKey).digest('hex').slice(0, 16)}:${bucket}`;
+	let gate = gates.get(id);
+	if (!gate) {
+		gate = new SlidingWindowGate(RATE_LIMITS[bucket]);
+		gates.set(id, gate);
+	}
+	return gate;
+}
+
+export function bucketOf(method: string, path: string): RateBucket {
+	if (path.startsWith('/tracking_requests/infer_number')) return 'infer_number';
+	if (method === 'POST' && /^\/tracking_requests\/?$/.test(path)) return 'tracking_requests';
+	return 'default';
+}

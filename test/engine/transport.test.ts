@@ -1,0 +1,99 @@
+// How every operation talks to the service (transport/): pacing to the rate limits, waiting out
+// a 429's Retry-After, retrying calls that are safe to repeat, and clear errors otherwise. Runs
+// through n8n's engine against a started sandbox, with faults injected by its control API.
+import { setRateWindow } from '../../nodes/ContainerTracking/transport/rateLimit';
+import { runContainerTrackingNode } from '../support/engine';
+import { API_KEY, startTestSandbox, type SandboxHandle } from '../support/sandbox';
+import { withCheckDigit } from '../../nodes/ContainerTracking/logic/iso6346';
+
+const infer = { resource: 'trackingRequest', operation: 'inferNumber', number: '={{ $json.number }}' };
+
+describe('transport: rate limits, retries and errors', () => {
+	let handle: SandboxHandle;
+	const credentials = () => ({ apiKey: API_KEY, baseUrl: handle.sandbox.url });
+
+	beforeAll(async () => {
+		// The sandbox's minute lasts one real second; the node's window is compressed alike.
+		handle = await startTestSandbox({ timeScale: 60 });
+		setRateWindow(1000);
+	});
+	afterAll(async () => {
+		setRateWindow(60_000);
+		await handle.stop();
+	});
+	afterEach(async () => {
+		await handle.control.delete('/faults');
+	});
+
+	it('a batch of 1,000 numbers goes through infer_number with no failed item', async () => {
+		const numbers = Array.from({ length: 1000 }, (_, index) =>
+			withCheckDigit(`MSCU${String(100000 + index).padStart(6, '0')}`),
+		);
+		await handle.control.delete('/deliveries');
+		const { items, error } = await runContainerTrackingNode(
+			infer,
+			numbers.map((number) => ({ number })),
+			credentials(),
+		);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1000);
+		expect(items.filter((item) => item.json.error !== undefined)).toEqual([]);
+		expect(items.map((item) => item.json.number)).toEqual(numbers);
+		expect(items.every((item) => item.json.scac === 'MSCU' && item.json.is_valid === true)).toBe(true);
+	}, 60_000);
+
+	it('waits out a 429 for its Retry-After and then gets the answer', async () => {
+		await handle.control.post('/faults', {
+			path: '/tracking_requests/infer_number',
+			kind: 'rate_limited',
+			count: 2,
+			retry_after: 1,
+		});
+		const started = Date.now();
+		const { items, error } = await runContainerTrackingNode(infer, [{ number: 'MSCU6639870' }], credentials());
+		expect(error).toBeUndefined();
+		expect(items[0].json.scac).toBe('MSCU');
+		expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+		const { data } = await handle.control.get('/faults');
+		expect(data.faults).toEqual([]);
+	});
+
+	it.each(['error_500', 'drop', 'malformed'])('retries a call that is safe to repeat after %s', async (kind) => {
+		await handle.control.post('/faults', { path: '/tracking_requests/infer_number', kind, count: 2 });
+		const { items, error } = await runContainerTrackingNode(infer, [{ number: 'MSCU6639870' }], credentials());
+		expect(error).toBeUndefined();
+		expect(items[0].json.decision).toBe('auto_select');
+	});
+
+	it('gives up after five tries on a service that keeps failing, naming the item', async () => {
+		await handle.control.post('/faults', { path: '/tracking_requests/infer_number', kind: 'error_500', count: 5 });
+		const { items, error } = await runContainerTrackingNode(
+			infer,
+			[{ number: 'MSCU6639870' }],
+			credentials(),
+			{ continueOnFail: true },
+		);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		expect(items[0].pairedItem).toEqual({ item: 0 });
+		expect(String(items[0].json.error)).toMatch(/failed|Internal Server Error/i);
+	});
+
+	it('an unknown route answering an HTML page is reported, not a crash', async () => {
+		const { error } = await runContainerTrackingNode(infer, [{ number: 'MSCU6639870' }], {
+			apiKey: API_KEY,
+			baseUrl: `${handle.sandbox.url}/nowhere`,
+		});
+		expect(error?.httpCode).toBe('404');
+		expect(error?.message).toBe('Not found');
+		expect(error?.description).toContain("The page you were looking for doesn't exist");
+	});
+
+	it('an unreachable service is a clear connection error', async () => {
+		const { error } = await runContainerTrackingNode(infer, [{ number: 'MSCU6639870' }], {
+			apiKey: API_KEY,
+			baseUrl: 'http://127.0.0.1:9/v2',
+		});
+		expect(error?.message).toMatch(/refused the connection|could not be reached/);
+	}, 30_000);
+});
