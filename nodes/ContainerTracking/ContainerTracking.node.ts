@@ -7,7 +7,9 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
+import * as container from './actions/container';
 import * as trackingRequest from './actions/trackingRequest';
+import * as webhook from './actions/webhook';
 import { asNodeError } from './transport/errors';
 
 type OperationExecute = (
@@ -16,7 +18,21 @@ type OperationExecute = (
 ) => Promise<INodeExecutionData[]>;
 
 const OPERATIONS: Record<string, Record<string, OperationExecute>> = {
-	trackingRequest: { inferNumber: trackingRequest.inferNumber.execute },
+	trackingRequest: {
+		create: trackingRequest.create.execute,
+		inferNumber: trackingRequest.inferNumber.execute,
+	},
+	container: {
+		get: container.get.execute,
+		getMany: container.getMany.execute,
+		getRawEvents: container.getRawEvents.execute,
+		getTransportEvents: container.getTransportEvents.execute,
+	},
+	webhook: {
+		create: webhook.create.execute,
+		delete: webhook.deleteWebhook.execute,
+		getMany: webhook.getMany.execute,
+	},
 };
 
 export class ContainerTracking implements INodeType {
@@ -43,10 +59,16 @@ export class ContainerTracking implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [{ name: 'Tracking Request', value: 'trackingRequest' }],
+				options: [
+					{ name: 'Container', value: 'container' },
+					{ name: 'Tracking Request', value: 'trackingRequest' },
+					{ name: 'Webhook', value: 'webhook' },
+				],
 				default: 'trackingRequest',
 			},
 			...trackingRequest.description,
+			...container.description,
+			...webhook.description,
 		],
 	};
 

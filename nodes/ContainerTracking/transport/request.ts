@@ -170,14 +170,26 @@ export async function containerTrackingRequest(
 			}
 			return { status, body: json };
 		}
-		const { message, description } = apiErrorMessage(status, json, text, method, path);
-		throw new NodeApiError(this.getNode(), (json ?? { body: text.slice(0, 500) }) as JsonObject, {
-			itemIndex,
-			httpCode: String(status),
-			message,
-			description,
-		});
+		throw serviceError(this, { status, body: json, text }, method, path, itemIndex);
 	}
+}
+
+/** The NodeApiError for an answer that is an error, with the service's own words. */
+export function serviceError(
+	context: ContainerTrackingContext,
+	answer: { status: number; body: IDataObject | undefined; text?: string },
+	method: string,
+	path: string,
+	itemIndex?: number,
+): NodeApiError {
+	const text = answer.text ?? '';
+	const { message, description } = apiErrorMessage(answer.status, answer.body, text, method, path);
+	return new NodeApiError(context.getNode(), (answer.body ?? { body: text.slice(0, 500) }) as JsonObject, {
+		itemIndex,
+		httpCode: String(answer.status),
+		message,
+		description,
+	});
 }
 
 /** Checks an answer against its schema at the boundary: a malformed answer is a clear error here. */

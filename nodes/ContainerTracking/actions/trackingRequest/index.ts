@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import * as create from './create';
 import * as inferNumber from './inferNumber';
 
-export { inferNumber };
+export { create, inferNumber };
 
 export const description: INodeProperties[] = [
 	{
@@ -13,6 +14,13 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['trackingRequest'] } },
 		options: [
 			{
+				name: 'Create',
+				value: 'create',
+				action: 'Create a tracking request',
+				description:
+					'Start tracking a container, bill of lading or booking number with a shipping line (or let the carrier be inferred)',
+			},
+			{
 				name: 'Infer Carrier and Number Type',
 				value: 'inferNumber',
 				action: 'Infer carrier and number type',
@@ -22,5 +30,6 @@ export const description: INodeProperties[] = [
 		],
 		default: 'inferNumber',
 	},
+	...create.description,
 	...inferNumber.description,
 ];

@@ -1,13 +1,8 @@
-import {
-	NodeOperationError,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { inferNumberDocument } from '../../schemas';
+import { inferNumberDocument, type InferNumberAttributes } from '../../schemas';
 import { containerTrackingRequest, parseAnswer } from '../../transport/request';
+import { requiredText, showFor } from '../common';
 
 export const description: INodeProperties[] = [
 	{
@@ -19,30 +14,27 @@ export const description: INodeProperties[] = [
 		placeholder: 'MSCU1234565',
 		description:
 			'Container number, bill of lading number or booking number whose carrier and number type to predict',
-		displayOptions: { show: { resource: ['trackingRequest'], operation: ['inferNumber'] } },
+		displayOptions: showFor('trackingRequest', 'inferNumber'),
 	},
 ];
 
-/** Keeps the service's fields and adds a flat summary for the next nodes in the workflow. */
-export async function execute(
-	this: IExecuteFunctions,
+/** Asks the service which carrier and number type a tracking number most likely has. */
+export async function requestInference(
+	context: IExecuteFunctions,
+	number: string,
 	itemIndex: number,
-): Promise<INodeExecutionData[]> {
-	const number = String(this.getNodeParameter('number', itemIndex, '')).trim();
-	if (!number) {
-		throw new NodeOperationError(this.getNode(), 'The field "Number" is empty', {
-			itemIndex,
-			description: 'Enter a container, bill of lading or booking number, or map one from the input.',
-		});
-	}
-	const response = await containerTrackingRequest.call(this, 'POST', '/tracking_requests/infer_number', {
+): Promise<InferNumberAttributes> {
+	const response = await containerTrackingRequest.call(context, 'POST', '/tracking_requests/infer_number', {
 		body: { number },
 		itemIndex,
 	});
-	const document = parseAnswer(this, inferNumberDocument, response.body, 'infer_number', itemIndex);
-	const attributes = document.data.attributes;
+	return parseAnswer(context, inferNumberDocument, response.body, 'infer_number', itemIndex).data.attributes;
+}
+
+/** The flat summary users branch on, next to the service's own fields. */
+export function inferenceSummary(attributes: InferNumberAttributes): IDataObject {
 	const selected = attributes.shipping_line.selected;
-	const summary: IDataObject = {
+	return {
 		number_type: attributes.number_type,
 		is_valid: attributes.validation.is_valid,
 		scac: selected?.scac ?? null,
@@ -50,9 +42,14 @@ export async function execute(
 		confidence: selected?.confidence ?? null,
 		decision: attributes.shipping_line.decision,
 	};
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const number = requiredText(this, 'number', 'Number', itemIndex);
+	const attributes = await requestInference(this, number, itemIndex);
 	return [
 		{
-			json: { number, ...summary, ...(attributes as IDataObject) },
+			json: { number, ...inferenceSummary(attributes), ...(attributes as IDataObject) },
 			pairedItem: { item: itemIndex },
 		},
 	];

@@ -1,0 +1,65 @@
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
+
+/** `displayOptions` for the fields of one operation. */
+export function showFor(resource: string, operation: string): INodeProperties['displayOptions'] {
+	return { show: { resource: [resource], operation: [operation] } };
+}
+
+/** The get-many convention of n8n nodes: Return All, or a Limit shown only when it is off. */
+export function returnAllAndLimit(resource: string, operation: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+			displayOptions: showFor(resource, operation),
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+			displayOptions: {
+				show: { resource: [resource], operation: [operation], returnAll: [false] },
+			},
+		},
+	];
+}
+
+/** Undefined when Return All is on. */
+export function limitOf(context: IExecuteFunctions, itemIndex: number): number | undefined {
+	const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	return returnAll ? undefined : (context.getNodeParameter('limit', itemIndex, 50) as number);
+}
+
+/** One output item per record, each paired with the input item it came from. */
+export function itemsFrom(records: IDataObject[], itemIndex: number): INodeExecutionData[] {
+	return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
+}
+
+/** A required text field, trimmed; an empty value is a clear error naming the field. */
+export function requiredText(
+	context: IExecuteFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+): string {
+	const value = String(context.getNodeParameter(name, itemIndex, '') ?? '').trim();
+	if (!value) {
+		throw new NodeOperationError(context.getNode(), `The field "${label}" is empty`, {
+			itemIndex,
+			description: `Enter a value for "${label}", or map one from the input with an expression.`,
+		});
+	}
+	return value;
+}

@@ -1,0 +1,58 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { EVENT_NAMES } from '../../logic/eventNames';
+import { webhookDocument } from '../../schemas';
+import { flattenResource, indexIncluded, type ResourceLike } from '../../transport/jsonApi';
+import { containerTrackingRequest, parseAnswer } from '../../transport/request';
+import { requiredText, showFor } from '../common';
+
+const show = showFor('webhook', 'create');
+
+export const EVENT_OPTIONS = EVENT_NAMES.map((name) => ({ name, value: name }));
+
+export const SECRET_NOTICE =
+	'Store this secret now: it is the only way to verify that deliveries come from the service (HMAC-SHA256 of the raw body).';
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'URL',
+		name: 'url',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'https://example.com/webhooks/containers',
+		description: 'Where the service will POST notifications',
+		displayOptions: show,
+	},
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		options: EVENT_OPTIONS,
+		default: ['container.updated'],
+		description: 'The notifications to receive',
+		displayOptions: show,
+	},
+	{
+		displayName: 'Active',
+		name: 'active',
+		type: 'boolean',
+		default: true,
+		description: 'Whether the service should deliver notifications right away',
+		displayOptions: show,
+	},
+];
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const url = requiredText(this, 'url', 'URL', itemIndex);
+	const events = this.getNodeParameter('events', itemIndex, []) as string[];
+	const active = this.getNodeParameter('active', itemIndex, true) as boolean;
+	const response = await containerTrackingRequest.call(this, 'POST', '/webhooks', {
+		body: { data: { type: 'webhook', attributes: { url, events, active } } },
+		itemIndex,
+	});
+	const document = parseAnswer(this, webhookDocument, response.body, 'creating a webhook', itemIndex);
+	const webhook = flattenResource(document.data as ResourceLike, indexIncluded(undefined));
+	return [{ json: { ...webhook, secret_notice: SECRET_NOTICE }, pairedItem: { item: itemIndex } }];
+}

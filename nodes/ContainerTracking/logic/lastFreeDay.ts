@@ -1,0 +1,122 @@
+/**
+ * The last free day (LFD) before demurrage, its source and its time zone (interface 2.3 and rule
+ * 2.3.1; service notes, "Last free day").
+ *
+ * Which LFD (first row with a value wins; a priority, not the earliest date):
+ *
+ * | # | Field                                   | source   | time zone                          |
+ * |---|-----------------------------------------|----------|------------------------------------|
+ * | 1 | `import_deadlines.pickup_lfd_line`      | line     | inland move: final destination's,  |
+ * |   |                                         |          | else the port of discharge's (*)   |
+ * | 2 | `import_deadlines.pickup_lfd_terminal`  | terminal | `pod_timezone`                     |
+ * | 3 | `import_deadlines.pickup_lfd_rail`      | rail     | `final_destination_timezone`       |
+ * | 4 | `pickup_lfd` (coalesced, source unknown)| null     | as row 1                           |
+ * | 5 | `ind_facility_lfd_on` (deprecated rail) | rail     | `final_destination_timezone`       |
+ *
+ * - Rows 4 and 5 are read only when `import_deadlines` gives nothing (older payloads lack it).
+ *   `pickup_lfd` may be any of the three, so it takes the line's zone, which the interface
+ *   leaves open between the two.
+ * - (*) An inland move is one with `ind_rail_carrier_scac`, `ind_eta_at` or `ind_ata_at`. The
+ *   interface writes the line's zone as "final_destination_timezone or pod_timezone": the other
+ *   zone is used when the preferred one is null. Terminal and rail LFDs keep their own zone only,
+ *   since another zone could name a different calendar day.
+ *
+ * The service writes an LFD as local midnight expressed in UTC ("2024-07-07T04:00:00Z" is 7 July
+ * in New York), so its calendar date only exists in its time zone.
+ */
+import { DateTime } from 'luxon';
+
+import type { ContainerAttributes, ImportDeadlines } from '../schemas';
+
+/** The attributes this file reads; any of them may be missing or null. */
+export type LastFreeDayInput = {
+	[Key in
+		| 'import_deadlines'
+		| 'pickup_lfd'
+		| 'ind_facility_lfd_on'
+		| 'pod_timezone'
+		| 'final_destination_timezone'
+		| 'ind_rail_carrier_scac'
+		| 'ind_eta_at'
+		| 'ind_ata_at']?: ContainerAttributes[Key] | null;
+};
+
+export type LastFreeDaySource = 'line' | 'terminal' | 'rail';
+
+export interface LastFreeDay {
+	/** The LFD as the service sent it (ISO 8601), or null when none is known. */
+	last_free_day: string | null;
+	/** Null when the LFD came from the coalesced `pickup_lfd`, or when there is none. */
+	last_free_day_source: LastFreeDaySource | null;
+	/** IANA zone in which the LFD's calendar date is read; null when unknown. */
+	last_free_day_timezone: string | null;
+}
+
+function text(value: unknown): string | null {
+	return typeof value === 'string' && value.trim() !== '' ? value : null;
+}
+
+function isSet(value: unknown): boolean {
+	return value !== null && value !== undefined && value !== '';
+}
+
+function lineTimeZone(attributes: LastFreeDayInput): string | null {
+	const pod = text(attributes.pod_timezone);
+	const finalDestination = text(attributes.final_destination_timezone);
+	const movesInland =
+		isSet(attributes.ind_rail_carrier_scac) ||
+		isSet(attributes.ind_eta_at) ||
+		isSet(attributes.ind_ata_at);
+	return movesInland ? (finalDestination ?? pod) : (pod ?? finalDestination);
+}
+
+/** The LFD that applies, by the priority in the table at the top of this file. */
+export function lastFreeDay(attributes: LastFreeDayInput | null | undefined): LastFreeDay {
+	const input: LastFreeDayInput = attributes ?? {};
+	const deadlines: Partial<ImportDeadlines> = input.import_deadlines ?? {};
+	const found = (
+		last_free_day: string,
+		last_free_day_source: LastFreeDaySource | null,
+		last_free_day_timezone: string | null,
+	): LastFreeDay => ({ last_free_day, last_free_day_source, last_free_day_timezone });
+
+	const line = text(deadlines.pickup_lfd_line);
+	if (line) return found(line, 'line', lineTimeZone(input));
+	const terminal = text(deadlines.pickup_lfd_terminal);
+	if (terminal) return found(terminal, 'terminal', text(input.pod_timezone));
+	const rail = text(deadlines.pickup_lfd_rail);
+	if (rail) return found(rail, 'rail', text(input.final_destination_timezone));
+
+	const coalesced = text(input.pickup_lfd);
+	if (coalesced) return found(coalesced, null, lineTimeZone(input));
+	const deprecatedRail = text(input.ind_facility_lfd_on);
+	if (deprecatedRail) return found(deprecatedRail, 'rail', text(input.final_destination_timezone));
+
+	return { last_free_day: null, last_free_day_source: null, last_free_day_timezone: null };
+}
+
+/**
+ * Whole calendar days from `now` to the last free day, both read as dates in `timezone`: 0 when
+ * today is the last free day, negative once it has passed. Dates are compared, not 24-hour
+ * blocks, so DST changes do not shift the count. Null when the LFD or zone is missing or invalid.
+ * An LFD without an offset ("2024-07-07") is read as a date in that zone.
+ */
+export function daysUntilLastFreeDay(
+	lastFreeDayIso: string | null | undefined,
+	timezone: string | null | undefined,
+	now: Date,
+): number | null {
+	const lfdText = text(lastFreeDayIso);
+	const zone = text(timezone);
+	if (!lfdText || !zone) return null;
+	if (!(now instanceof Date) || Number.isNaN(now.getTime())) return null;
+
+	const lfd = DateTime.fromISO(lfdText, { zone });
+	const today = DateTime.fromJSDate(now, { zone });
+	if (!lfd.isValid || !today.isValid) return null;
+
+	// Both dates as UTC midnights: their difference is an exact multiple of 24 hours.
+	const lfdDate = Date.UTC(lfd.year, lfd.month - 1, lfd.day);
+	const todayDate = Date.UTC(today.year, today.month - 1, today.day);
+	return Math.round((lfdDate - todayDate) / 86_400_000);
+}

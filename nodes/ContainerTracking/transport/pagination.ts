@@ -1,0 +1,44 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { containerTrackingRequest, type ContainerTrackingContext } from './request';
+
+export const MAX_PAGE_SIZE = 100;
+
+export interface PageWalk {
+	records: IDataObject[];
+	included: IDataObject[];
+}
+
+/**
+ * Follows `links.next` until the last page, or until `limit` records are collected (service
+ * notes: never trust `meta.total`). Each page is asked for as large as the service allows.
+ */
+export async function fetchAllPages(
+	this: ContainerTrackingContext,
+	path: string,
+	{ qs = {}, limit, itemIndex }: { qs?: IDataObject; limit?: number; itemIndex?: number } = {},
+): Promise<PageWalk> {
+	const records: IDataObject[] = [];
+	const included: IDataObject[] = [];
+	const pageSize = limit === undefined ? MAX_PAGE_SIZE : Math.min(MAX_PAGE_SIZE, Math.max(1, limit));
+	let next: string | undefined;
+	const seen = new Set<string>();
+	for (;;) {
+		const response = next
+			? await containerTrackingRequest.call(this, 'GET', path, { url: next, itemIndex })
+			: await containerTrackingRequest.call(this, 'GET', path, {
+					qs: { ...qs, 'page[size]': pageSize, 'page[number]': 1 },
+					itemIndex,
+				});
+		const data = response.body.data;
+		if (Array.isArray(data)) records.push(...(data as IDataObject[]));
+		if (Array.isArray(response.body.included)) included.push(...(response.body.included as IDataObject[]));
+		const links = (response.body.links ?? {}) as IDataObject;
+		next = typeof links.next === 'string' && links.next ? links.next : undefined;
+		// A page that repeats, or an empty one, ends the walk: never loop forever on a bad link.
+		if (!next || seen.has(next) || !Array.isArray(data) || data.length === 0) break;
+		seen.add(next);
+		if (limit !== undefined && records.length >= limit) break;
+	}
+	return { records: limit === undefined ? records : records.slice(0, limit), included };
+}
