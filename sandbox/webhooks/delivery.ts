@@ -48,6 +48,8 @@ export function signBody(body: string | Buffer, secret: string): string {
 /** Deterministic share: the notification id decides whether it is sent twice. */
 function isDuplicated(notificationId: string, rate: number): boolean {
 	if (rate <= 0) return false;
+	// An id starting ffffffff gives a bucket of exactly 1, which `< rate` would miss at rate 1.
+	if (rate >= 1) return true;
 	const bucket = parseInt(notificationId.replace(/-/g, '').slice(0, 8), 16) / 0xffffffff;
 	return bucket < rate;
 }
@@ -112,8 +114,9 @@ export class WebhookDispatcher {
 		const sending = this.post(attributes.url, body, {
 			'Content-Type': 'application/json',
 			'User-Agent': 'container-tracking-sandbox/1.0',
-			[this.options.signatureHeader]: signBody(body, attributes.secret),
 			...Object.fromEntries((attributes.headers ?? []).map((header) => [header.name, header.value])),
+			// Last, so that a custom header of the same name can never replace the signature.
+			[this.options.signatureHeader]: signBody(body, attributes.secret),
 		}).then((result) => {
 			this.inFlight.delete(sending);
 			if (this.stopped) return;
@@ -138,9 +141,9 @@ export class WebhookDispatcher {
 			if (copies === 'is_copy' || attempt > MAX_RETRIES) return;
 			const backoff = Math.min(this.options.retryBaseMs * 2 ** (attempt - 1), 3_600_000);
 			this.later(this.clock.toReal(backoff), () => {
-				// A webhook deleted meanwhile gets no more attempts.
+				// A webhook deleted or deactivated meanwhile gets no more attempts.
 				const current = this.store.get('webhook', webhook.id);
-				if (current) this.attempt(current, notification, body, attempt + 1, copies);
+				if (current && current.attributes.active !== false) this.attempt(current, notification, body, attempt + 1, copies);
 			});
 		});
 		this.inFlight.add(sending);

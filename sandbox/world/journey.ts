@@ -175,8 +175,9 @@ export function planJourney(plan: ContainerPlan, trackedAt: number): JourneyStep
 		});
 	});
 	const extendedLastFreeDay = Date.parse(lastFreeDay(discharge, plan.freeDays + 1, podZone));
+	// The last free day is free: demurrage accrues from the day after it, once a day.
 	for (let day = 1; day <= 3; day++) {
-		add(`demurrage_day_${day}`, extendedLastFreeDay + (day - 1) * DAY + 2 * HOUR, (context) => {
+		add(`demurrage_day_${day}`, extendedLastFreeDay + day * DAY + 2 * HOUR, (context) => {
 			context.change((attributes) => {
 				attributes.fees_at_pod_terminal = withFee(attributes.fees_at_pod_terminal, {
 					type: 'demurrage',
@@ -186,7 +187,7 @@ export function planJourney(plan: ContainerPlan, trackedAt: number): JourneyStep
 			});
 		});
 	}
-	const lateFullOut = extendedLastFreeDay + 2 * DAY + 9 * HOUR;
+	const lateFullOut = extendedLastFreeDay + 3 * DAY + 9 * HOUR;
 	add('full_out', lateFullOut, (context) => fullOutAtPort(context));
 	add('empty_in', lateFullOut + 2 * DAY, (context) => emptyIn(context, podZone, 'pod'));
 	return steps;

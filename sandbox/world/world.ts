@@ -366,11 +366,14 @@ export class World {
 				shipment: relationshipTo(shipment),
 			},
 		});
-		const port = facility ? this.store.related(facility, 'port')[0] : undefined;
+		// The facility's place: a port terminal's port, or a rail terminal's metro area (its port is null).
+		const place = facility
+			? this.store.related(facility, facility.type === 'rail_terminal' ? 'metro_area' : 'port')[0]
+			: undefined;
 		this.emit(
 			'container.updated',
 			updatedEvent,
-			compact([shipment, port, facility, container, updatedEvent]),
+			compact([shipment, place, facility, container, updatedEvent]),
 			at,
 		);
 	}
