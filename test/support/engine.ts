@@ -23,11 +23,13 @@ import {
 
 import { ContainerTrackingApi } from '../../credentials/ContainerTrackingApi.credentials';
 import { ContainerTracking } from '../../nodes/ContainerTracking/ContainerTracking.node';
+import { ContainerTrackingTrigger } from '../../nodes/ContainerTracking/ContainerTrackingTrigger.node';
 
-const PACKAGE = 'n8n-nodes-container-tracking';
+export const PACKAGE = 'n8n-nodes-container-tracking';
 
 const NODE_TYPES: Record<string, INodeType> = {
 	[`${PACKAGE}.containerTracking`]: new ContainerTracking(),
+	[`${PACKAGE}.containerTrackingTrigger`]: new ContainerTrackingTrigger(),
 };
 
 const CREDENTIAL_TYPES: Record<string, ICredentialType> = {
@@ -104,6 +106,46 @@ class TestCredentialsHelper extends ICredentialsHelper {
 	}
 }
 
+export interface TestCredentials {
+	apiKey: string;
+	baseUrl: string;
+	signatureHeader?: string;
+}
+
+/** What n8n hands a node at run time, with the credentials a user saved. */
+export function engineAdditionalData(
+	hooks: ExecutionLifecycleHooks | undefined,
+	credentials: TestCredentials,
+): IWorkflowExecuteAdditionalData {
+	return {
+		hooks,
+		credentialsHelper: new TestCredentialsHelper({
+			containerTrackingApi: { signatureHeader: 'X-SVC-Webhook-Signature', ...credentials },
+		}),
+		executionId: 'engine-test-execution',
+		currentNodeParameters: undefined,
+		encryptedRunnerIdentity: undefined,
+		restApiUrl: 'http://127.0.0.1:5678/rest',
+		instanceBaseUrl: 'http://127.0.0.1:5678/',
+		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
+		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
+		variables: {},
+		userId: 'engine-test-user',
+		setExecutionStatus: () => undefined,
+		sendDataToUI: () => undefined,
+		logAiEvent: () => undefined,
+		executeWorkflow: async () => {
+			throw new Error('sub-workflows are not used here');
+		},
+		getRunExecutionData: async () => undefined,
+		startRunnerTask: async () => {
+			throw new Error('task runners are not used here');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
 export interface EngineRun {
 	/** Output items of the node under test (first output). */
 	items: INodeExecutionData[];
@@ -119,7 +161,7 @@ export interface EngineRun {
 export async function runContainerTrackingNode(
 	parameters: INode['parameters'],
 	input: IDataObject[],
-	credentials: { apiKey: string; baseUrl: string; signatureHeader?: string },
+	credentials: TestCredentials,
 	nodeOptions: Partial<INode> = {},
 ): Promise<EngineRun> {
 	const node: INode = {
@@ -153,33 +195,7 @@ export async function runContainerTrackingNode(
 	const finished = new Promise<IRun>((resolve) => {
 		hooks.addHandler('workflowExecuteAfter', (run) => resolve(run));
 	});
-	const additionalData = {
-		hooks,
-		credentialsHelper: new TestCredentialsHelper({
-			containerTrackingApi: { signatureHeader: 'X-SVC-Webhook-Signature', ...credentials },
-		}),
-		executionId: 'engine-test-execution',
-		currentNodeParameters: undefined,
-		encryptedRunnerIdentity: undefined,
-		restApiUrl: 'http://127.0.0.1:5678/rest',
-		instanceBaseUrl: 'http://127.0.0.1:5678/',
-		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
-		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
-		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
-		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
-		variables: {},
-		userId: 'engine-test-user',
-		setExecutionStatus: () => undefined,
-		sendDataToUI: () => undefined,
-		logAiEvent: () => undefined,
-		executeWorkflow: async () => {
-			throw new Error('sub-workflows are not used here');
-		},
-		getRunExecutionData: async () => undefined,
-		startRunnerTask: async () => {
-			throw new Error('task runners are not used here');
-		},
-	} as unknown as IWorkflowExecuteAdditionalData;
+	const additionalData = engineAdditionalData(hooks, credentials);
 	const runExecutionData = createRunExecutionData({
 		executionData: {
 			nodeExecutionStack: [

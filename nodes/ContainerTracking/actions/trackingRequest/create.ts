@@ -136,7 +136,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		if (!accepted || !selected) {
 			throw new NodeOperationError(
 				this.getNode(),
-				`The carrier of "${requestNumber}" could not be inferred with confidence (decision: ${decision})`,
+				// Candidates go in the message too: with Continue On Fail it is all the error item keeps.
+				`The carrier of "${requestNumber}" could not be inferred with confidence (decision: ${decision}; candidates: ${candidatesText(inference)})`,
 				{
 					itemIndex,
 					description: `Candidates: ${candidatesText(inference)}. Choose the shipping line in "Shipping Line (SCAC)"${

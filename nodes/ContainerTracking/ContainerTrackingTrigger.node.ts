@@ -1,0 +1,320 @@
+import {
+	NodeConnectionTypes,
+	NodeOperationError,
+	type IDataObject,
+	type IHookFunctions,
+	type INodeType,
+	type INodeTypeDescription,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { EVENT_NAMES } from './logic/eventNames';
+import { webhookDocument, webhookListDocument, webhookNotificationEnvelope } from './schemas';
+import { CREDENTIAL_NAME, containerTrackingRequest, parseAnswer } from './transport/request';
+import { fetchAllPages } from './transport/pagination';
+import { deliveryItems, type Notification } from './trigger/deliveryItems';
+import { remember, wasSeen } from './trigger/recentDeliveries';
+import { isValidSignature } from './trigger/signature';
+
+const AUTOMATIC = 'automatic';
+const EXISTING = 'existing';
+
+interface TriggerOptions {
+	expandHoldsAndFees?: boolean;
+	fetchContainer?: boolean;
+	fields?: string[];
+	deduplicate?: boolean;
+	raw?: boolean;
+}
+
+function sameEvents(a: unknown, b: string[]): boolean {
+	return Array.isArray(a) && a.length === b.length && b.every((event) => a.includes(event));
+}
+
+/**
+ * Deliveries of some events carry only their reference object (service notes): the container
+ * is found by the transport event it lists, so that the item can still name it.
+ */
+async function addMissingContainers(this: IWebhookFunctions, items: IDataObject[]): Promise<void> {
+	const missing = items.filter((item) => !item.container_number && item.reference_type === 'transport_event');
+	if (missing.length === 0) return;
+	const referenceId = String(missing[0].reference_id);
+	const pages = await fetchAllPages.call(this, '/containers', {});
+	const container = pages.records.find((record) => {
+		const events = (record.relationships as IDataObject | undefined)?.transport_events as
+			| { data?: Array<{ id: string }> }
+			| undefined;
+		return events?.data?.some((event) => event.id === referenceId);
+	});
+	for (const item of missing) {
+		item.container_id = container?.id ?? null;
+		item.container_number = ((container?.attributes as IDataObject | undefined)?.number as string) ?? null;
+		if (container) item.container = { id: container.id, ...(container.attributes as IDataObject) };
+	}
+}
+
+function answer(context: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
+	context.getResponseObject().status(status).json({ message }).end();
+	return { noWebhookResponse: true };
+}
+
+export class ContainerTrackingTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Container Tracking Trigger',
+		name: 'containerTrackingTrigger',
+		icon: {
+			light: 'file:../../icons/containerTracking.svg',
+			dark: 'file:../../icons/containerTracking.dark.svg',
+		},
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["registration"] === "existing" ? "existing webhook" : $parameter["events"].join(", ")}}',
+		description:
+			'Starts the workflow when the container tracking service sends a notification: holds, fees, last free days, vessel and rail events',
+		defaults: { name: 'Container Tracking Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'containerTrackingApi', required: true }],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				responseData: 'noData',
+				path: 'webhook',
+			},
+		],
+		properties: [
+			{
+				displayName: 'Webhook Registration',
+				name: 'registration',
+				type: 'options',
+				options: [
+					{
+						name: 'Register Automatically',
+						value: AUTOMATIC,
+						description: 'The node creates its webhook with the service when the workflow is published, and deletes it when unpublished',
+					},
+					{
+						name: 'Use a Webhook Created Elsewhere',
+						value: EXISTING,
+						description: "Paste the secret of a webhook you created yourself with this node's URL; nothing is registered",
+					},
+				],
+				default: AUTOMATIC,
+			},
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				options: EVENT_NAMES.map((name) => ({ name, value: name })),
+				default: ['container.updated'],
+				required: true,
+				description: 'The notifications to subscribe to',
+				displayOptions: { show: { registration: [AUTOMATIC] } },
+			},
+			{
+				displayName: 'Webhook Secret',
+				name: 'secret',
+				type: 'string',
+				typeOptions: { password: true },
+				default: '',
+				required: true,
+				description: 'The secret the service returned when the webhook was created; every delivery is checked against it',
+				displayOptions: { show: { registration: [EXISTING] } },
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Expand Holds and Fees',
+						name: 'expandHoldsAndFees',
+						type: 'boolean',
+						default: true,
+						description:
+							'Whether to output one item per hold or fee that changed (placed, pending, activated, cleared; added, removed, amount changed) instead of one item holding both whole arrays',
+					},
+					{
+						displayName: 'Fetch Container When Missing',
+						name: 'fetchContainer',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to look the container up in the service when a delivery carries only its reference object (e.g. container.transport.available), so that the item still names the container',
+					},
+					{
+						displayName: 'Ignore Repeated Deliveries',
+						name: 'deduplicate',
+						type: 'boolean',
+						default: true,
+						description:
+							'Whether to answer a notification that was already received (the service retries) without starting the workflow again',
+					},
+					{
+						displayName: 'Only These Fields',
+						name: 'fields',
+						type: 'multiOptions',
+						options: [
+							{ name: 'Available for Pickup', value: 'available_for_pickup' },
+							{ name: 'Fees', value: 'fees_at_pod_terminal' },
+							{ name: 'Holds', value: 'holds_at_pod_terminal' },
+							{ name: 'Last Free Day', value: 'pickup_lfd' },
+							{ name: 'Location at Terminal', value: 'location_at_pod_terminal' },
+							{ name: 'Pickup Appointment', value: 'pickup_appointment_at' },
+							{ name: 'Port Terminal', value: 'pod_terminal' },
+						],
+						default: [],
+						description:
+							'For container.updated: only changes of these attributes start the workflow (all when empty); a delivery with none of them starts nothing',
+					},
+					{
+						displayName: 'Output Raw Notification',
+						name: 'raw',
+						type: 'boolean',
+						default: false,
+						description: 'Whether to output the notification exactly as the service sent it, one item per delivery',
+					},
+				],
+			},
+		],
+	};
+
+	webhookMethods = {
+		default: {
+			/**
+			 * True when this node's webhook is registered with the service. A webhook found by its
+			 * URL (static data lost, or the workflow published again) is adopted, not duplicated.
+			 */
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				if (this.getNodeParameter('registration', AUTOMATIC) === EXISTING) return true;
+				const staticData = this.getWorkflowStaticData('node');
+				const url = this.getNodeWebhookUrl('default') as string;
+				const events = this.getNodeParameter('events', []) as string[];
+				if (staticData.webhookId && staticData.webhookSecret) {
+					const response = await containerTrackingRequest.call(
+						this,
+						'GET',
+						`/webhooks/${encodeURIComponent(String(staticData.webhookId))}`,
+						{ acceptStatuses: [404] },
+					);
+					if (response.status !== 404) {
+						const webhook = parseAnswer(this, webhookDocument, response.body, 'reading the webhook').data;
+						if (webhook.attributes.url === url) {
+							if (!sameEvents(webhook.attributes.events, events) || webhook.attributes.active === false) {
+								await containerTrackingRequest.call(this, 'PATCH', `/webhooks/${webhook.id}`, {
+									body: { data: { type: 'webhook', attributes: { events, active: true } } },
+								});
+							}
+							return true;
+						}
+					}
+					delete staticData.webhookId;
+					delete staticData.webhookSecret;
+				}
+				const listed = await containerTrackingRequest.call(this, 'GET', '/webhooks', {
+					qs: { 'page[size]': 100 },
+				});
+				const webhooks = parseAnswer(this, webhookListDocument, listed.body, 'listing webhooks').data;
+				const mine = webhooks.find((webhook) => webhook.attributes.url === url);
+				if (!mine || typeof mine.attributes.secret !== 'string') return false;
+				staticData.webhookId = mine.id;
+				staticData.webhookSecret = mine.attributes.secret;
+				if (!sameEvents(mine.attributes.events, events) || mine.attributes.active === false) {
+					await containerTrackingRequest.call(this, 'PATCH', `/webhooks/${mine.id}`, {
+						body: { data: { type: 'webhook', attributes: { events, active: true } } },
+					});
+				}
+				return true;
+			},
+
+			async create(this: IHookFunctions): Promise<boolean> {
+				if (this.getNodeParameter('registration', AUTOMATIC) === EXISTING) return true;
+				const url = this.getNodeWebhookUrl('default') as string;
+				const events = this.getNodeParameter('events', []) as string[];
+				if (events.length === 0) {
+					throw new NodeOperationError(this.getNode(), 'Choose at least one event to subscribe to');
+				}
+				const response = await containerTrackingRequest.call(this, 'POST', '/webhooks', {
+					body: { data: { type: 'webhook', attributes: { url, events, active: true } } },
+				});
+				const webhook = parseAnswer(this, webhookDocument, response.body, 'creating the webhook').data;
+				if (typeof webhook.attributes.secret !== 'string' || webhook.attributes.secret === '') {
+					throw new NodeOperationError(this.getNode(), 'The service created the webhook without a secret', {
+						description: 'Deliveries could not be verified; the webhook was not used.',
+					});
+				}
+				const staticData = this.getWorkflowStaticData('node');
+				staticData.webhookId = webhook.id;
+				staticData.webhookSecret = webhook.attributes.secret;
+				return true;
+			},
+
+			/** Removes the webhook; one already gone is not an error. */
+			async delete(this: IHookFunctions): Promise<boolean> {
+				const staticData = this.getWorkflowStaticData('node');
+				if (this.getNodeParameter('registration', AUTOMATIC) === EXISTING || !staticData.webhookId) return true;
+				const response = await containerTrackingRequest.call(
+					this,
+					'DELETE',
+					`/webhooks/${encodeURIComponent(String(staticData.webhookId))}`,
+					{ acceptStatuses: [404] },
+				);
+				this.logger.debug('Container tracking webhook removed', {
+					webhookId: staticData.webhookId,
+					status: response.status,
+				});
+				delete staticData.webhookId;
+				delete staticData.webhookSecret;
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const request = this.getRequestObject();
+		const credentials = await this.getCredentials(CREDENTIAL_NAME);
+		const headerName = String(credentials.signatureHeader || 'X-SVC-Webhook-Signature').toLowerCase();
+		const staticData = this.getWorkflowStaticData('node');
+		const secret =
+			this.getNodeParameter('registration', AUTOMATIC) === EXISTING
+				? String(this.getNodeParameter('secret', '') ?? '')
+				: (staticData.webhookSecret as string | undefined);
+		const rawBody = request.rawBody as Buffer | undefined;
+
+		if (!isValidSignature(rawBody, secret || undefined, request.headers[headerName])) {
+			return answer(this, 401, 'Invalid or missing signature');
+		}
+
+		let notification: Notification;
+		try {
+			const parsed = webhookNotificationEnvelope.safeParse(JSON.parse(rawBody!.toString('utf8')));
+			if (!parsed.success) return answer(this, 400, 'The body is not a notification of the service');
+			notification = parsed.data as unknown as Notification;
+		} catch {
+			return answer(this, 400, 'The body is not JSON');
+		}
+
+		const options = this.getNodeParameter('options', {}) as TriggerOptions;
+		const scope = `${this.getWorkflow().id ?? ''}:${this.getNode().id}`;
+		if (options.deduplicate !== false) {
+			if (wasSeen(staticData, scope, notification.data.id)) {
+				return { webhookResponse: { message: 'Already received' } };
+			}
+			remember(staticData, scope, notification.data.id);
+		}
+
+		const items = deliveryItems(notification, {
+			expandHoldsAndFees: options.expandHoldsAndFees !== false,
+			fields: options.fields ?? [],
+			raw: options.raw === true,
+		});
+		if (items.length === 0) return { webhookResponse: { message: 'Nothing to report' } };
+		if (options.fetchContainer && !options.raw) await addMissingContainers.call(this, items);
+		return { workflowData: [this.helpers.returnJsonArray(items as IDataObject[])] };
+	}
+}

@@ -1,0 +1,150 @@
+// Runs the Container Tracking Trigger the way n8n does: webhook methods through n8n-core's
+// HookContext (activation), deliveries through its WebhookContext, with the node's static
+// data kept in a Workflow object between calls, as n8n keeps it between deliveries.
+import { HookContext, WebhookContext } from 'n8n-core';
+import {
+	Workflow,
+	type IDataObject,
+	type INode,
+	type IWebhookData,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { ContainerTrackingTrigger } from '../../nodes/ContainerTracking/ContainerTrackingTrigger.node';
+import { engineAdditionalData, nodeTypes, PACKAGE, type TestCredentials } from './engine';
+
+export const TRIGGER_WEBHOOK_ID = '6f1c1b3e-2f0a-4c59-8a57-3f7d7a9b2c10';
+
+export interface SentResponse {
+	status: number;
+	body: unknown;
+	ended: boolean;
+}
+
+export class TriggerHarness {
+	readonly node: INode;
+	readonly workflow: Workflow;
+	private readonly trigger = new ContainerTrackingTrigger();
+
+	constructor(
+		parameters: INode['parameters'],
+		private readonly credentials: TestCredentials,
+		staticData: IDataObject = {},
+	) {
+		this.node = {
+			id: '1c7f0d52-8a2e-4b8e-9a1e-2d3c4b5a6f70',
+			name: 'Container Tracking Trigger',
+			type: `${PACKAGE}.containerTrackingTrigger`,
+			typeVersion: 1,
+			position: [0, 0],
+			webhookId: TRIGGER_WEBHOOK_ID,
+			parameters,
+			credentials: { containerTrackingApi: { id: 'cred-1', name: 'Container Tracking account' } },
+		};
+		this.workflow = new Workflow({
+			id: 'trigger-test',
+			nodes: [this.node],
+			connections: {},
+			nodeTypes,
+			active: true,
+			staticData: { [`node:${this.node.name}`]: staticData },
+		});
+	}
+
+	/** The URL n8n registers: `<webhook base>/<webhookId>/webhook`. */
+	get webhookUrl(): string {
+		return `http://127.0.0.1:5678/webhook/${TRIGGER_WEBHOOK_ID}/webhook`;
+	}
+
+	get staticData(): IDataObject {
+		return this.workflow.getStaticData('node', this.node);
+	}
+
+	private webhookData(): IWebhookData {
+		return {
+			httpMethod: 'POST',
+			node: this.node.name,
+			path: `${TRIGGER_WEBHOOK_ID}/webhook`,
+			webhookDescription: this.trigger.description.webhooks![0],
+			workflowId: 'trigger-test',
+			workflowExecuteAdditionalData: engineAdditionalData(undefined, this.credentials),
+			webhookId: TRIGGER_WEBHOOK_ID,
+		};
+	}
+
+	/** Calls checkExists, create or delete as n8n does when the workflow is (de)activated. */
+	async hook(method: 'checkExists' | 'create' | 'delete'): Promise<boolean> {
+		const context = new HookContext(
+			this.workflow,
+			this.node,
+			engineAdditionalData(undefined, this.credentials),
+			'trigger',
+			'activate',
+			this.webhookData(),
+		);
+		return this.trigger.webhookMethods.default[method].call(context);
+	}
+
+	/** n8n's activation: checkExists, then create when it answered false. */
+	async activate(): Promise<void> {
+		if (!(await this.hook('checkExists'))) await this.hook('create');
+	}
+
+	/** One delivery as n8n's webhook server hands it to the node. */
+	async deliver(
+		rawBody: Buffer | string,
+		headers: Record<string, string>,
+	): Promise<{ result: IWebhookResponseData; sent: SentResponse | undefined; items: IDataObject[] }> {
+		const raw = Buffer.isBuffer(rawBody) ? rawBody : Buffer.from(rawBody, 'utf8');
+		const lowerCased = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+		let body: unknown = {};
+		try {
+			body = JSON.parse(raw.toString('utf8'));
+		} catch {
+			body = {};
+		}
+		let sent: SentResponse | undefined;
+		const response = {
+			status(code: number) {
+				sent = { status: code, body: undefined, ended: false };
+				return response;
+			},
+			json(value: unknown) {
+				sent = { ...(sent ?? { status: 200, ended: false }), body: value };
+				return response;
+			},
+			send(value: unknown) {
+				sent = { ...(sent ?? { status: 200, ended: false }), body: value };
+				return response;
+			},
+			end() {
+				sent = { ...(sent ?? { status: 200, body: undefined }), ended: true };
+				return response;
+			},
+		};
+		const request = {
+			body,
+			headers: lowerCased,
+			query: {},
+			params: {},
+			rawBody: raw,
+			header: (name: string) => lowerCased[name.toLowerCase()],
+		};
+		const context = new WebhookContext(
+			this.workflow,
+			this.node,
+			{
+				...engineAdditionalData(undefined, this.credentials),
+				httpRequest: request,
+				httpResponse: response,
+			} as never,
+			'webhook',
+			this.webhookData(),
+			[],
+			null,
+		);
+		const result = await this.trigger.webhook.call(context);
+		const items = (result.workflowData?.[0] ?? []).map((item) => item.json);
+		return { result, sent, items };
+	}
+}
