@@ -20,18 +20,12 @@ import {
 	webhookOf,
 } from './helpers';
 
+import type { DeliveryAttempt } from '../../sandbox/webhooks/delivery';
+
 const DEFAULT_HEADER = 'x-svc-webhook-signature';
 
-interface LogEntry {
-	attempt: number;
-	url: string;
-	webhook_id: string;
-	event: string;
-	notification_id: string;
-	status: number | null;
-	error: string | null;
-	duplicate: boolean;
-}
+// The control API answers with the sandbox's own log entries.
+type LogEntry = DeliveryAttempt;
 
 async function deliveryLog(handle: SandboxHandle, event?: string): Promise<LogEntry[]> {
 	const answer = await handle.control.get('/deliveries', { params: event ? { event } : {} });

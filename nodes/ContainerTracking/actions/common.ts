@@ -36,6 +36,23 @@ export function returnAllAndLimit(resource: string, operation: string): INodePro
 	];
 }
 
+/** The "Options" collection of an operation: optional settings, shown as "Add Option". */
+export function optionsCollection(
+	resource: string,
+	operation: string,
+	options: INodeProperties[],
+): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: showFor(resource, operation),
+		options,
+	};
+}
+
 /** Undefined when Return All is on. */
 export function limitOf(context: IExecuteFunctions, itemIndex: number): number | undefined {
 	const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;

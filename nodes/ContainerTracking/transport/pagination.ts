@@ -1,6 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
+import type { z } from 'zod';
 
-import { containerTrackingRequest, type ContainerTrackingContext } from './request';
+import { indexIncluded, type IncludedIndex } from './jsonApi';
+import { containerTrackingRequest, parseAnswer, type ContainerTrackingContext } from './request';
 
 export const MAX_PAGE_SIZE = 100;
 
@@ -41,4 +43,26 @@ export async function fetchAllPages(
 		if (limit !== undefined && records.length >= limit) break;
 	}
 	return { records: limit === undefined ? records : records.slice(0, limit), included };
+}
+
+/**
+ * Every page of a list (or up to `limit` records), checked against the list's schema as one
+ * document, with its included records indexed for flattening.
+ */
+export async function fetchList<Schema extends z.ZodTypeAny>(
+	this: ContainerTrackingContext,
+	path: string,
+	schema: Schema,
+	what: string,
+	options: { qs?: IDataObject; limit?: number; itemIndex?: number } = {},
+): Promise<{ records: Array<z.infer<Schema>['data'][number]>; included: IncludedIndex }> {
+	const pages = await fetchAllPages.call(this, path, options);
+	const document = parseAnswer(
+		this,
+		schema,
+		{ data: pages.records, included: pages.included },
+		what,
+		options.itemIndex,
+	) as { data: Array<z.infer<Schema>['data'][number]>; included?: unknown };
+	return { records: document.data, included: indexIncluded(document.included) };
 }

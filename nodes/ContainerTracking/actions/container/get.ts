@@ -3,10 +3,9 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { containerDocument } from '../../schemas';
 import { indexIncluded, type ResourceLike } from '../../transport/jsonApi';
 import { containerTrackingRequest, parseAnswer } from '../../transport/request';
-import { requiredText, showFor } from '../common';
+import { optionsCollection, requiredText, showFor } from '../common';
 import { containerItem } from './summary';
 
-const show = showFor('container', 'get');
 
 export const CONTAINER_INCLUDES = [
 	{ name: 'Shipment', value: 'shipment' },
@@ -28,32 +27,24 @@ export const containerIdField = (operation: string): INodeProperties => ({
 
 export const description: INodeProperties[] = [
 	containerIdField('get'),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: show,
-		options: [
-			{
-				displayName: 'Include Related Records',
-				name: 'include',
-				type: 'multiOptions',
-				options: CONTAINER_INCLUDES,
-				default: ['shipment', 'pod_terminal'],
-				description: 'Related records to fetch with the container and put on the item',
-			},
-			{
-				displayName: 'Return Raw Document',
-				name: 'raw',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to return the service’s JSON:API document as it is, without the worked-out pickup, fee and last free day fields',
-			},
-		],
-	},
+	optionsCollection('container', 'get', [
+		{
+			displayName: 'Include Related Records',
+			name: 'include',
+			type: 'multiOptions',
+			options: CONTAINER_INCLUDES,
+			default: ['shipment', 'pod_terminal'],
+			description: 'Related records to fetch with the container and put on the item',
+		},
+		{
+			displayName: 'Return Raw Document',
+			name: 'raw',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to return the service’s JSON:API document as it is, without the worked-out pickup, fee and last free day fields',
+		},
+	]),
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {

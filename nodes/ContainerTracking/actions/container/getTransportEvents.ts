@@ -2,13 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { EVENT_NAMES } from '../../logic/eventNames';
 import { transportEventListDocument } from '../../schemas';
-import { flattenResource, indexIncluded, type ResourceLike } from '../../transport/jsonApi';
-import { fetchAllPages } from '../../transport/pagination';
-import { parseAnswer } from '../../transport/request';
-import { itemsFrom, limitOf, requiredText, returnAllAndLimit, showFor } from '../common';
+import { flattenResource, type ResourceLike } from '../../transport/jsonApi';
+import { fetchList } from '../../transport/pagination';
+import { itemsFrom, limitOf, optionsCollection, requiredText, returnAllAndLimit } from '../common';
 import { containerIdField } from './get';
 
-const show = showFor('container', 'getTransportEvents');
 
 /** `container.transport.vessel_arrived` → `Vessel Arrived`, for readable dropdowns. */
 function eventLabel(name: string): string {
@@ -27,62 +25,54 @@ const TRANSPORT_EVENT_NAMES = EVENT_NAMES.filter(
 export const description: INodeProperties[] = [
 	containerIdField('getTransportEvents'),
 	...returnAllAndLimit('container', 'getTransportEvents'),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: show,
-		options: [
-			{
-				displayName: 'Data Sources',
-				name: 'dataSources',
-				type: 'multiOptions',
-				options: [
-					{ name: 'AIS (Vessel Positions)', value: 'ais' },
-					{ name: 'Shipping Line', value: 'shipping_line' },
-					{ name: 'Terminal', value: 'terminal' },
-				],
-				default: [],
-				description: 'Only events from these sources (all when empty)',
-			},
-			{
-				displayName: 'Event Names',
-				name: 'eventNames',
-				type: 'multiOptions',
-				options: TRANSPORT_EVENT_NAMES.map((name) => ({ name: eventLabel(name), value: name })),
-				default: [],
-				description: 'Only events with these names (all when empty)',
-			},
-			{
-				displayName: 'Include Related Records',
-				name: 'include',
-				type: 'multiOptions',
-				options: [
-					{ name: 'Container', value: 'container' },
-					{ name: 'Location', value: 'location' },
-					{ name: 'Shipment', value: 'shipment' },
-					{ name: 'Terminal', value: 'terminal' },
-					{ name: 'Vessel', value: 'vessel' },
-				],
-				default: ['location', 'terminal', 'vessel'],
-				description: 'Related records to fetch with the events and put on each item',
-			},
-			{
-				displayName: 'Sort by Timestamp',
-				name: 'sort',
-				type: 'options',
-				options: [
-					{ name: 'As the Service Returns Them', value: 'none' },
-					{ name: 'Oldest First', value: 'asc' },
-					{ name: 'Newest First', value: 'desc' },
-				],
-				default: 'asc',
-				description: 'The service returns events in no particular order; events without a timestamp come last',
-			},
-		],
-	},
+	optionsCollection('container', 'getTransportEvents', [
+		{
+			displayName: 'Data Sources',
+			name: 'dataSources',
+			type: 'multiOptions',
+			options: [
+				{ name: 'AIS (Vessel Positions)', value: 'ais' },
+				{ name: 'Shipping Line', value: 'shipping_line' },
+				{ name: 'Terminal', value: 'terminal' },
+			],
+			default: [],
+			description: 'Only events from these sources (all when empty)',
+		},
+		{
+			displayName: 'Event Names',
+			name: 'eventNames',
+			type: 'multiOptions',
+			options: TRANSPORT_EVENT_NAMES.map((name) => ({ name: eventLabel(name), value: name })),
+			default: [],
+			description: 'Only events with these names (all when empty)',
+		},
+		{
+			displayName: 'Include Related Records',
+			name: 'include',
+			type: 'multiOptions',
+			options: [
+				{ name: 'Container', value: 'container' },
+				{ name: 'Location', value: 'location' },
+				{ name: 'Shipment', value: 'shipment' },
+				{ name: 'Terminal', value: 'terminal' },
+				{ name: 'Vessel', value: 'vessel' },
+			],
+			default: ['location', 'terminal', 'vessel'],
+			description: 'Related records to fetch with the events and put on each item',
+		},
+		{
+			displayName: 'Sort by Timestamp',
+			name: 'sort',
+			type: 'options',
+			options: [
+				{ name: 'As the Service Returns Them', value: 'none' },
+				{ name: 'Oldest First', value: 'asc' },
+				{ name: 'Newest First', value: 'desc' },
+			],
+			default: 'asc',
+			description: 'The service returns events in no particular order; events without a timestamp come last',
+		},
+	]),
 ];
 
 /** Ascending or descending by `timestamp`; null timestamps always last, ties by `created_at`. */
@@ -113,20 +103,18 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const limit = limitOf(this, itemIndex);
 	// The service cannot filter or sort (interface 4.1): with either, every page is needed.
 	const needsAll = eventNames.size > 0 || dataSources.size > 0 || sort !== 'none';
-	const pages = await fetchAllPages.call(this, `/containers/${encodeURIComponent(containerId)}/transport_events`, {
-		qs: include.length > 0 ? { include: include.join(',') } : {},
-		limit: needsAll ? undefined : limit,
-		itemIndex,
-	});
-	const document = parseAnswer(
+	const { records, included } = await fetchList.call(
 		this,
+		`/containers/${encodeURIComponent(containerId)}/transport_events`,
 		transportEventListDocument,
-		{ data: pages.records, included: pages.included },
 		'listing transport events',
-		itemIndex,
+		{
+			qs: include.length > 0 ? { include: include.join(',') } : {},
+			limit: needsAll ? undefined : limit,
+			itemIndex,
+		},
 	);
-	const included = indexIncluded(document.included);
-	let events = document.data
+	let events = records
 		.map((event) => flattenResource(event as ResourceLike, included))
 		.filter((event) => eventNames.size === 0 || eventNames.has(String(event.event)))
 		.filter((event) => dataSources.size === 0 || dataSources.has(String(event.data_source)));

@@ -10,7 +10,7 @@ import { SHIPPING_LINES } from '../../logic/shippingLines';
 import { trackingRequestDocument, type InferNumberAttributes } from '../../schemas';
 import { flattenResource, indexIncluded, type ResourceLike } from '../../transport/jsonApi';
 import { containerTrackingRequest, parseAnswer, serviceError } from '../../transport/request';
-import { requiredText, showFor } from '../common';
+import { optionsCollection, requiredText, showFor } from '../common';
 import { inferenceSummary, requestInference } from './inferNumber';
 
 const show = showFor('trackingRequest', 'create');
@@ -64,40 +64,32 @@ export const description: INodeProperties[] = [
 			'The carrier operating the move: pick one, infer it from the number, or set a SCAC with an expression',
 		displayOptions: show,
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: show,
-		options: [
-			{
-				displayName: 'Accept Carrier Needing Confirmation',
-				name: 'acceptNeedsConfirmation',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to also use an inferred carrier the service is only 70–95 % sure of (decision "needs_confirmation")',
-			},
-			{
-				displayName: 'Reference Numbers',
-				name: 'refNumbers',
-				type: 'string',
-				default: '',
-				placeholder: 'PO-1234, ORDER-77',
-				description: 'Your own reference numbers for the shipment, separated by commas',
-			},
-			{
-				displayName: 'Shipment Tags',
-				name: 'shipmentTags',
-				type: 'string',
-				default: '',
-				placeholder: 'customer-a, priority',
-				description: 'Tags to put on the shipment, separated by commas',
-			},
-		],
-	},
+	optionsCollection('trackingRequest', 'create', [
+		{
+			displayName: 'Accept Carrier Needing Confirmation',
+			name: 'acceptNeedsConfirmation',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to also use an inferred carrier the service is only 70–95 % sure of (decision "needs_confirmation")',
+		},
+		{
+			displayName: 'Reference Numbers',
+			name: 'refNumbers',
+			type: 'string',
+			default: '',
+			placeholder: 'PO-1234, ORDER-77',
+			description: 'Your own reference numbers for the shipment, separated by commas',
+		},
+		{
+			displayName: 'Shipment Tags',
+			name: 'shipmentTags',
+			type: 'string',
+			default: '',
+			placeholder: 'customer-a, priority',
+			description: 'Tags to put on the shipment, separated by commas',
+		},
+	]),
 ];
 
 function commaList(value: unknown): string[] {
