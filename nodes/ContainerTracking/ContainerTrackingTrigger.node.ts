@@ -12,7 +12,7 @@ import {
 import { EVENT_NAMES } from './logic/eventNames';
 import { webhookDocument, webhookListDocument, webhookNotificationEnvelope } from './schemas';
 import { CREDENTIAL_NAME, containerTrackingRequest, parseAnswer } from './transport/request';
-import { fetchAllPages } from './transport/pagination';
+import { fetchAllPages, fetchList } from './transport/pagination';
 import { deliveryItems, type Notification } from './trigger/deliveryItems';
 import { remember, wasSeen } from './trigger/recentDeliveries';
 import { isValidSignature } from './trigger/signature';
@@ -216,10 +216,8 @@ export class ContainerTrackingTrigger implements INodeType {
 					delete staticData.webhookId;
 					delete staticData.webhookSecret;
 				}
-				const listed = await containerTrackingRequest.call(this, 'GET', '/webhooks', {
-					qs: { 'page[size]': 100 },
-				});
-				const webhooks = parseAnswer(this, webhookListDocument, listed.body, 'listing webhooks').data;
+				// Every page: an account may have more webhooks than one page holds.
+				const { records: webhooks } = await fetchList.call(this, '/webhooks', webhookListDocument, 'listing webhooks');
 				const mine = webhooks.find((webhook) => webhook.attributes.url === url);
 				if (!mine || typeof mine.attributes.secret !== 'string') return false;
 				staticData.webhookId = mine.id;
@@ -301,11 +299,9 @@ export class ContainerTrackingTrigger implements INodeType {
 
 		const options = this.getNodeParameter('options', {}) as TriggerOptions;
 		const scope = `${this.getWorkflow().id ?? ''}:${this.getNode().id}`;
-		if (options.deduplicate !== false) {
-			if (wasSeen(staticData, scope, notification.data.id)) {
-				return { webhookResponse: { message: 'Already received' } };
-			}
-			remember(staticData, scope, notification.data.id);
+		const deduplicate = options.deduplicate !== false;
+		if (deduplicate && wasSeen(staticData, scope, notification.data.id)) {
+			return { webhookResponse: { message: 'Already received' } };
 		}
 
 		const items = deliveryItems(notification, {
@@ -313,8 +309,11 @@ export class ContainerTrackingTrigger implements INodeType {
 			fields: options.fields ?? [],
 			raw: options.raw === true,
 		});
+		if (items.length > 0 && options.fetchContainer && !options.raw) await addMissingContainers.call(this, items);
+		// Remembered only once the items are ready: when the container lookup fails, n8n answers 500
+		// and the service retries, and that retry must still start the workflow.
+		if (deduplicate) remember(staticData, scope, notification.data.id);
 		if (items.length === 0) return { webhookResponse: { message: 'Nothing to report' } };
-		if (options.fetchContainer && !options.raw) await addMissingContainers.call(this, items);
 		return { workflowData: [this.helpers.returnJsonArray(items as IDataObject[])] };
 	}
 }

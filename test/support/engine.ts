@@ -16,6 +16,7 @@ import {
 	type INodeExecutionData,
 	type INodeProperties,
 	type INodeType,
+	type IVersionedNodeType,
 	type INodeTypes,
 	type IRun,
 	type IWorkflowExecuteAdditionalData,
@@ -27,7 +28,7 @@ import { ContainerTrackingTrigger } from '../../nodes/ContainerTracking/Containe
 
 export const PACKAGE = 'n8n-nodes-container-tracking';
 
-const NODE_TYPES: Record<string, INodeType> = {
+const NODE_TYPES: Record<string, INodeType | IVersionedNodeType> = {
 	[`${PACKAGE}.containerTracking`]: new ContainerTracking(),
 	[`${PACKAGE}.containerTrackingTrigger`]: new ContainerTrackingTrigger(),
 };
@@ -35,6 +36,11 @@ const NODE_TYPES: Record<string, INodeType> = {
 const CREDENTIAL_TYPES: Record<string, ICredentialType> = {
 	containerTrackingApi: new ContainerTrackingApi(),
 };
+
+/** Makes another node type runnable by the harness (benchmarks add n8n's own nodes). */
+export function registerNodeType(type: string, nodeType: INodeType | IVersionedNodeType): void {
+	NODE_TYPES[type] = nodeType;
+}
 
 export const nodeTypes: INodeTypes = {
 	getByName: (type) => NODE_TYPES[type],
@@ -112,10 +118,22 @@ export interface TestCredentials {
 	signatureHeader?: string;
 }
 
+export interface EngineOptions {
+	/**
+	 * Base of production webhook URLs (n8n's `N8N_WEBHOOK_URL` + `/webhook`), without a trailing
+	 * slash. Defaults to an n8n on 127.0.0.1:5678; tests that need deliveries to reach them
+	 * point it at their own HTTP bridge.
+	 */
+	webhookBaseUrl?: string;
+}
+
+export const DEFAULT_WEBHOOK_BASE_URL = 'http://127.0.0.1:5678/webhook';
+
 /** What n8n hands a node at run time, with the credentials a user saved. */
 export function engineAdditionalData(
 	hooks: ExecutionLifecycleHooks | undefined,
 	credentials: TestCredentials,
+	options: EngineOptions = {},
 ): IWorkflowExecuteAdditionalData {
 	return {
 		hooks,
@@ -127,7 +145,7 @@ export function engineAdditionalData(
 		encryptedRunnerIdentity: undefined,
 		restApiUrl: 'http://127.0.0.1:5678/rest',
 		instanceBaseUrl: 'http://127.0.0.1:5678/',
-		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+		webhookBaseUrl: options.webhookBaseUrl ?? DEFAULT_WEBHOOK_BASE_URL,
 		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
 		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
 		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
@@ -164,16 +182,24 @@ export async function runContainerTrackingNode(
 	credentials: TestCredentials,
 	nodeOptions: Partial<INode> = {},
 ): Promise<EngineRun> {
-	const node: INode = {
-		id: 'b6f4d2c8-5c3e-4d59-9d1b-2f6f3c7a9e01',
-		name: 'Container Tracking',
-		type: `${PACKAGE}.containerTracking`,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters,
-		credentials: { containerTrackingApi: { id: 'cred-1', name: 'Container Tracking account' } },
-		...nodeOptions,
-	};
+	return runNode(
+		{
+			id: 'b6f4d2c8-5c3e-4d59-9d1b-2f6f3c7a9e01',
+			name: 'Container Tracking',
+			type: `${PACKAGE}.containerTracking`,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters,
+			credentials: { containerTrackingApi: { id: 'cred-1', name: 'Container Tracking account' } },
+			...nodeOptions,
+		},
+		input,
+		credentials,
+	);
+}
+
+/** Executes any registered node on `input` items through WorkflowExecute. */
+export async function runNode(node: INode, input: IDataObject[], credentials: TestCredentials): Promise<EngineRun> {
 	const workflow = new Workflow({
 		id: 'engine-test',
 		nodes: [node],

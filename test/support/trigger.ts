@@ -11,7 +11,14 @@ import {
 } from 'n8n-workflow';
 
 import { ContainerTrackingTrigger } from '../../nodes/ContainerTracking/ContainerTrackingTrigger.node';
-import { engineAdditionalData, nodeTypes, PACKAGE, type TestCredentials } from './engine';
+import {
+	DEFAULT_WEBHOOK_BASE_URL,
+	engineAdditionalData,
+	nodeTypes,
+	PACKAGE,
+	type EngineOptions,
+	type TestCredentials,
+} from './engine';
 
 export const TRIGGER_WEBHOOK_ID = '6f1c1b3e-2f0a-4c59-8a57-3f7d7a9b2c10';
 
@@ -30,6 +37,7 @@ export class TriggerHarness {
 		parameters: INode['parameters'],
 		private readonly credentials: TestCredentials,
 		staticData: IDataObject = {},
+		private readonly engineOptions: EngineOptions = {},
 	) {
 		this.node = {
 			id: '1c7f0d52-8a2e-4b8e-9a1e-2d3c4b5a6f70',
@@ -53,7 +61,7 @@ export class TriggerHarness {
 
 	/** The URL n8n registers: `<webhook base>/<webhookId>/webhook`. */
 	get webhookUrl(): string {
-		return `http://127.0.0.1:5678/webhook/${TRIGGER_WEBHOOK_ID}/webhook`;
+		return `${this.engineOptions.webhookBaseUrl ?? DEFAULT_WEBHOOK_BASE_URL}/${TRIGGER_WEBHOOK_ID}/webhook`;
 	}
 
 	get staticData(): IDataObject {
@@ -67,7 +75,7 @@ export class TriggerHarness {
 			path: `${TRIGGER_WEBHOOK_ID}/webhook`,
 			webhookDescription: this.trigger.description.webhooks![0],
 			workflowId: 'trigger-test',
-			workflowExecuteAdditionalData: engineAdditionalData(undefined, this.credentials),
+			workflowExecuteAdditionalData: engineAdditionalData(undefined, this.credentials, this.engineOptions),
 			webhookId: TRIGGER_WEBHOOK_ID,
 		};
 	}
@@ -77,7 +85,7 @@ export class TriggerHarness {
 		const context = new HookContext(
 			this.workflow,
 			this.node,
-			engineAdditionalData(undefined, this.credentials),
+			engineAdditionalData(undefined, this.credentials, this.engineOptions),
 			'trigger',
 			'activate',
 			this.webhookData(),
@@ -134,7 +142,7 @@ export class TriggerHarness {
 			this.workflow,
 			this.node,
 			{
-				...engineAdditionalData(undefined, this.credentials),
+				...engineAdditionalData(undefined, this.credentials, this.engineOptions),
 				httpRequest: request,
 				httpResponse: response,
 			} as never,

