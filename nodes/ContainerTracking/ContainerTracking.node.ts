@@ -1,6 +1,8 @@
 import {
+	NodeApiError,
 	NodeConnectionTypes,
 	NodeOperationError,
+	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeType,
@@ -34,6 +36,15 @@ const OPERATIONS: Record<string, Record<string, OperationExecute>> = {
 		getMany: webhook.getMany.execute,
 	},
 };
+
+/** With Continue On Fail: what failed, in the service's words, with the HTTP status. */
+function errorItem(error: unknown): IDataObject {
+	const json: IDataObject = { error: (error as Error).message };
+	const description = (error as { description?: unknown }).description;
+	if (typeof description === 'string' && description) json.error_description = description;
+	if (error instanceof NodeApiError && error.httpCode) json.http_code = error.httpCode;
+	return json;
+}
 
 export class ContainerTracking implements INodeType {
 	description: INodeTypeDescription = {
@@ -90,10 +101,7 @@ export class ContainerTracking implements INodeType {
 				output.push(...(await run.call(this, itemIndex)));
 			} catch (error) {
 				if (this.continueOnFail()) {
-					output.push({
-						json: { error: (error as Error).message },
-						pairedItem: { item: itemIndex },
-					});
+					output.push({ json: errorItem(error), pairedItem: { item: itemIndex } });
 					continue;
 				}
 				throw asNodeError(this.getNode(), error, itemIndex);

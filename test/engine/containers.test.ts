@@ -211,7 +211,7 @@ describe('Container Tracking node: get a container', () => {
 		const failed = await get(unknownId);
 		expect(failed.items).toEqual([]);
 		expect(failed.error?.httpCode).toBe('404');
-		expect(failed.error?.message).toBe('Not Found');
+		expect(failed.error?.message).toBe('Not Found (GET /containers/00000000-0000-4000-8000-000000000000)');
 
 		const { containerIds } = await trackContainer(handle, withCheckDigit('MSCU500004'), 'MSCU');
 		const { items, error } = await runContainerTrackingNode(
@@ -222,7 +222,14 @@ describe('Container Tracking node: get a container', () => {
 		);
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(2);
-		expect(items[0]).toEqual({ json: { error: 'Not Found' }, pairedItem: { item: 0 } });
+		expect(items[0]).toEqual({
+			json: {
+				error: 'Not Found (GET /containers/00000000-0000-4000-8000-000000000000)',
+				error_description: 'Not found (HTTP 404 for GET /containers/00000000-0000-4000-8000-000000000000).',
+				http_code: '404',
+			},
+			pairedItem: { item: 0 },
+		});
 		expect(items[1].json.id).toBe(containerIds[0]);
 		expect(items[1].pairedItem).toEqual({ item: 1 });
 	});

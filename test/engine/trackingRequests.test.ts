@@ -158,7 +158,10 @@ describe('Container Tracking node: create tracking request', () => {
 		expect(items).toHaveLength(3);
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(items[0].json).toMatchObject({ request_number: numbers[0], already_tracked: false });
-		expect(items[1].json).toEqual({ error: expect.stringContaining('Request Number') });
+		expect(items[1].json).toEqual({
+			error: 'The field "Request Number" is empty',
+			error_description: 'Enter a value for "Request Number", or map one from the input with an expression.',
+		});
 		expect(items[2].json).toMatchObject({ request_number: numbers[2], already_tracked: false });
 	});
 

@@ -85,7 +85,7 @@ describe('transport: rate limits, retries and errors', () => {
 			baseUrl: `${handle.sandbox.url}/nowhere`,
 		});
 		expect(error?.httpCode).toBe('404');
-		expect(error?.message).toBe('Not found');
+		expect(error?.message).toBe('Not found (POST /tracking_requests/infer_number)');
 		expect(error?.description).toContain("The page you were looking for doesn't exist");
 	});
 

@@ -129,7 +129,7 @@ describe('Container Tracking node: webhooks', () => {
 		);
 		expect(failed.items).toEqual([]);
 		expect(failed.error?.httpCode).toBe('404');
-		expect(failed.error?.message).toBe('Not Found');
+		expect(failed.error?.message).toBe('Not Found (DELETE /webhooks/00000000-0000-4000-8000-000000000000)');
 		expect(failed.error?.description).toContain(`DELETE /webhooks/${unknownId}`);
 
 		const known = await handle.api.post('/webhooks', {
@@ -144,7 +144,14 @@ describe('Container Tracking node: webhooks', () => {
 		);
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(2);
-		expect(items[0]).toEqual({ json: { error: 'Not Found' }, pairedItem: { item: 0 } });
+		expect(items[0]).toEqual({
+			json: {
+				error: 'Not Found (DELETE /webhooks/00000000-0000-4000-8000-000000000000)',
+				error_description: 'Not found (HTTP 404 for DELETE /webhooks/00000000-0000-4000-8000-000000000000).',
+				http_code: '404',
+			},
+			pairedItem: { item: 0 },
+		});
 		expect(items[1]).toEqual({ json: { id: knownId, deleted: true }, pairedItem: { item: 1 } });
 		expect(handle.sandbox.world.store.get('webhook', knownId)).toBeUndefined();
 	});

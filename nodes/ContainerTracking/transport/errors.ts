@@ -54,7 +54,9 @@ export function apiErrorMessage(
 		})
 		.filter((part): part is string => Boolean(part));
 	const meaning = STATUS_MEANINGS[status] ?? (status >= 500 ? 'The service failed' : 'The service refused the request');
-	const message = parts.length > 0 ? parts.join('; ') : meaning;
+	let message = parts.length > 0 ? parts.join('; ') : meaning;
+	// "Not Found" alone does not say what was looked for.
+	if (status === 404) message = `${message} (${method} ${path})`;
 	const codes = errors.map((error) => error.code).filter(Boolean);
 	const description = [
 		`${meaning} (HTTP ${status} for ${method} ${path}).`,
