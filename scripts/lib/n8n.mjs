@@ -1,0 +1,189 @@
+// A real n8n 2.40.7 with this package installed the way n8n installs community packages, for
+// `npm start` and the end-to-end tests (n8n-conventions.md section 6). Each instance has its
+// own user folder and ports, and is stopped by whoever started it.
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+import { ensureN8n, n8nBin, node24 } from '../n8n-runtime.mjs';
+
+const run = promisify(execFile);
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const PACKAGE_NAME = 'n8n-nodes-container-tracking';
+
+/** A port nobody listens on right now. */
+export function freePort() {
+	return new Promise((resolve, reject) => {
+		const server = net.createServer();
+		server.unref();
+		server.on('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address();
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+/** Whether something already listens on 127.0.0.1:port. */
+export function portInUse(port) {
+	return new Promise((resolve) => {
+		const socket = net.connect({ port, host: '127.0.0.1' });
+		socket.once('connect', () => {
+			socket.destroy();
+			resolve(true);
+		});
+		socket.once('error', () => resolve(false));
+	});
+}
+
+/**
+ * `npm pack` of the built package, unpacked into `<userFolder>/.n8n/nodes/node_modules/<name>`:
+ * exactly what n8n's community package installer leaves there, so a file missing from
+ * `files` in package.json is missing here too.
+ */
+export async function installPackedPackage(userFolder) {
+	const packDir = mkdtempSync(path.join(os.tmpdir(), 'ct-pack-'));
+	const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', packDir], { cwd: repoRoot });
+	const tarball = path.join(packDir, stdout.trim().split('\n').pop());
+	const target = path.join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+	rmSync(target, { recursive: true, force: true });
+	mkdirSync(path.dirname(target), { recursive: true });
+	await run('tar', ['-xzf', tarball, '-C', packDir]);
+	renameSync(path.join(packDir, 'package'), target);
+	rmSync(packDir, { recursive: true, force: true });
+	return { target, files: readdirSync(target) };
+}
+
+/** bcrypt hash of the owner's password, with n8n's own bcryptjs. */
+export function hashPassword(n8nDir, password) {
+	const require = createRequire(path.join(n8nDir, 'node_modules', 'n8n', 'package.json'));
+	const bcrypt = require('bcryptjs');
+	return bcrypt.hashSync(password, 10);
+}
+
+/** The environment of one n8n instance (names verified for n8n 2.40.7, conventions 6.3). */
+export function n8nEnvironment({ n8nDir, userFolder, port, brokerPort, owner, extra = {} }) {
+	const node = node24();
+	const env = {
+		...process.env,
+		PATH: `${node.binDir}${path.delimiter}${process.env.PATH}`,
+		N8N_USER_FOLDER: userFolder,
+		N8N_ENCRYPTION_KEY: 'container-tracking-local-encryption-key',
+		N8N_PORT: String(port),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_PROTOCOL: 'http',
+		N8N_EDITOR_BASE_URL: `http://127.0.0.1:${port}/`,
+		N8N_WEBHOOK_URL: `http://127.0.0.1:${port}/`,
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_LOG_LEVEL: 'info',
+		DB_SQLITE_POOL_SIZE: '2',
+		N8N_SECURE_COOKIE: 'false',
+		...extra,
+	};
+	if (owner) {
+		Object.assign(env, {
+			N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
+			N8N_INSTANCE_OWNER_EMAIL: owner.email,
+			N8N_INSTANCE_OWNER_PASSWORD_HASH: hashPassword(n8nDir, owner.password),
+			N8N_INSTANCE_OWNER_FIRST_NAME: owner.firstName ?? 'Demo',
+			N8N_INSTANCE_OWNER_LAST_NAME: owner.lastName ?? 'Owner',
+		});
+	}
+	return env;
+}
+
+/** One n8n CLI command (import:*, publish:workflow, execute); each boots n8n for a few seconds. */
+export async function n8nCli(n8nDir, env, args) {
+	const node = node24();
+	try {
+		const { stdout, stderr } = await run(node.bin, [n8nBin(n8nDir), ...args], {
+			env,
+			maxBuffer: 64 * 2 ** 20,
+			timeout: 180_000,
+		});
+		return { stdout, stderr, code: 0 };
+	} catch (error) {
+		return { stdout: error.stdout ?? '', stderr: error.stderr ?? String(error), code: error.code ?? 1 };
+	}
+}
+
+/** `n8n execute --id --rawOutput`: the run's JSON is what follows the log lines. */
+export async function executeWorkflow(n8nDir, env, workflowId) {
+	const result = await n8nCli(n8nDir, env, ['execute', `--id=${workflowId}`, '--rawOutput']);
+	const lines = result.stdout.split('\n');
+	const start = lines.findIndex((line) => line.trim() === '{');
+	const json = start === -1 ? null : JSON.parse(lines.slice(start).join('\n'));
+	return { ...result, run: json };
+}
+
+/**
+ * `n8n start`, resolved once the editor is reachable. `stop()` sends SIGTERM and waits for the
+ * process (SIGKILL after 15 s), so nothing is left running.
+ */
+export async function startN8n(n8nDir, env, { onLog } = {}) {
+	const node = node24();
+	const child = spawn(node.bin, [n8nBin(n8nDir), 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+	let log = '';
+	const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+	await new Promise((resolve, reject) => {
+		const timer = setTimeout(() => reject(new Error(`n8n did not start within 120 s:\n${log.slice(-3000)}`)), 120_000);
+		const read = (chunk) => {
+			const text = chunk.toString();
+			log = (log + text).slice(-200_000);
+			onLog?.(text);
+			if (log.includes('Editor is now accessible via')) {
+				clearTimeout(timer);
+				resolve();
+			}
+		};
+		child.stdout.on('data', read);
+		child.stderr.on('data', read);
+		exited.then(({ code }) => {
+			clearTimeout(timer);
+			reject(new Error(`n8n exited with code ${code} before it was ready:\n${log.slice(-3000)}`));
+		});
+	});
+	return {
+		process: child,
+		url: `http://127.0.0.1:${env.N8N_PORT}`,
+		log: () => log,
+		async stop() {
+			if (child.exitCode !== null || child.signalCode !== null) return;
+			child.kill('SIGTERM');
+			const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+			await exited;
+			clearTimeout(killer);
+		},
+	};
+}
+
+/** Logs in as the owner; returns the cookie header for the REST API. */
+export async function login(baseUrl, email, password) {
+	const response = await fetch(`${baseUrl}/rest/login`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify({ emailOrLdapLoginId: email, password }),
+	});
+	if (!response.ok) throw new Error(`login failed: ${response.status} ${await response.text()}`);
+	const cookie = response.headers.get('set-cookie') ?? '';
+	return cookie.split(';')[0];
+}
+
+/** A fresh user folder with the package installed, the n8n install ready. */
+export async function prepareInstance({ userFolder, port, brokerPort, owner, extra }) {
+	const n8nDir = await ensureN8n();
+	mkdirSync(userFolder, { recursive: true });
+	await installPackedPackage(userFolder);
+	const env = n8nEnvironment({ n8nDir, userFolder, port, brokerPort, owner, extra });
+	return { n8nDir, env };
+}
