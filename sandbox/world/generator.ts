@@ -119,7 +119,8 @@ function vesselResource(vessel: VesselRecord, random: SeededRandom, at: number):
 }
 
 function containerNumbers(request: ShipmentRequest, random: SeededRandom): string[] {
-	if (request.requestType === 'container') return [request.number];
+	// TEST numbers are not container numbers: their shipment gets real-looking boxes.
+	if (request.requestType === 'container' && request.scac !== 'TEST') return [request.number];
 	const line = findShippingLine(request.scac);
 	const ownPrefixes = line?.containerPrefixes ?? [];
 	const count = random.int(1, 3);

@@ -1,0 +1,248 @@
+#!/usr/bin/env node
+// `npm start`: the local sandbox of the service and a real n8n with this package installed,
+// wired together, the example workflows imported and published, and container journeys
+// playing so that executions appear within a minute. Ctrl-C stops everything it started.
+//
+//   npm start -- --n8n-port 5678 --sandbox-port 4010
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+import { freePort, n8nCli, portInUse, prepareInstance, repoRoot, startN8n } from './lib/n8n.mjs';
+
+const OWNER = { email: 'demo@example.com', password: 'Demo-password-1', firstName: 'Demo', lastName: 'Dispatcher' };
+const API_KEY = 'sandbox-key';
+const CREDENTIAL = { id: 'ctSandboxCredential', name: 'Container Tracking sandbox' };
+
+function say(message) {
+	process.stdout.write(`[demo] ${message}\n`);
+}
+
+function options() {
+	const { values } = parseArgs({
+		options: {
+			'n8n-port': { type: 'string', default: process.env.N8N_DEMO_PORT ?? '5678' },
+			'sandbox-port': { type: 'string', default: process.env.SANDBOX_PORT ?? '4010' },
+			'demo-dir': { type: 'string' },
+			help: { type: 'boolean' },
+		},
+	});
+	if (values.help) {
+		process.stdout.write(
+			'Usage: npm start -- [--n8n-port 5678] [--sandbox-port 4010] [--demo-dir <folder>]\n',
+		);
+		process.exit(0);
+	}
+	const demoDir =
+		values['demo-dir'] ?? path.join(os.homedir(), '.cache', 'n8n-nodes-container-tracking', 'demo');
+	return { n8nPort: Number(values['n8n-port']), sandboxPort: Number(values['sandbox-port']), demoDir };
+}
+
+async function checkPorts(ports) {
+	for (const [label, port, flag] of ports) {
+		if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${label} port "${port}" is not a port number`);
+		if (await portInUse(port)) {
+			throw new Error(`port ${port} (${label}) is already in use; choose another with ${flag} <port>`);
+		}
+	}
+}
+
+function startSandbox(port) {
+	const child = spawn(path.join(repoRoot, 'node_modules', '.bin', 'tsx'), ['sandbox/cli.ts', '--port', String(port), '--api-key', API_KEY], {
+		cwd: repoRoot,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	const exited = new Promise((resolve) => child.once('exit', resolve));
+	const ready = new Promise((resolve, reject) => {
+		let output = '';
+		child.stdout.on('data', (chunk) => {
+			output += chunk;
+			const match = /Sandbox ready at (\S+)/.exec(output);
+			if (match) resolve(match[1]);
+		});
+		child.stderr.on('data', (chunk) => process.stderr.write(`[sandbox] ${chunk}`));
+		exited.then((code) => reject(new Error(`the sandbox exited with code ${code}`)));
+	});
+	return {
+		ready,
+		async stop() {
+			if (child.exitCode !== null || child.signalCode !== null) return;
+			child.kill('SIGTERM');
+			await exited;
+		},
+	};
+}
+
+/** Example workflows with the output folder filled in, ready for `n8n import:workflow --separate`. */
+function prepareWorkflows(importDir, outputDir) {
+	mkdirSync(importDir, { recursive: true });
+	const published = [];
+	for (const file of readdirSync(path.join(repoRoot, 'examples')).filter((name) => name.endsWith('.json'))) {
+		const text = readFileSync(path.join(repoRoot, 'examples', file), 'utf8').replaceAll('__DEMO_OUTPUT_DIR__', outputDir);
+		const workflow = JSON.parse(text);
+		writeFileSync(path.join(importDir, file), JSON.stringify(workflow, null, 2));
+		if (workflow.nodes.some((node) => node.type.endsWith('Trigger') && !node.type.includes('manualTrigger'))) {
+			published.push({ id: workflow.id, name: workflow.name });
+		}
+	}
+	return published;
+}
+
+/** The sandbox's API, as the demo driver uses it. */
+function sandboxClient(baseUrl) {
+	const controlUrl = baseUrl.replace(/\/v2$/, '/_sandbox');
+	const call = async (url, method, body) => {
+		const response = await fetch(url, {
+			method,
+			headers: { Authorization: `Token ${API_KEY}`, 'Content-Type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await response.text();
+		return { status: response.status, body: text ? JSON.parse(text) : undefined };
+	};
+	return {
+		api: (method, pathname, body) => call(`${baseUrl}${pathname}`, method, body),
+		control: (method, pathname, body) => call(`${controlUrl}${pathname}`, method, body),
+	};
+}
+
+const TRACKED = [
+	{ number: 'TEST-TR-SUCCEEDED', scac: 'TEST', type: 'container' },
+	{ number: 'MSKU4807969', scac: 'MAEU', type: 'container' },
+	{ number: 'MEDUFR030802', scac: 'MSCU', type: 'bill_of_lading' },
+	{ number: 'HLCU1234567890', scac: 'HLCU', type: 'bill_of_lading' },
+];
+const SCENARIOS = ['customs_hold', 'ready_for_pickup', 'vacis_exam', 'last_free_day_changes', 'demurrage', 'hold_on_available_box'];
+
+/** Tracks a few containers, then plays a scenario on one of them every 20 seconds. */
+function playJourneys(sandbox) {
+	let stopped = false;
+	const timers = new Set();
+	const wait = (ms) =>
+		new Promise((resolve) => {
+			const timer = setTimeout(() => {
+				timers.delete(timer);
+				resolve();
+			}, ms);
+			timers.add(timer);
+		});
+	const loop = async () => {
+		for (const { number, scac, type } of TRACKED) {
+			await sandbox.api('POST', '/tracking_requests', {
+				data: { type: 'tracking_request', attributes: { request_number: number, request_type: type, scac } },
+			});
+		}
+		await wait(4000);
+		const { body } = await sandbox.api('GET', '/containers?page[size]=100');
+		const containers = (body?.data ?? []).map((container) => ({ id: container.id, number: container.attributes.number }));
+		say(`the sandbox tracks ${containers.length} containers: ${containers.map((c) => c.number).join(', ')}`);
+		for (let round = 0; !stopped && containers.length > 0; round++) {
+			const container = containers[round % containers.length];
+			const scenario = SCENARIOS[round % SCENARIOS.length];
+			await sandbox.control('POST', `/containers/${container.id}/scenarios/${scenario}`, { gap_seconds: 4 });
+			say(`playing "${scenario}" for ${container.number}`);
+			await wait(20_000);
+		}
+	};
+	const done = loop().catch((error) => {
+		if (!stopped) say(`journeys stopped: ${error.message}`);
+	});
+	return {
+		async stop() {
+			stopped = true;
+			for (const timer of timers) clearTimeout(timer);
+			await Promise.race([done, wait(0)]);
+		},
+	};
+}
+
+async function main() {
+	const { n8nPort, sandboxPort, demoDir } = options();
+	await checkPorts([
+		['n8n', n8nPort, '--n8n-port'],
+		['sandbox', sandboxPort, '--sandbox-port'],
+	]);
+	const started = [];
+	let stopping = false;
+	const stopAll = async (code) => {
+		if (stopping) return;
+		stopping = true;
+		say('stopping…');
+		for (const item of started.reverse()) await item.stop().catch(() => undefined);
+		say('stopped; nothing left running');
+		process.exit(code);
+	};
+	process.on('SIGINT', () => stopAll(0));
+	process.on('SIGTERM', () => stopAll(0));
+
+	try {
+		say(`starting the sandbox on port ${sandboxPort}`);
+		const sandboxProcess = startSandbox(sandboxPort);
+		started.push(sandboxProcess);
+		const sandboxUrl = await sandboxProcess.ready;
+
+		// A fresh n8n each time: the sandbox keeps its state in memory, so yesterday's
+		// registered webhooks are gone anyway.
+		rmSync(demoDir, { recursive: true, force: true });
+		const userFolder = path.join(demoDir, 'n8n');
+		mkdirSync(path.join(demoDir, 'output'), { recursive: true });
+		// n8n compares file paths after resolving links, so the allowed folder must be real too.
+		const outputDir = realpathSync(path.join(demoDir, 'output'));
+		say('preparing n8n with this package installed from `npm pack`');
+		const brokerPort = await freePort();
+		const { n8nDir, env } = await prepareInstance({
+			userFolder,
+			port: n8nPort,
+			brokerPort,
+			owner: OWNER,
+			extra: { N8N_RESTRICT_FILE_ACCESS_TO: outputDir },
+		});
+
+		const credentialsFile = path.join(demoDir, 'credentials.json');
+		writeFileSync(
+			credentialsFile,
+			JSON.stringify([
+				{ ...CREDENTIAL, type: 'containerTrackingApi', data: { apiKey: API_KEY, baseUrl: sandboxUrl, signatureHeader: 'X-SVC-Webhook-Signature' } },
+			]),
+		);
+		say('importing the credential and the example workflows');
+		const checked = async (args) => {
+			const result = await n8nCli(n8nDir, env, args);
+			if (result.code !== 0) throw new Error(`n8n ${args[0]} failed:\n${(result.stderr || result.stdout).slice(-2000)}`);
+		};
+		await checked(['import:credentials', `--input=${credentialsFile}`]);
+		const importDir = path.join(demoDir, 'workflows');
+		const published = prepareWorkflows(importDir, outputDir);
+		await checked(['import:workflow', '--separate', `--input=${importDir}`]);
+		for (const workflow of published) {
+			await checked(['publish:workflow', `--id=${workflow.id}`]);
+		}
+
+		say(`starting n8n on port ${n8nPort}`);
+		const n8n = await startN8n(n8nDir, env);
+		started.push(n8n);
+		const journeys = playJourneys(sandboxClient(sandboxUrl));
+		started.push(journeys);
+
+		process.stdout.write(`
+Container tracking demo is running.
+
+  n8n editor    ${n8n.url}
+  login         ${OWNER.email} / ${OWNER.password}
+  sandbox       ${sandboxUrl}   (API key: ${API_KEY})
+  published     ${published.map((workflow) => workflow.name).join(', ')}
+  output files  ${outputDir}
+
+The sandbox plays a container scenario every 20 seconds; executions appear in n8n within a
+minute. Press Ctrl-C to stop everything.
+`);
+		if (!existsSync(outputDir)) mkdirSync(outputDir, { recursive: true });
+	} catch (error) {
+		process.stderr.write(`[demo] ${error.message}\n`);
+		await stopAll(1);
+	}
+}
+
+main();
