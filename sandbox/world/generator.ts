@@ -119,8 +119,10 @@ function vesselResource(vessel: VesselRecord, random: SeededRandom, at: number):
 }
 
 function containerNumbers(request: ShipmentRequest, random: SeededRandom): string[] {
-	// TEST numbers are not container numbers: their shipment gets real-looking boxes.
-	if (request.requestType === 'container' && request.scac !== 'TEST') return [request.number];
+	if (request.requestType === 'container') {
+		// TEST numbers are not container numbers: the test carrier's box gets a real-looking one.
+		return [request.scac === 'TEST' ? withCheckDigit(`TSTU${random.digits(6)}`) : request.number];
+	}
 	const line = findShippingLine(request.scac);
 	const ownPrefixes = line?.containerPrefixes ?? [];
 	const count = random.int(1, 3);
