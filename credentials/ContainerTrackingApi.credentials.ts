@@ -66,5 +66,15 @@ export class ContainerTrackingApi implements ICredentialType {
 			qs: { 'page[size]': 1 },
 			headers: { Accept: 'application/json' },
 		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: { value: 401, message: 'The API key was refused: check that it is complete and current' },
+			},
+			{
+				type: 'responseCode',
+				properties: { value: 404, message: 'Nothing answers at this base URL: it must be the service address ending in /v2' },
+			},
+		],
 	};
 }
