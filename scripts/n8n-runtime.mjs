@@ -7,7 +7,7 @@
 //   3. rebuild the native modules n8n needs against Node 24's headers.
 // Run it on Node 24 (every npm script does, through the node@24 devDependency).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -69,7 +69,51 @@ function run(command, args, { cwd, env, label }) {
 	});
 }
 
+/**
+ * Installs under a lock: parallel test workers (or a demo started beside the tests) must not
+ * install into the same folder at once. A lock left by a process that is gone, or older than
+ * 20 minutes, is taken over.
+ */
 export async function ensureN8n() {
+	const lockDir = `${runtimeDir()}.install-lock`;
+	mkdirSync(path.dirname(lockDir), { recursive: true });
+	for (;;) {
+		try {
+			mkdirSync(lockDir);
+			writeFileSync(path.join(lockDir, 'pid'), String(process.pid));
+			break;
+		} catch (error) {
+			if (error.code !== 'EEXIST') throw error;
+			if (lockIsStale(lockDir)) rmSync(lockDir, { recursive: true, force: true });
+			else await new Promise((resolve) => setTimeout(resolve, 1000));
+		}
+	}
+	try {
+		return await installOnce();
+	} finally {
+		rmSync(lockDir, { recursive: true, force: true });
+	}
+}
+
+function lockIsStale(lockDir) {
+	let pid;
+	let age;
+	try {
+		age = Date.now() - statSync(lockDir).mtimeMs;
+		pid = Number(readFileSync(path.join(lockDir, 'pid'), 'utf8'));
+	} catch {
+		return false; // just being taken, or just released
+	}
+	if (age > 20 * 60_000) return true;
+	try {
+		process.kill(pid, 0);
+		return false;
+	} catch {
+		return true;
+	}
+}
+
+async function installOnce() {
 	const dir = runtimeDir();
 	const marker = path.join(dir, 'installed.json');
 	if (existsSync(marker) && existsSync(n8nBin(dir))) {

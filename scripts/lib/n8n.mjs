@@ -88,6 +88,8 @@ export function n8nEnvironment({ n8nDir, userFolder, port, brokerPort, owner, ex
 		N8N_LOG_LEVEL: 'info',
 		DB_SQLITE_POOL_SIZE: '2',
 		N8N_SECURE_COOKIE: 'false',
+		// Under jest NODE_ENV is "test", with which n8n prints nothing (not even --rawOutput).
+		NODE_ENV: 'production',
 		...extra,
 	};
 	if (owner) {
@@ -117,13 +119,17 @@ export async function n8nCli(n8nDir, env, args) {
 	}
 }
 
-/** `n8n execute --id --rawOutput`: the run's JSON is what follows the log lines. */
+/**
+ * `n8n execute --id --rawOutput`: the run's JSON follows the log lines and ends at the first
+ * line that is a lone `}` (after a failed run n8n prints the error again).
+ */
 export async function executeWorkflow(n8nDir, env, workflowId) {
 	const result = await n8nCli(n8nDir, env, ['execute', `--id=${workflowId}`, '--rawOutput']);
 	const lines = result.stdout.split('\n');
-	const start = lines.findIndex((line) => line.trim() === '{');
-	const json = start === -1 ? null : JSON.parse(lines.slice(start).join('\n'));
-	return { ...result, run: json };
+	const start = lines.findIndex((line) => line === '{');
+	const end = start === -1 ? -1 : lines.indexOf('}', start);
+	const run = end === -1 ? null : JSON.parse(lines.slice(start, end + 1).join('\n'));
+	return { ...result, run };
 }
 
 /**
@@ -136,7 +142,11 @@ export async function startN8n(n8nDir, env, { onLog } = {}) {
 	let log = '';
 	const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 	await new Promise((resolve, reject) => {
-		const timer = setTimeout(() => reject(new Error(`n8n did not start within 120 s:\n${log.slice(-3000)}`)), 120_000);
+		const timer = setTimeout(() => {
+			// A start that failed must not leave n8n running.
+			child.kill('SIGKILL');
+			reject(new Error(`n8n did not start within 120 s:\n${log.slice(-3000)}`));
+		}, 120_000);
 		const read = (chunk) => {
 			const text = chunk.toString();
 			log = (log + text).slice(-200_000);

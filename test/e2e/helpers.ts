@@ -1,0 +1,315 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
+// End-to-end harness: a real n8n 2.40.7 (scripts/lib/n8n.mjs) with this package installed from
+// `npm pack`, a started sandbox of the service, fixture workflows imported through n8n's CLI.
+// Each test file gets its own user folder, ports, sandbox and n8n, and stops them in afterAll.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import vm from 'node:vm';
+
+import { API_KEY, startTestSandbox, type SandboxHandle } from '../support/sandbox';
+import type { SandboxOptions } from '../../sandbox/server';
+
+export const CREDENTIAL = { id: 'ctSandboxCredential', name: 'Container Tracking sandbox' };
+export const NODE_TYPE = 'n8n-nodes-container-tracking.containerTracking';
+export const TRIGGER_TYPE = 'n8n-nodes-container-tracking.containerTrackingTrigger';
+export const OWNER = { email: 'e2e-owner@example.com', password: 'E2e-password-1' };
+/** Installing n8n into its cache takes about 5 minutes on a cold machine. */
+export const SETUP_TIMEOUT = 15 * 60_000;
+
+type Env = Record<string, string>;
+export interface CliResult {
+	stdout: string;
+	stderr: string;
+	code: number | string;
+}
+// The run JSON of `n8n execute --rawOutput` is read field by field in the tests.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type RunJson = any;
+interface N8nLib {
+	freePort(): Promise<number>;
+	prepareInstance(options: {
+		userFolder: string;
+		port: number;
+		brokerPort: number;
+		owner?: { email: string; password: string };
+		extra?: Env;
+	}): Promise<{ n8nDir: string; env: Env }>;
+	n8nCli(n8nDir: string, env: Env, args: string[]): Promise<CliResult>;
+	executeWorkflow(n8nDir: string, env: Env, id: string): Promise<CliResult & { run: RunJson }>;
+	startN8n(n8nDir: string, env: Env): Promise<{ url: string; stop(): Promise<void>; log(): string }>;
+	login(url: string, email: string, password: string): Promise<string>;
+}
+
+/**
+ * scripts/lib/*.mjs are ESM. ts-jest compiles tests to CommonJS, and jest's own module system
+ * cannot load ESM without --experimental-vm-modules; a function compiled in the main context with
+ * Node's default loader imports them natively (Node 24; the loaded modules live outside jest's
+ * registry, which is what we want for process launchers).
+ */
+const importNative = (file: string): Promise<unknown> =>
+	(
+		vm.runInThisContext('(specifier) => import(specifier)', {
+			importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+		}) as (specifier: string) => Promise<unknown>
+	)(path.resolve(__dirname, '..', '..', 'scripts', file));
+
+let lib: Promise<N8nLib> | undefined;
+export function n8nLib(): Promise<N8nLib> {
+	lib ??= importNative(path.join('lib', 'n8n.mjs')) as Promise<N8nLib>;
+	return lib;
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// Workflows
+
+export interface WorkflowNode {
+	name: string;
+	type: string;
+	parameters?: Record<string, unknown>;
+	typeVersion?: number;
+	credentials?: Record<string, { id: string; name: string }>;
+	webhookId?: string;
+	executeOnce?: boolean;
+	onError?: string;
+	/** Names of the nodes this one takes its input from (first output of each). */
+	after?: string[];
+}
+
+/** A node of this package with the sandbox credential. */
+export function ctNode(
+	name: string,
+	parameters: Record<string, unknown>,
+	extra: Partial<WorkflowNode> = {},
+	credential: { id: string; name: string } = CREDENTIAL,
+): WorkflowNode {
+	return { name, type: NODE_TYPE, parameters, credentials: { containerTrackingApi: credential }, ...extra };
+}
+
+export const START: WorkflowNode = { name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} };
+
+/** A workflow in n8n's import format; `after` turns into connections. */
+export function workflow(id: string, name: string, nodes: WorkflowNode[]): Record<string, unknown> {
+	const connections: Record<string, { main: Array<Array<{ node: string; type: string; index: number }>> }> = {};
+	nodes.forEach((node) => {
+		for (const source of node.after ?? []) {
+			connections[source] ??= { main: [[]] };
+			connections[source].main[0].push({ node: node.name, type: 'main', index: 0 });
+		}
+	});
+	return {
+		id,
+		name,
+		nodes: nodes.map(({ after, typeVersion, parameters, ...node }, index) => ({
+			id: `${id}-${index}`,
+			typeVersion: typeVersion ?? 1,
+			position: [index * 220, (after?.length ?? 0) === 0 ? 0 : index * 40],
+			parameters: parameters ?? {},
+			...node,
+		})),
+		connections,
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** Items a node produced in an `n8n execute --rawOutput` run (first run, first output). */
+export function itemsOf(run: RunJson, nodeName: string): Array<Record<string, unknown>> {
+	const runs = run?.data?.resultData?.runData?.[nodeName];
+	if (!runs) throw new Error(`node "${nodeName}" did not run; ran: ${Object.keys(run?.data?.resultData?.runData ?? {}).join(', ')}`);
+	return (runs[0].data?.main?.[0] ?? []).map((item: { json: Record<string, unknown> }) => item.json);
+}
+
+// ---------------------------------------------------------------------------------------------
+// One n8n instance with the package, next to one sandbox
+
+export interface E2eContext {
+	handle: SandboxHandle;
+	userFolder: string;
+	port: number;
+	n8nDir: string;
+	env: Env;
+	/** Writes `value` as JSON into the user folder's fixture dir; returns the path. */
+	writeFixture(name: string, value: unknown): string;
+	cli(args: string[]): Promise<CliResult>;
+	/** An n8n CLI command that must succeed. */
+	cliOk(args: string[]): Promise<CliResult>;
+	importCredentials(credentials: Array<{ id: string; name: string; apiKey: string }>): Promise<void>;
+	importWorkflow(definition: Record<string, unknown>): Promise<void>;
+	execute(id: string): Promise<CliResult & { run: RunJson }>;
+	start(): Promise<{ url: string; cookie: string; log(): string }>;
+	stopN8n(): Promise<void>;
+	stop(): Promise<void>;
+}
+
+export async function startE2e({
+	sandbox = {},
+	extra = {},
+}: { sandbox?: Partial<SandboxOptions>; extra?: Env } = {}): Promise<E2eContext> {
+	const n8n = await n8nLib();
+	const userFolder = mkdtempSync(path.join(tmpdir(), 'ct-e2e-'));
+	const port = await n8n.freePort();
+	const brokerPort = await n8n.freePort();
+	const handle = await startTestSandbox(sandbox);
+	let running: Awaited<ReturnType<N8nLib['startN8n']>> | undefined;
+	let prepared: { n8nDir: string; env: Env } | undefined;
+	try {
+		// Installs n8n into its cache first (under a lock: jest runs e2e files in parallel).
+		prepared = await n8n.prepareInstance({ userFolder, port, brokerPort, owner: OWNER, extra });
+	} finally {
+		if (!prepared) {
+			await handle.stop();
+			rmSync(userFolder, { recursive: true, force: true });
+		}
+	}
+	const { n8nDir, env } = prepared;
+	const fixtureDir = mkdtempSync(path.join(userFolder, 'fixtures-'));
+	let fixtures = 0;
+
+	const context: E2eContext = {
+		handle,
+		userFolder,
+		port,
+		n8nDir,
+		env,
+		writeFixture(name, value) {
+			const file = path.join(fixtureDir, `${++fixtures}-${name}.json`);
+			writeFileSync(file, JSON.stringify(value, null, 2));
+			return file;
+		},
+		cli: (args) => n8n.n8nCli(n8nDir, env, args),
+		async cliOk(args) {
+			const result = await n8n.n8nCli(n8nDir, env, args);
+			if (result.code !== 0) {
+				throw new Error(`n8n ${args.join(' ')} exited with ${result.code}:\n${(result.stderr + result.stdout).slice(-3000)}`);
+			}
+			return result;
+		},
+		async importCredentials(credentials) {
+			const file = context.writeFixture(
+				'credentials',
+				credentials.map(({ id, name, apiKey }) => ({
+					id,
+					name,
+					type: 'containerTrackingApi',
+					data: { apiKey, baseUrl: handle.sandbox.url, signatureHeader: handle.sandbox.options.signatureHeader },
+				})),
+			);
+			await context.cliOk(['import:credentials', `--input=${file}`]);
+		},
+		async importWorkflow(definition) {
+			const file = context.writeFixture(String(definition.id), definition);
+			await context.cliOk(['import:workflow', `--input=${file}`]);
+		},
+		async execute(id) {
+			return n8n.executeWorkflow(n8nDir, env, id);
+		},
+		async start() {
+			running = await n8n.startN8n(n8nDir, env);
+			const cookie = await n8n.login(running.url, OWNER.email, OWNER.password);
+			return { url: running.url, cookie, log: running.log };
+		},
+		async stopN8n() {
+			if (running && process.env.CT_E2E_KEEP) writeFileSync(path.join(userFolder, 'n8n.log'), running.log());
+			await running?.stop();
+			running = undefined;
+		},
+		async stop() {
+			await context.stopN8n();
+			await handle.stop();
+			// CT_E2E_KEEP=1 keeps the user folder (database, fixtures, n8n.log) for a look afterwards.
+			if (process.env.CT_E2E_KEEP) process.stdout.write(`kept ${userFolder}\n`);
+			else rmSync(userFolder, { recursive: true, force: true });
+		},
+	};
+	return context;
+}
+
+export function sandboxCredential(apiKey = API_KEY) {
+	return { ...CREDENTIAL, apiKey };
+}
+
+// ---------------------------------------------------------------------------------------------
+// A collector the workflows POST their items to
+
+export interface Collector {
+	url: string;
+	// Items arrive as JSON and are read field by field.
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any
+	items: any[];
+	close(): Promise<void>;
+}
+
+export async function startCollector(): Promise<Collector> {
+	const collector: Collector = { url: '', items: [], close: async () => undefined };
+	const server = http.createServer((request, response) => {
+		const chunks: Buffer[] = [];
+		request.on('data', (chunk: Buffer) => chunks.push(chunk));
+		request.on('end', () => {
+			const text = Buffer.concat(chunks).toString('utf8');
+			try {
+				collector.items.push(JSON.parse(text));
+			} catch {
+				collector.items.push({ unparsable: text });
+			}
+			response.writeHead(200, { 'Content-Type': 'application/json' });
+			response.end('{"ok":true}');
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	collector.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/collect`;
+	collector.close = () =>
+		new Promise<void>((resolve) => {
+			server.closeAllConnections();
+			server.close(() => resolve());
+		});
+	return collector;
+}
+
+/** An HTTP Request node POSTing each item, as JSON, to the collector. */
+export function postToCollector(name: string, collector: Collector, after: string[]): WorkflowNode {
+	return {
+		name,
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		parameters: {
+			method: 'POST',
+			url: collector.url,
+			sendBody: true,
+			specifyBody: 'json',
+			jsonBody: '={{ JSON.stringify($json) }}',
+			options: {},
+		},
+		after,
+	};
+}
+
+// ---------------------------------------------------------------------------------------------
+// n8n's REST API (owner cookie)
+
+export async function rest(
+	baseUrl: string,
+	cookie: string,
+	method: string,
+	pathname: string,
+	body?: unknown,
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any
+): Promise<{ status: number; body: any }> {
+	const response = await fetch(`${baseUrl}/rest${pathname}`, {
+		method,
+		headers: { Cookie: cookie, 'Content-Type': 'application/json', 'browser-id': 'ct-e2e' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await response.text();
+	let parsed: unknown = text;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		parsed = text;
+	}
+	return { status: response.status, body: parsed };
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
