@@ -3,7 +3,7 @@
 // an HTTP Request node POSTs to a collector, forged and repeated deliveries start nothing, and
 // deactivating the workflow removes the webhook from the service.
 import { signBody } from '../../sandbox/webhooks/delivery';
-import { eventually, trackContainer } from '../support/sandbox';
+import { API_KEY, eventually, trackContainer } from '../support/sandbox';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 import {
 	CREDENTIAL,
@@ -199,6 +199,39 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 		expect(collector.items.length).toBe(before);
 		expect(await executionCount()).toBe(executionsBefore);
 	}, TEST_TIMEOUT);
+
+	it("the credential's Test button tells a refused key and a wrong address from a good credential", async () => {
+		const sandboxUrl = ctx.handle.sandbox.url;
+		const rest = async (pathname: string, body: unknown) => {
+			const response = await fetch(`${n8n.url}${pathname}`, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json', Cookie: n8n.cookie, 'browser-id': 'e2e' },
+				body: JSON.stringify(body),
+			});
+			return (await response.json()) as { data: { id?: string; status?: string; message?: string } };
+		};
+		const testCredential = async (data: Record<string, string>) => {
+			const credential = { name: `Test ${Math.random()}`, type: 'containerTrackingApi', data };
+			const created = await rest('/rest/credentials', credential);
+			return (await rest('/rest/credentials/test', { credentials: { id: created.data.id, ...credential } })).data;
+		};
+		expect(await testCredential({ apiKey: API_KEY, baseUrl: sandboxUrl })).toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
+		expect(await testCredential({ apiKey: 'not-the-key', baseUrl: sandboxUrl })).toEqual({
+			status: 'Error',
+			message: 'The API key was refused: check that it is complete and current',
+		});
+		expect(await testCredential({ apiKey: API_KEY, baseUrl: sandboxUrl.replace(/\/v2$/, '') })).toEqual({
+			status: 'Error',
+			message: 'Nothing answers at this base URL: it must be the service address ending in /v2',
+		});
+		expect(await testCredential({ apiKey: API_KEY, baseUrl: 'http://127.0.0.1:9/v2' })).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(/ECONNREFUSED/),
+		});
+	});
 
 	it('deactivating the workflow through the REST API deletes its webhook from the service', async () => {
 		expect(await n8nWebhook()).toBeDefined();
