@@ -138,6 +138,13 @@ function playJourneys(sandbox) {
 		const { body } = await sandbox.api('GET', '/containers?page[size]=100');
 		const containers = (body?.data ?? []).map((container) => ({ id: container.id, number: container.attributes.number }));
 		say(`the sandbox tracks ${containers.length} containers: ${containers.map((c) => c.number).join(', ')}`);
+		// Two boxes go through the rest of their journey now (arrival, discharge, holds, pickup),
+		// so that the board soon shows boxes at the terminal, not only boxes at sea.
+		for (const container of containers.slice(1, 3)) {
+			await sandbox.control('POST', `/containers/${container.id}/scenarios/journey`, { gap_seconds: 6 });
+			say(`playing the rest of the journey of ${container.number}`);
+		}
+		await wait(20_000);
 		for (let round = 0; !stopped && containers.length > 0; round++) {
 			const container = containers[round % containers.length];
 			const scenario = SCENARIOS[round % SCENARIOS.length];
