@@ -1,13 +1,8 @@
 import type { SandboxClock } from '../clock';
 
-/** The service's limits per API key over a rolling 60 seconds (service notes, "Rate limits"). */
-export const RATE_LIMITS = {
-	infer_number: 200,
-	tracking_requests: 100,
-	default: 100,
-} as const;
+import { RATE_LIMITS, type RateBucket } from '../../nodes/ContainerTracking/logic/rateLimits';
 
-export type RateBucket = keyof typeof RATE_LIMITS;
+export type { RateBucket };
 
 const WINDOW_MS = 60_000;
 

@@ -1,17 +1,9 @@
 import { createHash } from 'crypto';
 import { sleep } from 'n8n-workflow';
 
-/**
- * The service's limits per API key over a rolling minute (service notes, "Rate limits"):
- * `infer_number` has its own bucket of 200, creating tracking requests 100, everything else 100.
- */
-export const RATE_LIMITS = {
-	infer_number: 200,
-	tracking_requests: 100,
-	default: 100,
-} as const;
+import { RATE_LIMITS, type RateBucket } from '../logic/rateLimits';
 
-export type RateBucket = keyof typeof RATE_LIMITS;
+export { bucketOf } from '../logic/rateLimits';
 
 let windowMs = 60_000;
 
@@ -86,10 +78,4 @@ export function rateGate(apiKey: string, bucket: RateBucket): SlidingWindowGate 
 		gates.set(id, gate);
 	}
 	return gate;
-}
-
-export function bucketOf(method: string, path: string): RateBucket {
-	if (path.startsWith('/tracking_requests/infer_number')) return 'infer_number';
-	if (method === 'POST' && /^\/tracking_requests\/?$/.test(path)) return 'tracking_requests';
-	return 'default';
 }

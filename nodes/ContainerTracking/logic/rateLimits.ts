@@ -1,0 +1,19 @@
+/**
+ * The service's limits per API key over a rolling minute (service notes, "Rate limits"):
+ * `infer_number` has its own bucket of 200, creating tracking requests 100, everything else
+ * 100. The node paces itself to them; the sandbox enforces them.
+ */
+export const RATE_LIMITS = {
+	infer_number: 200,
+	tracking_requests: 100,
+	default: 100,
+} as const;
+
+export type RateBucket = keyof typeof RATE_LIMITS;
+
+/** The bucket a call counts against. */
+export function bucketOf(method: string, path: string): RateBucket {
+	if (path.startsWith('/tracking_requests/infer_number')) return 'infer_number';
+	if (method === 'POST' && /^\/tracking_requests\/?$/.test(path)) return 'tracking_requests';
+	return 'default';
+}
