@@ -18,7 +18,10 @@ resolver._resolveFilename = function (request, parent, ...rest) {
 	if (request === 'n8n-workflow' || request === 'n8n-core') {
 		return original.call(this, path.join(repoModules, request), parent, ...rest);
 	}
-	if (request.startsWith('.') && /(ContainerTracking|ContainerTrackingTrigger)\.node$/.test(request)) {
+	if (
+		request.startsWith('.') &&
+		/(ContainerTracking|ContainerTrackingTrigger)\.node$/.test(request)
+	) {
 		return original.call(this, `${request}.ts`, parent, ...rest);
 	}
 	return original.call(this, request, parent, ...rest);

@@ -19,12 +19,24 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { WebhookContext } from 'n8n-core';
-import { Workflow, type IDataObject, type INode, type INodeType, type IVersionedNodeType } from 'n8n-workflow';
+import {
+	Workflow,
+	type IDataObject,
+	type INode,
+	type INodeType,
+	type IVersionedNodeType,
+} from 'n8n-workflow';
 
 import { withCheckDigit } from '../nodes/ContainerTracking/logic/iso6346';
 import { setRateWindow } from '../nodes/ContainerTracking/transport/rateLimit';
 import { startSandbox } from '../sandbox/server';
-import { engineAdditionalData, nodeTypes, registerNodeType, runContainerTrackingNode, runNode } from '../test/support/engine';
+import {
+	engineAdditionalData,
+	nodeTypes,
+	registerNodeType,
+	runContainerTrackingNode,
+	runNode,
+} from '../test/support/engine';
 import { TriggerHarness } from '../test/support/trigger';
 
 const API_KEY = 'bench-key';
@@ -34,12 +46,20 @@ const DELIVERIES = 2000;
 
 // -------------------------------------------------------------------------- n8n's own nodes
 
-async function loadN8nNodes(): Promise<{ httpRequest: IVersionedNodeType; webhook: IVersionedNodeType; version: string }> {
+async function loadN8nNodes(): Promise<{
+	httpRequest: IVersionedNodeType;
+	webhook: IVersionedNodeType;
+	version: string;
+}> {
 	// @ts-expect-error: an .mjs helper shared with the scripts
 	const runtime = (await import('../scripts/n8n-runtime.mjs')) as { ensureN8n(): Promise<string> };
 	const dir = await runtime.ensureN8n();
 	const nodesBase = path.join(dir, 'node_modules', 'n8n-nodes-base');
-	const load = (relative: string) => require(path.join(nodesBase, 'dist', 'nodes', relative)) as Record<string, new () => IVersionedNodeType>;
+	const load = (relative: string) =>
+		require(path.join(nodesBase, 'dist', 'nodes', relative)) as Record<
+			string,
+			new () => IVersionedNodeType
+		>;
 	const httpRequest = new (load('HttpRequest/HttpRequest.node.js').HttpRequest)();
 	const webhook = new (load('Webhook/Webhook.node.js').Webhook)();
 	const version = (require(path.join(nodesBase, 'package.json')) as { version: string }).version;
@@ -88,7 +108,8 @@ async function inferBatch() {
 	const windowSeconds = 60 / TIME_SCALE;
 	const idealSeconds = (Math.ceil(NUMBERS / 200) - 1) * windowSeconds;
 	const rows: IDataObject[] = [];
-	const waitForFreshWindow = () => new Promise((resolve) => setTimeout(resolve, windowSeconds * 1000 + 100));
+	const waitForFreshWindow = () =>
+		new Promise((resolve) => setTimeout(resolve, windowSeconds * 1000 + 100));
 
 	await waitForFreshWindow();
 	const ours = await measure(() =>
@@ -101,7 +122,9 @@ async function inferBatch() {
 	rows.push({
 		node: 'Container Tracking → Infer Carrier and Number Type',
 		items: ours.value.items.length,
-		failed_items: ours.value.items.filter((item) => item.json.error !== undefined).length + (ours.value.error ? NUMBERS : 0),
+		failed_items:
+			ours.value.items.filter((item) => item.json.error !== undefined).length +
+			(ours.value.error ? NUMBERS : 0),
 		seconds: round(ours.seconds),
 		ideal_seconds: idealSeconds,
 		peak_rss_mb: round(ours.peakRssMb, 1),
@@ -128,10 +151,15 @@ async function inferBatch() {
 	});
 	for (const [label, options] of [
 		['HTTP Request (defaults)', {}],
-		['HTTP Request (batching 200 per window)', { batching: { batch: { batchSize: 200, batchInterval: windowSeconds * 1000 } } }],
+		[
+			'HTTP Request (batching 200 per window)',
+			{ batching: { batch: { batchSize: 200, batchInterval: windowSeconds * 1000 } } },
+		],
 	] as const) {
 		await waitForFreshWindow();
-		const theirs = await measure(() => runNode(httpRequestNode(options as INode['parameters']), input, credentials));
+		const theirs = await measure(() =>
+			runNode(httpRequestNode(options as INode['parameters']), input, credentials),
+		);
 		rows.push({
 			node: label,
 			items: theirs.value.items.length,
@@ -152,7 +180,12 @@ function containerUpdatedDelivery(index: number): string {
 		data: {
 			id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
 			type: 'webhook_notification',
-			attributes: { id: `n-${index}`, event: 'container.updated', delivery_status: 'pending', created_at: '2026-11-22T10:00:00Z' },
+			attributes: {
+				id: `n-${index}`,
+				event: 'container.updated',
+				delivery_status: 'pending',
+				created_at: '2026-11-22T10:00:00Z',
+			},
 			relationships: {
 				reference_object: { data: { id: 'e1', type: 'container_updated_event' } },
 				webhook: { data: { id: 'w1', type: 'webhook' } },
@@ -172,14 +205,28 @@ function containerUpdatedDelivery(index: number): string {
 				},
 				relationships: { shipment: { data: { id: 's1', type: 'shipment' } } },
 			},
-			{ id: 's1', type: 'shipment', attributes: { bill_of_lading_number: 'MAEU123456789' }, relationships: {}, links: { self: '/v2/shipments/s1' } },
-			{ id: 't1', type: 'terminal', attributes: { name: 'Port Elizabeth' }, relationships: { port: { data: { id: 'p1', type: 'port' } } } },
+			{
+				id: 's1',
+				type: 'shipment',
+				attributes: { bill_of_lading_number: 'MAEU123456789' },
+				relationships: {},
+				links: { self: '/v2/shipments/s1' },
+			},
+			{
+				id: 't1',
+				type: 'terminal',
+				attributes: { name: 'Port Elizabeth' },
+				relationships: { port: { data: { id: 'p1', type: 'port' } } },
+			},
 			{
 				id: 'e1',
 				type: 'container_updated_event',
 				attributes: {
 					changeset: {
-						holds_at_pod_terminal: [[{ name: 'customs', status: 'pending', description: null }], [{ name: 'customs', status: 'hold', description: null }]],
+						holds_at_pod_terminal: [
+							[{ name: 'customs', status: 'pending', description: null }],
+							[{ name: 'customs', status: 'hold', description: null }],
+						],
 						available_for_pickup: [null, false],
 					},
 					timestamp: '2026-11-22T10:00:00Z',
@@ -207,12 +254,15 @@ async function deliveries(n8n: { webhook: IVersionedNodeType }) {
 	let items = 0;
 	const ours = await measure(async () => {
 		for (let index = 0; index < DELIVERIES; index++) {
-			const { items: produced } = await trigger.deliver(bodies[index], { 'X-SVC-Webhook-Signature': signatures[index] });
+			const { items: produced } = await trigger.deliver(bodies[index], {
+				'X-SVC-Webhook-Signature': signatures[index],
+			});
 			items += produced.length;
 		}
 	});
 	// A delivery the trigger refused would measure the refusal, not the work.
-	if (items !== DELIVERIES * 2) throw new Error(`the trigger produced ${items} items for ${DELIVERIES} deliveries`);
+	if (items !== DELIVERIES * 2)
+		throw new Error(`the trigger produced ${items} items for ${DELIVERIES} deliveries`);
 	rows.push({
 		node: 'Container Tracking Trigger (verify HMAC, split changeset)',
 		deliveries: DELIVERIES,
@@ -231,20 +281,50 @@ async function deliveries(n8n: { webhook: IVersionedNodeType }) {
 		webhookId: '7d0c4a55-0000-4000-8000-000000000003',
 		parameters: { httpMethod: 'POST', path: 'bench', responseMode: 'onReceived', options: {} },
 	};
-	const workflow = new Workflow({ id: 'bench', nodes: [webhookNode], connections: {}, nodeTypes, active: true });
+	const workflow = new Workflow({
+		id: 'bench',
+		nodes: [webhookNode],
+		connections: {},
+		nodeTypes,
+		active: true,
+	});
 	// The Webhook node is one class for all its versions.
 	const webhookType = n8n.webhook as unknown as INodeType;
 	let webhookItems = 0;
 	const theirs = await measure(async () => {
 		for (let index = 0; index < DELIVERIES; index++) {
 			const raw = Buffer.from(bodies[index]);
-			const headers = { 'content-type': 'application/json', 'x-svc-webhook-signature': signatures[index] };
-			const request = { method: 'POST', ip: '127.0.0.1', ips: [], body: JSON.parse(bodies[index]), headers, query: {}, params: {}, rawBody: raw, header: (name: string) => headers[name.toLowerCase() as keyof typeof headers] };
-			const response = { status: () => response, json: () => response, send: () => response, end: () => response, setHeader: () => response, writeHead: () => response };
+			const headers = {
+				'content-type': 'application/json',
+				'x-svc-webhook-signature': signatures[index],
+			};
+			const request = {
+				method: 'POST',
+				ip: '127.0.0.1',
+				ips: [],
+				body: JSON.parse(bodies[index]),
+				headers,
+				query: {},
+				params: {},
+				rawBody: raw,
+				header: (name: string) => headers[name.toLowerCase() as keyof typeof headers],
+			};
+			const response = {
+				status: () => response,
+				json: () => response,
+				send: () => response,
+				end: () => response,
+				setHeader: () => response,
+				writeHead: () => response,
+			};
 			const context = new WebhookContext(
 				workflow,
 				webhookNode,
-				{ ...engineAdditionalData(undefined, credentials), httpRequest: request, httpResponse: response } as never,
+				{
+					...engineAdditionalData(undefined, credentials),
+					httpRequest: request,
+					httpResponse: response,
+				} as never,
 				'webhook',
 				{
 					httpMethod: 'POST',
@@ -258,7 +338,12 @@ async function deliveries(n8n: { webhook: IVersionedNodeType }) {
 				null,
 			);
 			// The Webhook node is a class whose webhook() takes the context as its argument.
-			const result = await (webhookType.webhook as unknown as (this: unknown, context: unknown) => Promise<{ workflowData?: unknown[][] }>).call(webhookType, context);
+			const result = await (
+				webhookType.webhook as unknown as (
+					this: unknown,
+					context: unknown,
+				) => Promise<{ workflowData?: unknown[][] }>
+			).call(webhookType, context);
 			webhookItems += result.workflowData?.[0]?.length ?? 0;
 		}
 	});
@@ -318,6 +403,8 @@ async function main(): Promise<void> {
 main()
 	.then(() => process.exit(0))
 	.catch((error: unknown) => {
-		process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+		process.stderr.write(
+			`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+		);
 		process.exit(1);
 	});

@@ -69,11 +69,17 @@ export class ContainerTrackingApi implements ICredentialType {
 		rules: [
 			{
 				type: 'responseCode',
-				properties: { value: 401, message: 'The API key was refused: check that it is complete and current' },
+				properties: {
+					value: 401,
+					message: 'The API key was refused: check that it is complete and current',
+				},
 			},
 			{
 				type: 'responseCode',
-				properties: { value: 404, message: 'Nothing answers at this base URL: it must be the service address ending in /v2' },
+				properties: {
+					value: 404,
+					message: 'Nothing answers at this base URL: it must be the service address ending in /v2',
+				},
 			},
 		],
 	};

@@ -28,16 +28,34 @@ export interface Route {
 	handle(request: ApiRequest): ApiAnswer;
 }
 
-const CONTAINER_INCLUDES = ['shipment', 'pod_terminal', 'pickup_facility', 'transport_events'] as const;
-const TRANSPORT_EVENT_INCLUDES = ['shipment', 'container', 'vessel', 'location', 'terminal'] as const;
+const CONTAINER_INCLUDES = [
+	'shipment',
+	'pod_terminal',
+	'pickup_facility',
+	'transport_events',
+] as const;
+const TRANSPORT_EVENT_INCLUDES = [
+	'shipment',
+	'container',
+	'vessel',
+	'location',
+	'terminal',
+] as const;
 
 /** Writes are wrapped in `{data: {type, attributes}}` (service notes, "Requests"). */
 function wrappedAttributes(body: unknown, type: string): Record<string, unknown> {
-	const data = (body as { data?: unknown } | null)?.data as { type?: unknown; attributes?: unknown } | undefined;
+	const data = (body as { data?: unknown } | null)?.data as
+		| { type?: unknown; attributes?: unknown }
+		| undefined;
 	if (!data || typeof data !== 'object') {
-		throw unprocessable('The body must be {"data": {"type": ..., "attributes": {...}}}', '/data', 'invalid');
+		throw unprocessable(
+			'The body must be {"data": {"type": ..., "attributes": {...}}}',
+			'/data',
+			'invalid',
+		);
 	}
-	if (data.type !== type) throw unprocessable(`data.type must be "${type}"`, '/data/type', 'invalid');
+	if (data.type !== type)
+		throw unprocessable(`data.type must be "${type}"`, '/data/type', 'invalid');
 	if (!data.attributes || typeof data.attributes !== 'object' || Array.isArray(data.attributes)) {
 		throw unprocessable('data.attributes must be an object', '/data/attributes', 'invalid');
 	}
@@ -54,7 +72,8 @@ function stringList(value: unknown, pointer: string): string[] {
 
 function requiredString(value: unknown, pointer: string, label: string): string {
 	if (value === undefined || value === null) return '';
-	if (typeof value !== 'string') throw unprocessable(`${label} must be a string`, pointer, 'invalid');
+	if (typeof value !== 'string')
+		throw unprocessable(`${label} must be a string`, pointer, 'invalid');
 	return value;
 }
 
@@ -67,9 +86,18 @@ function single(resource: Resource, request: RequestUrl, included?: Resource[]):
 	return { status: 200, body };
 }
 
-function list(world: World, all: Resource[], request: RequestUrl, includes: string[] = []): ApiAnswer {
+function list(
+	world: World,
+	all: Resource[],
+	request: RequestUrl,
+	includes: string[] = [],
+): ApiAnswer {
 	const page = paginate(all, request);
-	const body: Record<string, unknown> = { data: page.items.map(copy), links: page.links, meta: page.meta };
+	const body: Record<string, unknown> = {
+		data: page.items.map(copy),
+		links: page.links,
+		meta: page.meta,
+	};
 	if (includes.length > 0) body.included = resolveIncluded(world.store, page.items, includes);
 	return { status: 200, body };
 }
@@ -100,7 +128,10 @@ export function apiRoutes(world: World): Route[] {
 							status: '422',
 							title: 'Unprocessable Entity',
 							detail: 'This reference number is not valid.',
-							code: typeof number === 'string' || number === undefined || number === null ? 'blank' : 'invalid',
+							code:
+								typeof number === 'string' || number === undefined || number === null
+									? 'blank'
+									: 'invalid',
 							source: { pointer: '/number' },
 						},
 					]);
@@ -115,8 +146,16 @@ export function apiRoutes(world: World): Route[] {
 			handle: (request) => {
 				const attributes = wrappedAttributes(request.body, 'tracking_request');
 				const trackingRequest = world.createTrackingRequest({
-					request_number: requiredString(attributes.request_number, '/data/attributes/request_number', 'Request number'),
-					request_type: requiredString(attributes.request_type, '/data/attributes/request_type', 'Request type'),
+					request_number: requiredString(
+						attributes.request_number,
+						'/data/attributes/request_number',
+						'Request number',
+					),
+					request_type: requiredString(
+						attributes.request_type,
+						'/data/attributes/request_type',
+						'Request type',
+					),
 					scac: requiredString(attributes.scac, '/data/attributes/scac', 'Scac'),
 					ref_numbers: stringList(attributes.ref_numbers, '/data/attributes/ref_numbers'),
 					shipment_tags: stringList(attributes.shipment_tags, '/data/attributes/shipment_tags'),
@@ -203,7 +242,10 @@ export function apiRoutes(world: World): Route[] {
 			pattern: '/webhooks',
 			bucket: 'default',
 			handle: (request) => {
-				const attributes = world.validateWebhookAttributes(wrappedAttributes(request.body, 'webhook'), false);
+				const attributes = world.validateWebhookAttributes(
+					wrappedAttributes(request.body, 'webhook'),
+					false,
+				);
 				const id = randomUuid();
 				const webhook = world.store.put({
 					id,
@@ -239,7 +281,10 @@ export function apiRoutes(world: World): Route[] {
 			bucket: 'default',
 			handle: (request) => {
 				const webhook = webhookResource(world, request.params.id);
-				const attributes = world.validateWebhookAttributes(wrappedAttributes(request.body, 'webhook'), true);
+				const attributes = world.validateWebhookAttributes(
+					wrappedAttributes(request.body, 'webhook'),
+					true,
+				);
 				webhook.attributes = { ...webhook.attributes, ...attributes };
 				return single(webhook, request);
 			},

@@ -25,7 +25,12 @@ const HELP = `Usage: npm run sandbox -- [options]
   --help                     show this text
 `;
 
-function number(value: string | undefined, name: string, min: number, max = Infinity): number | undefined {
+function number(
+	value: string | undefined,
+	name: string,
+	min: number,
+	max = Infinity,
+): number | undefined {
 	if (value === undefined) return undefined;
 	const parsed = Number(value);
 	if (!Number.isFinite(parsed) || parsed < min || parsed > max) {
@@ -69,14 +74,18 @@ async function main(): Promise<void> {
 		retryBaseSeconds: number(values['retry-base'], 'retry-base', 0),
 		verbose: values.verbose,
 	};
-	const defined = Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined));
+	const defined = Object.fromEntries(
+		Object.entries(overrides).filter(([, value]) => value !== undefined),
+	);
 	let sandbox;
 	try {
 		sandbox = await startSandbox(defined);
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		if (code === 'EADDRINUSE') {
-			throw new Error(`port ${overrides.port ?? DEFAULT_OPTIONS.port} is already in use; pick another with --port`);
+			throw new Error(
+				`port ${overrides.port ?? DEFAULT_OPTIONS.port} is already in use; pick another with --port`,
+			);
 		}
 		throw error;
 	}

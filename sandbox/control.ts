@@ -5,7 +5,13 @@
 import { badRequest, notFound, type ApiAnswer } from './http/jsonApi';
 import { FAULT_KINDS, type FaultInjector, type FaultKind } from './http/faults';
 import type { WebhookDispatcher } from './webhooks/delivery';
-import { withFee, withHold, withoutFee, withoutHold, type ContainerAttributes } from './world/containerChanges';
+import {
+	withFee,
+	withHold,
+	withoutFee,
+	withoutHold,
+	type ContainerAttributes,
+} from './world/containerChanges';
 import { DAY, HOUR, isoTimestamp, parseLastFreeDay } from './world/time';
 import type { World } from './world/world';
 
@@ -38,7 +44,11 @@ function field<T>(body: unknown, name: string): T | undefined {
 
 function oneOf(value: unknown, allowed: readonly string[], name: string): string {
 	if (typeof value !== 'string' || !allowed.includes(value)) {
-		throw badRequest(`${name} must be one of ${allowed.join(', ')}`, { pointer: `/${name}` }, 'invalid');
+		throw badRequest(
+			`${name} must be one of ${allowed.join(', ')}`,
+			{ pointer: `/${name}` },
+			'invalid',
+		);
 	}
 	return value;
 }
@@ -50,16 +60,31 @@ function oneOf(value: unknown, allowed: readonly string[], name: string): string
 export function changeFromBody(world: World, containerId: string, body: unknown): Change {
 	const kind = oneOf(
 		field(body, 'kind'),
-		['place_hold', 'activate_hold', 'clear_hold', 'post_fee', 'remove_fee', 'set_last_free_day', 'set_availability', 'set_pickup_appointment'],
+		[
+			'place_hold',
+			'activate_hold',
+			'clear_hold',
+			'post_fee',
+			'remove_fee',
+			'set_last_free_day',
+			'set_availability',
+			'set_pickup_appointment',
+		],
 		'kind',
 	);
 	const description = field<string | null>(body, 'description') ?? null;
 	switch (kind) {
 		case 'place_hold': {
 			const name = oneOf(field(body, 'name'), HOLD_NAMES, 'name');
-			const status = oneOf(field(body, 'status') ?? 'hold', ['hold', 'pending'], 'status') as 'hold' | 'pending';
+			const status = oneOf(field(body, 'status') ?? 'hold', ['hold', 'pending'], 'status') as
+				| 'hold'
+				| 'pending';
 			return (attributes) => {
-				attributes.holds_at_pod_terminal = withHold(attributes.holds_at_pod_terminal, { name, status, description });
+				attributes.holds_at_pod_terminal = withHold(attributes.holds_at_pod_terminal, {
+					name,
+					status,
+					description,
+				});
 			};
 		}
 		case 'activate_hold': {
@@ -78,14 +103,25 @@ export function changeFromBody(world: World, containerId: string, body: unknown)
 		case 'clear_hold': {
 			const name = oneOf(field(body, 'name'), HOLD_NAMES, 'name');
 			return (attributes) => {
-				attributes.holds_at_pod_terminal = withoutHold(attributes.holds_at_pod_terminal, { name, description });
+				attributes.holds_at_pod_terminal = withoutHold(attributes.holds_at_pod_terminal, {
+					name,
+					description,
+				});
 			};
 		}
 		case 'post_fee': {
-			const type = oneOf(field(body, 'type'), FEE_TYPES.filter((fee) => fee !== 'total'), 'type');
+			const type = oneOf(
+				field(body, 'type'),
+				FEE_TYPES.filter((fee) => fee !== 'total'),
+				'type',
+			);
 			const amount = field<number>(body, 'amount');
 			if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) {
-				throw badRequest('amount must be a number of at least 0', { pointer: '/amount' }, 'invalid');
+				throw badRequest(
+					'amount must be a number of at least 0',
+					{ pointer: '/amount' },
+					'invalid',
+				);
 			}
 			const currency = field<string>(body, 'currency_code') ?? 'USD';
 			return (attributes) => {
@@ -113,7 +149,11 @@ export function changeFromBody(world: World, containerId: string, body: unknown)
 			);
 			const value = raw === null || raw === undefined ? null : parseLastFreeDay(String(raw), zone);
 			if (raw && value === null) {
-				throw badRequest('date must be YYYY-MM-DD or an ISO 8601 timestamp', { pointer: '/date' }, 'invalid');
+				throw badRequest(
+					'date must be YYYY-MM-DD or an ISO 8601 timestamp',
+					{ pointer: '/date' },
+					'invalid',
+				);
 			}
 			return (attributes) => {
 				attributes.import_deadlines = {
@@ -135,7 +175,11 @@ export function changeFromBody(world: World, containerId: string, body: unknown)
 		default: {
 			const available = field<boolean | null>(body, 'available');
 			if (available !== null && typeof available !== 'boolean') {
-				throw badRequest('available must be true, false or null', { pointer: '/available' }, 'invalid');
+				throw badRequest(
+					'available must be true, false or null',
+					{ pointer: '/available' },
+					'invalid',
+				);
 			}
 			return (attributes) => {
 				attributes.availability_known = available !== null;
@@ -151,23 +195,36 @@ export function changeFromBody(world: World, containerId: string, body: unknown)
 function scenarioChanges(name: string, world: World, containerId: string): Change[] | undefined {
 	const container = world.requireContainer(containerId);
 	const zone = String(container.attributes.pod_timezone ?? 'UTC');
-	const inDays = (days: number) => isoTimestamp(Date.parse(isoTimestamp(world.clock.now())) + days * DAY);
+	const inDays = (days: number) =>
+		isoTimestamp(Date.parse(isoTimestamp(world.clock.now())) + days * DAY);
 	const change = (body: Record<string, unknown>) => changeFromBody(world, containerId, body);
 	switch (name) {
 		case 'customs_hold':
 			return [
-				change({ kind: 'place_hold', name: 'customs', status: 'pending', description: 'Awaiting customs release' }),
+				change({
+					kind: 'place_hold',
+					name: 'customs',
+					status: 'pending',
+					description: 'Awaiting customs release',
+				}),
 				change({ kind: 'activate_hold', name: 'customs' }),
 				change({ kind: 'clear_hold', name: 'customs' }),
 			];
 		case 'vacis_exam':
 			return [
-				change({ kind: 'place_hold', name: 'VACIS', status: 'hold', description: 'Selected for NII scan' }),
+				change({
+					kind: 'place_hold',
+					name: 'VACIS',
+					status: 'hold',
+					description: 'Selected for NII scan',
+				}),
 				change({ kind: 'post_fee', type: 'exam', amount: 350 }),
 				change({ kind: 'clear_hold', name: 'VACIS' }),
 			];
 		case 'demurrage':
-			return [1, 2, 3].map((day) => change({ kind: 'post_fee', type: 'demurrage', amount: 175 * day }));
+			return [1, 2, 3].map((day) =>
+				change({ kind: 'post_fee', type: 'demurrage', amount: 175 * day }),
+			);
 		case 'last_free_day_changes':
 			return [
 				change({ kind: 'set_last_free_day', source: 'terminal', date: inDays(4).slice(0, 10) }),
@@ -185,10 +242,24 @@ function scenarioChanges(name: string, world: World, containerId: string): Chang
 		case 'hold_on_available_box':
 			return [
 				change({ kind: 'set_availability', available: true }),
-				change({ kind: 'place_hold', name: 'USDA', status: 'hold', description: 'Agricultural inspection' }),
-				change({ kind: 'place_hold', name: 'other', status: 'hold', description: 'DOWN - Broken machine over pile' }),
+				change({
+					kind: 'place_hold',
+					name: 'USDA',
+					status: 'hold',
+					description: 'Agricultural inspection',
+				}),
+				change({
+					kind: 'place_hold',
+					name: 'other',
+					status: 'hold',
+					description: 'DOWN - Broken machine over pile',
+				}),
 				change({ kind: 'clear_hold', name: 'USDA' }),
-				change({ kind: 'clear_hold', name: 'other', description: 'DOWN - Broken machine over pile' }),
+				change({
+					kind: 'clear_hold',
+					name: 'other',
+					description: 'DOWN - Broken machine over pile',
+				}),
 			];
 		default:
 			void zone;
@@ -207,19 +278,34 @@ export const SCENARIOS = [
 ] as const;
 
 function durationMs(body: unknown): number {
-	const parts: Record<string, number> = { days: DAY, hours: HOUR, minutes: 60_000, seconds: 1000, milliseconds: 1 };
+	const parts: Record<string, number> = {
+		days: DAY,
+		hours: HOUR,
+		minutes: 60_000,
+		seconds: 1000,
+		milliseconds: 1,
+	};
 	let total = 0;
 	let named = false;
 	for (const [name, unit] of Object.entries(parts)) {
 		const value = field<number>(body, name);
 		if (value === undefined) continue;
 		if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-			throw badRequest(`${name} must be a number of at least 0`, { pointer: `/${name}` }, 'invalid');
+			throw badRequest(
+				`${name} must be a number of at least 0`,
+				{ pointer: `/${name}` },
+				'invalid',
+			);
 		}
 		total += value * unit;
 		named = true;
 	}
-	if (!named) throw badRequest('give days, hours, minutes, seconds or milliseconds', { pointer: '/' }, 'blank');
+	if (!named)
+		throw badRequest(
+			'give days, hours, minutes, seconds or milliseconds',
+			{ pointer: '/' },
+			'blank',
+		);
 	return total;
 }
 
@@ -260,21 +346,33 @@ export function controlRoutes(
 				const { id, name } = request.params;
 				world.requireContainer(id);
 				const gapSeconds = field<number>(request.body, 'gap_seconds');
-				const gapMs = typeof gapSeconds === 'number' && gapSeconds >= 0 ? gapSeconds * 1000 : defaults.scenarioGapMs;
+				const gapMs =
+					typeof gapSeconds === 'number' && gapSeconds >= 0
+						? gapSeconds * 1000
+						: defaults.scenarioGapMs;
 				if (name === 'journey') {
 					const steps = world.playRemainingJourney(id, gapMs);
 					return { status: 202, body: { scenario: name, steps, gap_seconds: gapMs / 1000 } };
 				}
 				const changes = scenarioChanges(name, world, id);
 				if (!changes) {
-					throw badRequest(`unknown scenario ${name}; try ${SCENARIOS.join(', ')}`, { parameter: 'name' }, 'invalid');
+					throw badRequest(
+						`unknown scenario ${name}; try ${SCENARIOS.join(', ')}`,
+						{ parameter: 'name' },
+						'invalid',
+					);
 				}
 				const now = world.clock.now();
 				changes.forEach((change, index) =>
-					world.scheduler.schedule(now + index * gapMs, (at) => world.changeContainer(id, at, change)),
+					world.scheduler.schedule(now + index * gapMs, (at) =>
+						world.changeContainer(id, at, change),
+					),
 				);
 				world.scheduler.runDue();
-				return { status: 202, body: { scenario: name, steps: changes.length, gap_seconds: gapMs / 1000 } };
+				return {
+					status: 202,
+					body: { scenario: name, steps: changes.length, gap_seconds: gapMs / 1000 },
+				};
 			},
 		},
 		{
@@ -294,7 +392,11 @@ export function controlRoutes(
 			handle: (request) => {
 				const path = field<string>(request.body, 'path');
 				if (typeof path !== 'string' || !path.startsWith('/')) {
-					throw badRequest('path must be a path under /v2, such as /containers/*', { pointer: '/path' }, 'invalid');
+					throw badRequest(
+						'path must be a path under /v2, such as /containers/*',
+						{ pointer: '/path' },
+						'invalid',
+					);
 				}
 				const kind = oneOf(field(request.body, 'kind'), FAULT_KINDS, 'kind') as FaultKind;
 				const count = field<number>(request.body, 'count') ?? 1;
@@ -310,7 +412,11 @@ export function controlRoutes(
 				return { status: 201, body: { fault } };
 			},
 		},
-		{ method: 'GET', pattern: '/faults', handle: () => ({ status: 200, body: { faults: faults.list() } }) },
+		{
+			method: 'GET',
+			pattern: '/faults',
+			handle: () => ({ status: 200, body: { faults: faults.list() } }),
+		},
 		{
 			method: 'DELETE',
 			pattern: '/faults',

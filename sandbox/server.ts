@@ -11,7 +11,13 @@ import { apiRoutes, type Route } from './api';
 import { SandboxClock } from './clock';
 import { controlRoutes, type ControlRoute } from './control';
 import { FaultInjector } from './http/faults';
-import { ApiError, badRequest, HTML_NOT_FOUND_PAGE, notFound, type ApiAnswer } from './http/jsonApi';
+import {
+	ApiError,
+	badRequest,
+	HTML_NOT_FOUND_PAGE,
+	notFound,
+	type ApiAnswer,
+} from './http/jsonApi';
 import { RateLimiter } from './http/rateLimiter';
 import { WebhookDispatcher } from './webhooks/delivery';
 import { Store } from './world/store';
@@ -157,9 +163,11 @@ function unauthorized(detail: string): ApiError {
 
 /** `Authorization: Token <key>`: the word Token, one space, the key (interface 5.1). */
 function checkApiKey(header: string | undefined, apiKey: string): string {
-	if (!header) throw unauthorized('Missing Authorization header; send "Authorization: Token <API key>"');
+	if (!header)
+		throw unauthorized('Missing Authorization header; send "Authorization: Token <API key>"');
 	const parsed = /^Token ([^\s]+)$/.exec(header);
-	if (!parsed) throw unauthorized('Malformed Authorization header; send "Authorization: Token <API key>"');
+	if (!parsed)
+		throw unauthorized('Malformed Authorization header; send "Authorization: Token <API key>"');
 	if (parsed[1] !== apiKey) throw unauthorized('Unknown API key');
 	return parsed[1];
 }
@@ -171,7 +179,9 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 	const limiter = new RateLimiter(clock);
 	let baseUrl = '';
 	const reportError = (error: unknown) => {
-		process.stderr.write(`sandbox: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+		process.stderr.write(
+			`sandbox: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+		);
 	};
 	const store = new Store();
 	const dispatcher = new WebhookDispatcher(
@@ -197,7 +207,11 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 		controlRoutes(world, faults, dispatcher, { scenarioGapMs: options.scenarioGapSeconds * 1000 }),
 	);
 
-	const handleApi = async (request: http.IncomingMessage, response: http.ServerResponse, url: URL) => {
+	const handleApi = async (
+		request: http.IncomingMessage,
+		response: http.ServerResponse,
+		url: URL,
+	) => {
 		const path = url.pathname.slice('/v2'.length) || '/';
 		const method = request.method ?? 'GET';
 		const fault = faults.take(method, path);
@@ -251,13 +265,25 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 		send(response, answer);
 	};
 
-	const handleControl = async (request: http.IncomingMessage, response: http.ServerResponse, url: URL) => {
+	const handleControl = async (
+		request: http.IncomingMessage,
+		response: http.ServerResponse,
+		url: URL,
+	) => {
 		checkApiKey(request.headers.authorization, options.apiKey);
 		const path = url.pathname.slice('/_sandbox'.length) || '/';
 		const found = match(control, request.method ?? 'GET', path);
 		if (found === undefined) throw notFound();
 		const body = parseJson(await readBody(request));
-		send(response, found.route.handle({ method: request.method ?? 'GET', params: found.params, query: url.searchParams, body }));
+		send(
+			response,
+			found.route.handle({
+				method: request.method ?? 'GET',
+				params: found.params,
+				query: url.searchParams,
+				body,
+			}),
+		);
 	};
 
 	const server = http.createServer((request, response) => {
@@ -280,7 +306,10 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 				return;
 			}
 			reportError(error);
-			send(response, { status: 500, body: { errors: [{ status: '500', title: 'Internal Server Error' }] } });
+			send(response, {
+				status: 500,
+				body: { errors: [{ status: '500', title: 'Internal Server Error' }] },
+			});
 		});
 	});
 

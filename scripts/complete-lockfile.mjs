@@ -13,13 +13,25 @@ const packages = lock.packages;
 /** os / cpu / libc of a platform binary, read from the triple in its name. */
 function platformOf(name) {
 	const triple = name.split('/').pop();
-	const os = ['android', 'darwin', 'freebsd', 'linux', 'openharmony', 'win32', 'sunos', 'aix'].find((candidate) =>
-		triple.includes(`-${candidate}-`),
+	const os = ['android', 'darwin', 'freebsd', 'linux', 'openharmony', 'win32', 'sunos', 'aix'].find(
+		(candidate) => triple.includes(`-${candidate}-`),
 	);
-	const cpu = ['arm64', 'arm', 'x64', 'ia32', 'loong64', 'ppc64', 'riscv64', 's390x', 'wasm32'].find((candidate) =>
-		new RegExp(`-${candidate}(-|$)`).test(triple),
-	);
-	const libc = /-(gnu|gnueabihf)$/.test(triple) ? 'glibc' : /-musl(eabihf)?$/.test(triple) ? 'musl' : undefined;
+	const cpu = [
+		'arm64',
+		'arm',
+		'x64',
+		'ia32',
+		'loong64',
+		'ppc64',
+		'riscv64',
+		's390x',
+		'wasm32',
+	].find((candidate) => new RegExp(`-${candidate}(-|$)`).test(triple));
+	const libc = /-(gnu|gnueabihf)$/.test(triple)
+		? 'glibc'
+		: /-musl(eabihf)?$/.test(triple)
+			? 'musl'
+			: undefined;
 	return { os, cpu, libc };
 }
 
@@ -42,7 +54,9 @@ for (const [path, entry] of Object.entries(packages)) {
 		added++;
 	}
 }
-const sorted = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
+const sorted = Object.fromEntries(
+	Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
+);
 lock.packages = sorted;
 writeFileSync(LOCK, `${JSON.stringify(lock, null, 2)}\n`);
 process.stdout.write(`complete-lockfile: added ${added} platform entries\n`);

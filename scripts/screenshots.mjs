@@ -24,7 +24,11 @@ import { freePort, login, portInUse, repoRoot } from './lib/n8n.mjs';
 const OWNER = { email: 'demo@example.com', password: 'Demo-password-1' };
 const SANDBOX_API_KEY = 'sandbox-key';
 const CREDENTIAL = { id: 'ctSandboxCredential', name: 'Container Tracking sandbox' };
-const HOLD_ALERTS = { id: 'ctHoldAlerts', trigger: 'Container hold changed', last: 'Append to hold-alerts.log' };
+const HOLD_ALERTS = {
+	id: 'ctHoldAlerts',
+	trigger: 'Container hold changed',
+	last: 'Append to hold-alerts.log',
+};
 const BULK_TRACKING = { id: 'ctBulkTracking' };
 const VIEWPORT = { width: 1440, height: 900 };
 // Without the background-networking flags Chromium's own connections are refused by a closed
@@ -61,20 +65,29 @@ function options() {
 		);
 		process.exit(0);
 	}
-	return { skipBuild: values['skip-build'], outDir: path.resolve(values.out), chromiumPath: values.chromium };
+	return {
+		skipBuild: values['skip-build'],
+		outDir: path.resolve(values.out),
+		chromiumPath: values.chromium,
+	};
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function runBuild() {
 	return new Promise((resolve, reject) => {
-		const child = spawn('npm', ['run', 'build'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn('npm', ['run', 'build'], {
+			cwd: repoRoot,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		let output = '';
 		child.stdout.on('data', (chunk) => (output += chunk));
 		child.stderr.on('data', (chunk) => (output += chunk));
 		child.on('error', reject);
 		child.on('close', (code) =>
-			code === 0 ? resolve() : reject(new Error(`npm run build failed (exit ${code}):\n${output.slice(-3000)}`)),
+			code === 0
+				? resolve()
+				: reject(new Error(`npm run build failed (exit ${code}):\n${output.slice(-3000)}`)),
 		);
 	});
 }
@@ -83,11 +96,21 @@ function runBuild() {
 function startDemo({ n8nPort, sandboxPort, demoDir }) {
 	const child = spawn(
 		process.execPath,
-		[path.join(repoRoot, 'scripts', 'start.mjs'), '--n8n-port', String(n8nPort), '--sandbox-port', String(sandboxPort), '--demo-dir', demoDir],
+		[
+			path.join(repoRoot, 'scripts', 'start.mjs'),
+			'--n8n-port',
+			String(n8nPort),
+			'--sandbox-port',
+			String(sandboxPort),
+			'--demo-dir',
+			demoDir,
+		],
 		{ cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
 	);
 	// 'close', not 'exit': its last lines ("stopped; nothing left running") are read by then.
-	const exited = new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+	const exited = new Promise((resolve) =>
+		child.once('close', (code, signal) => resolve({ code, signal })),
+	);
 	let output = '';
 	const ready = new Promise((resolve, reject) => {
 		const timer = setTimeout(
@@ -97,8 +120,12 @@ function startDemo({ n8nPort, sandboxPort, demoDir }) {
 		const read = (chunk) => {
 			const text = chunk.toString();
 			output += text;
-			for (const line of text.split('\n')) if (line.startsWith('[')) process.stdout.write(`  ${line}\n`);
-			const match = /Container tracking demo is running\.[\s\S]*?n8n editor\s+(\S+)[\s\S]*?sandbox\s+(\S+)/.exec(output);
+			for (const line of text.split('\n'))
+				if (line.startsWith('[')) process.stdout.write(`  ${line}\n`);
+			const match =
+				/Container tracking demo is running\.[\s\S]*?n8n editor\s+(\S+)[\s\S]*?sandbox\s+(\S+)/.exec(
+					output,
+				);
 			if (match) {
 				clearTimeout(timer);
 				resolve({ editorUrl: match[1], sandboxUrl: match[2] });
@@ -108,7 +135,11 @@ function startDemo({ n8nPort, sandboxPort, demoDir }) {
 		child.stderr.on('data', read);
 		exited.then(({ code, signal }) => {
 			clearTimeout(timer);
-			reject(new Error(`the demo exited (${signal ?? code}) before it was running:\n${output.slice(-3000)}`));
+			reject(
+				new Error(
+					`the demo exited (${signal ?? code}) before it was running:\n${output.slice(-3000)}`,
+				),
+			);
 		});
 	});
 	return {
@@ -118,7 +149,10 @@ function startDemo({ n8nPort, sandboxPort, demoDir }) {
 			if (child.exitCode !== null || child.signalCode !== null) return;
 			child.kill('SIGTERM');
 			let timer;
-			const result = await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, 60_000, null)))]);
+			const result = await Promise.race([
+				exited,
+				new Promise((resolve) => (timer = setTimeout(resolve, 60_000, null))),
+			]);
 			clearTimeout(timer);
 			if (result === null) {
 				say(`the demo (pid ${child.pid}) did not stop within 60 s; killing it`);
@@ -139,7 +173,8 @@ async function restClient(baseUrl) {
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = await response.text();
-		if (!response.ok) throw new Error(`${method} /rest${pathname}: ${response.status} ${text.slice(0, 500)}`);
+		if (!response.ok)
+			throw new Error(`${method} /rest${pathname}: ${response.status} ${text.slice(0, 500)}`);
 		return JSON.parse(text).data;
 	};
 }
@@ -168,12 +203,15 @@ async function holdAlertExecution(rest, timeoutMs) {
 		const list = await rest('GET', `/executions?filter=${filter}&limit=20`);
 		const successes = (list.results ?? []).filter((execution) => execution.status === 'success');
 		for (const execution of successes) {
-			if (!seen.has(execution.id)) seen.set(execution.id, lastNodeExecuted(await rest('GET', `/executions/${execution.id}`)));
+			if (!seen.has(execution.id))
+				seen.set(execution.id, lastNodeExecuted(await rest('GET', `/executions/${execution.id}`)));
 			if (seen.get(execution.id) === HOLD_ALERTS.last) return execution.id;
 		}
 		if (Date.now() > deadline) {
 			if (successes.length > 0) return successes[0].id;
-			throw new Error(`no execution of the Hold alerts workflow within ${Math.round(timeoutMs / 1000)} s`);
+			throw new Error(
+				`no execution of the Hold alerts workflow within ${Math.round(timeoutMs / 1000)} s`,
+			);
 		}
 		await sleep(3000);
 	}
@@ -184,14 +222,26 @@ async function createContainerGetWorkflow(rest, containerId) {
 	const workflow = await rest('POST', '/workflows', {
 		name: 'Get one container',
 		nodes: [
-			{ id: 'd5a1b3c2-0000-4000-8000-000000000001', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'd5a1b3c2-0000-4000-8000-000000000001',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
 			{
 				id: 'd5a1b3c2-0000-4000-8000-000000000002',
 				name: 'Get container',
 				type: 'n8n-nodes-container-tracking.containerTracking',
 				typeVersion: 1,
 				position: [240, 0],
-				parameters: { resource: 'container', operation: 'get', containerId, options: { include: ['shipment', 'pod_terminal'] } },
+				parameters: {
+					resource: 'container',
+					operation: 'get',
+					containerId,
+					options: { include: ['shipment', 'pod_terminal'] },
+				},
 				credentials: { containerTrackingApi: CREDENTIAL },
 			},
 		],
@@ -219,7 +269,8 @@ async function prepareContainer(sandboxUrl, preferredId) {
 			headers,
 			body: JSON.stringify({ gap_seconds: 0 }),
 		});
-		if (!played.ok) say(`warning: the sandbox did not play ${scenario}: ${played.status} ${await played.text()}`);
+		if (!played.ok)
+			say(`warning: the sandbox did not play ${scenario}: ${played.status} ${await played.text()}`);
 	}
 	return container.id;
 }
@@ -237,7 +288,8 @@ async function containerOfExecution(rest, executionId) {
 // ---- the editor ----------------------------------------------------------------------------
 
 const byTestId = (page, id) => page.locator(`[data-test-id="${id}"]`);
-const canvasNode = (page, name) => page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`);
+const canvasNode = (page, name) =>
+	page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`);
 
 /** Closes onboarding, "what's new" and survey dialogs and toasts, if any are showing. */
 async function dismissPopups(page) {
@@ -252,7 +304,11 @@ async function dismissPopups(page) {
 		);
 		const count = await closers.count();
 		if (count === 0) return;
-		for (let index = count - 1; index >= 0; index--) await closers.nth(index).click({ timeout: 2000 }).catch(() => undefined);
+		for (let index = count - 1; index >= 0; index--)
+			await closers
+				.nth(index)
+				.click({ timeout: 2000 })
+				.catch(() => undefined);
 		await page.waitForTimeout(400);
 	}
 }
@@ -262,7 +318,8 @@ async function shoot(page, outDir, name, { check } = {}) {
 	await dismissPopups(page);
 	await page.mouse.move(720, 893);
 	await page.waitForTimeout(600);
-	if (new URL(page.url()).pathname.startsWith('/signin')) throw new Error(`${name}: the editor shows the sign-in page`);
+	if (new URL(page.url()).pathname.startsWith('/signin'))
+		throw new Error(`${name}: the editor shows the sign-in page`);
 	if (check) await check();
 	const file = path.join(outDir, name);
 	await page.screenshot({ path: file });
@@ -317,7 +374,8 @@ async function main() {
 				say('stopping the demo (SIGTERM)');
 				await demo.stop();
 				for (const port of [n8nPort, sandboxPort]) {
-					if (await portInUse(port)) say(`warning: port ${port} is still in use after the demo stopped`);
+					if (await portInUse(port))
+						say(`warning: port ${port} is still in use after the demo stopped`);
 				}
 			}
 			rmSync(userDataDir, { recursive: true, force: true });
@@ -406,7 +464,10 @@ async function main() {
 		await closeNode(page);
 
 		// 5. Container → Get, run on a container of the sandbox so its output is shown too.
-		const containerId = await prepareContainer(sandboxUrl, await containerOfExecution(rest, executionId));
+		const containerId = await prepareContainer(
+			sandboxUrl,
+			await containerOfExecution(rest, executionId),
+		);
 		const scratchId = await createContainerGetWorkflow(rest, containerId);
 		await openWorkflow(page, editorUrl, scratchId);
 		await openNode(page, 'Get container');
@@ -434,7 +495,9 @@ async function main() {
 	} finally {
 		await cleanUp();
 	}
-	say(`done in ${Math.round((Date.now() - started) / 1000)} s; screenshots in ${path.relative(repoRoot, outDir) || outDir}`);
+	say(
+		`done in ${Math.round((Date.now() - started) / 1000)} s; screenshots in ${path.relative(repoRoot, outDir) || outDir}`,
+	);
 }
 
 main().catch((error) => {

@@ -5,14 +5,27 @@
 //
 //   npm start -- --n8n-port 5678 --sandbox-port 4010
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	realpathSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { freePort, n8nCli, portInUse, prepareInstance, repoRoot, startN8n } from './lib/n8n.mjs';
 
-const OWNER = { email: 'demo@example.com', password: 'Demo-password-1', firstName: 'Demo', lastName: 'Dispatcher' };
+const OWNER = {
+	email: 'demo@example.com',
+	password: 'Demo-password-1',
+	firstName: 'Demo',
+	lastName: 'Dispatcher',
+};
 const API_KEY = 'sandbox-key';
 const CREDENTIAL = { id: 'ctSandboxCredential', name: 'Container Tracking sandbox' };
 
@@ -37,23 +50,34 @@ function options() {
 	}
 	const demoDir =
 		values['demo-dir'] ?? path.join(os.homedir(), '.cache', 'n8n-nodes-container-tracking', 'demo');
-	return { n8nPort: Number(values['n8n-port']), sandboxPort: Number(values['sandbox-port']), demoDir };
+	return {
+		n8nPort: Number(values['n8n-port']),
+		sandboxPort: Number(values['sandbox-port']),
+		demoDir,
+	};
 }
 
 async function checkPorts(ports) {
 	for (const [label, port, flag] of ports) {
-		if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${label} port "${port}" is not a port number`);
+		if (!Number.isInteger(port) || port < 1 || port > 65535)
+			throw new Error(`${label} port "${port}" is not a port number`);
 		if (await portInUse(port)) {
-			throw new Error(`port ${port} (${label}) is already in use; choose another with ${flag} <port>`);
+			throw new Error(
+				`port ${port} (${label}) is already in use; choose another with ${flag} <port>`,
+			);
 		}
 	}
 }
 
 function startSandbox(port) {
-	const child = spawn(path.join(repoRoot, 'node_modules', '.bin', 'tsx'), ['sandbox/cli.ts', '--port', String(port), '--api-key', API_KEY], {
-		cwd: repoRoot,
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
+	const child = spawn(
+		path.join(repoRoot, 'node_modules', '.bin', 'tsx'),
+		['sandbox/cli.ts', '--port', String(port), '--api-key', API_KEY],
+		{
+			cwd: repoRoot,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		},
+	);
 	const exited = new Promise((resolve) => child.once('exit', resolve));
 	const ready = new Promise((resolve, reject) => {
 		let output = '';
@@ -79,11 +103,20 @@ function startSandbox(port) {
 function prepareWorkflows(importDir, outputDir) {
 	mkdirSync(importDir, { recursive: true });
 	const published = [];
-	for (const file of readdirSync(path.join(repoRoot, 'examples')).filter((name) => name.endsWith('.json'))) {
-		const text = readFileSync(path.join(repoRoot, 'examples', file), 'utf8').replaceAll('__DEMO_OUTPUT_DIR__', outputDir);
+	for (const file of readdirSync(path.join(repoRoot, 'examples')).filter((name) =>
+		name.endsWith('.json'),
+	)) {
+		const text = readFileSync(path.join(repoRoot, 'examples', file), 'utf8').replaceAll(
+			'__DEMO_OUTPUT_DIR__',
+			outputDir,
+		);
 		const workflow = JSON.parse(text);
 		writeFileSync(path.join(importDir, file), JSON.stringify(workflow, null, 2));
-		if (workflow.nodes.some((node) => node.type.endsWith('Trigger') && !node.type.includes('manualTrigger'))) {
+		if (
+			workflow.nodes.some(
+				(node) => node.type.endsWith('Trigger') && !node.type.includes('manualTrigger'),
+			)
+		) {
 			published.push({ id: workflow.id, name: workflow.name });
 		}
 	}
@@ -114,7 +147,14 @@ const TRACKED = [
 	{ number: 'MEDUFR030802', scac: 'MSCU', type: 'bill_of_lading' },
 	{ number: 'HLCU1234567890', scac: 'HLCU', type: 'bill_of_lading' },
 ];
-const SCENARIOS = ['customs_hold', 'ready_for_pickup', 'vacis_exam', 'last_free_day_changes', 'demurrage', 'hold_on_available_box'];
+const SCENARIOS = [
+	'customs_hold',
+	'ready_for_pickup',
+	'vacis_exam',
+	'last_free_day_changes',
+	'demurrage',
+	'hold_on_available_box',
+];
 
 /** Tracks a few containers, then plays a scenario on one of them every 20 seconds. */
 function playJourneys(sandbox) {
@@ -131,24 +171,36 @@ function playJourneys(sandbox) {
 	const loop = async () => {
 		for (const { number, scac, type } of TRACKED) {
 			await sandbox.api('POST', '/tracking_requests', {
-				data: { type: 'tracking_request', attributes: { request_number: number, request_type: type, scac } },
+				data: {
+					type: 'tracking_request',
+					attributes: { request_number: number, request_type: type, scac },
+				},
 			});
 		}
 		await wait(4000);
 		const { body } = await sandbox.api('GET', '/containers?page[size]=100');
-		const containers = (body?.data ?? []).map((container) => ({ id: container.id, number: container.attributes.number }));
-		say(`the sandbox tracks ${containers.length} containers: ${containers.map((c) => c.number).join(', ')}`);
+		const containers = (body?.data ?? []).map((container) => ({
+			id: container.id,
+			number: container.attributes.number,
+		}));
+		say(
+			`the sandbox tracks ${containers.length} containers: ${containers.map((c) => c.number).join(', ')}`,
+		);
 		// Two boxes go through the rest of their journey now (arrival, discharge, holds, pickup),
 		// so that the board soon shows boxes at the terminal, not only boxes at sea.
 		for (const container of containers.slice(1, 3)) {
-			await sandbox.control('POST', `/containers/${container.id}/scenarios/journey`, { gap_seconds: 6 });
+			await sandbox.control('POST', `/containers/${container.id}/scenarios/journey`, {
+				gap_seconds: 6,
+			});
 			say(`playing the rest of the journey of ${container.number}`);
 		}
 		await wait(20_000);
 		for (let round = 0; !stopped && containers.length > 0; round++) {
 			const container = containers[round % containers.length];
 			const scenario = SCENARIOS[round % SCENARIOS.length];
-			await sandbox.control('POST', `/containers/${container.id}/scenarios/${scenario}`, { gap_seconds: 4 });
+			await sandbox.control('POST', `/containers/${container.id}/scenarios/${scenario}`, {
+				gap_seconds: 4,
+			});
 			say(`playing "${scenario}" for ${container.number}`);
 			await wait(20_000);
 		}
@@ -211,13 +263,22 @@ async function main() {
 		writeFileSync(
 			credentialsFile,
 			JSON.stringify([
-				{ ...CREDENTIAL, type: 'containerTrackingApi', data: { apiKey: API_KEY, baseUrl: sandboxUrl, signatureHeader: 'X-SVC-Webhook-Signature' } },
+				{
+					...CREDENTIAL,
+					type: 'containerTrackingApi',
+					data: {
+						apiKey: API_KEY,
+						baseUrl: sandboxUrl,
+						signatureHeader: 'X-SVC-Webhook-Signature',
+					},
+				},
 			]),
 		);
 		say('importing the credential and the example workflows');
 		const checked = async (args) => {
 			const result = await n8nCli(n8nDir, env, args);
-			if (result.code !== 0) throw new Error(`n8n ${args[0]} failed:\n${(result.stderr || result.stdout).slice(-2000)}`);
+			if (result.code !== 0)
+				throw new Error(`n8n ${args[0]} failed:\n${(result.stderr || result.stdout).slice(-2000)}`);
 		};
 		await checked(['import:credentials', `--input=${credentialsFile}`]);
 		const importDir = path.join(demoDir, 'workflows');

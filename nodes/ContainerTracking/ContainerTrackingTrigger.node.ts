@@ -37,7 +37,9 @@ function sameEvents(a: unknown, b: string[]): boolean {
  * is found by the transport event it lists, so that the item can still name it.
  */
 async function addMissingContainers(this: IWebhookFunctions, items: IDataObject[]): Promise<void> {
-	const missing = items.filter((item) => !item.container_number && item.reference_type === 'transport_event');
+	const missing = items.filter(
+		(item) => !item.container_number && item.reference_type === 'transport_event',
+	);
 	if (missing.length === 0) return;
 	const referenceId = String(missing[0].reference_id);
 	const pages = await fetchAllPages.call(this, '/containers', {});
@@ -49,7 +51,8 @@ async function addMissingContainers(this: IWebhookFunctions, items: IDataObject[
 	});
 	for (const item of missing) {
 		item.container_id = container?.id ?? null;
-		item.container_number = ((container?.attributes as IDataObject | undefined)?.number as string) ?? null;
+		item.container_number =
+			((container?.attributes as IDataObject | undefined)?.number as string) ?? null;
 		if (container) item.container = { id: container.id, ...(container.attributes as IDataObject) };
 	}
 }
@@ -69,7 +72,8 @@ export class ContainerTrackingTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["registration"] === "existing" ? "existing webhook" : $parameter["events"].join(", ")}}',
+		subtitle:
+			'={{$parameter["registration"] === "existing" ? "existing webhook" : $parameter["events"].join(", ")}}',
 		description:
 			'Starts the workflow when the container tracking service sends a notification: holds, fees, last free days, vessel and rail events',
 		defaults: { name: 'Container Tracking Trigger' },
@@ -94,12 +98,14 @@ export class ContainerTrackingTrigger implements INodeType {
 					{
 						name: 'Register Automatically',
 						value: AUTOMATIC,
-						description: 'The node creates its webhook with the service when the workflow is published, and deletes it when unpublished',
+						description:
+							'The node creates its webhook with the service when the workflow is published, and deletes it when unpublished',
 					},
 					{
 						name: 'Use a Webhook Created Elsewhere',
 						value: EXISTING,
-						description: "Paste the secret of a webhook you created yourself with this node's URL; nothing is registered",
+						description:
+							"Paste the secret of a webhook you created yourself with this node's URL; nothing is registered",
 					},
 				],
 				default: AUTOMATIC,
@@ -121,7 +127,8 @@ export class ContainerTrackingTrigger implements INodeType {
 				typeOptions: { password: true },
 				default: '',
 				required: true,
-				description: 'The secret the service returned when the webhook was created; every delivery is checked against it',
+				description:
+					'The secret the service returned when the webhook was created; every delivery is checked against it',
 				displayOptions: { show: { registration: [EXISTING] } },
 			},
 			{
@@ -177,7 +184,8 @@ export class ContainerTrackingTrigger implements INodeType {
 						name: 'raw',
 						type: 'boolean',
 						default: false,
-						description: 'Whether to output the notification exactly as the service sent it, one item per delivery',
+						description:
+							'Whether to output the notification exactly as the service sent it, one item per delivery',
 					},
 				],
 			},
@@ -203,9 +211,17 @@ export class ContainerTrackingTrigger implements INodeType {
 						{ acceptStatuses: [404] },
 					);
 					if (response.status !== 404) {
-						const webhook = parseAnswer(this, webhookDocument, response.body, 'reading the webhook').data;
+						const webhook = parseAnswer(
+							this,
+							webhookDocument,
+							response.body,
+							'reading the webhook',
+						).data;
 						if (webhook.attributes.url === url) {
-							if (!sameEvents(webhook.attributes.events, events) || webhook.attributes.active === false) {
+							if (
+								!sameEvents(webhook.attributes.events, events) ||
+								webhook.attributes.active === false
+							) {
 								await containerTrackingRequest.call(this, 'PATCH', `/webhooks/${webhook.id}`, {
 									body: { data: { type: 'webhook', attributes: { events, active: true } } },
 								});
@@ -217,7 +233,12 @@ export class ContainerTrackingTrigger implements INodeType {
 					delete staticData.webhookSecret;
 				}
 				// Every page: an account may have more webhooks than one page holds.
-				const { records: webhooks } = await fetchList.call(this, '/webhooks', webhookListDocument, 'listing webhooks');
+				const { records: webhooks } = await fetchList.call(
+					this,
+					'/webhooks',
+					webhookListDocument,
+					'listing webhooks',
+				);
 				const mine = webhooks.find((webhook) => webhook.attributes.url === url);
 				if (!mine || typeof mine.attributes.secret !== 'string') return false;
 				staticData.webhookId = mine.id;
@@ -240,11 +261,20 @@ export class ContainerTrackingTrigger implements INodeType {
 				const response = await containerTrackingRequest.call(this, 'POST', '/webhooks', {
 					body: { data: { type: 'webhook', attributes: { url, events, active: true } } },
 				});
-				const webhook = parseAnswer(this, webhookDocument, response.body, 'creating the webhook').data;
+				const webhook = parseAnswer(
+					this,
+					webhookDocument,
+					response.body,
+					'creating the webhook',
+				).data;
 				if (typeof webhook.attributes.secret !== 'string' || webhook.attributes.secret === '') {
-					throw new NodeOperationError(this.getNode(), 'The service created the webhook without a secret', {
-						description: 'Deliveries could not be verified; the webhook was not used.',
-					});
+					throw new NodeOperationError(
+						this.getNode(),
+						'The service created the webhook without a secret',
+						{
+							description: 'Deliveries could not be verified; the webhook was not used.',
+						},
+					);
 				}
 				const staticData = this.getWorkflowStaticData('node');
 				staticData.webhookId = webhook.id;
@@ -255,7 +285,8 @@ export class ContainerTrackingTrigger implements INodeType {
 			/** Removes the webhook; one already gone is not an error. */
 			async delete(this: IHookFunctions): Promise<boolean> {
 				const staticData = this.getWorkflowStaticData('node');
-				if (this.getNodeParameter('registration', AUTOMATIC) === EXISTING || !staticData.webhookId) return true;
+				if (this.getNodeParameter('registration', AUTOMATIC) === EXISTING || !staticData.webhookId)
+					return true;
 				const response = await containerTrackingRequest.call(
 					this,
 					'DELETE',
@@ -276,7 +307,9 @@ export class ContainerTrackingTrigger implements INodeType {
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const request = this.getRequestObject();
 		const credentials = await this.getCredentials(CREDENTIAL_NAME);
-		const headerName = String(credentials.signatureHeader || 'X-SVC-Webhook-Signature').toLowerCase();
+		const headerName = String(
+			credentials.signatureHeader || 'X-SVC-Webhook-Signature',
+		).toLowerCase();
 		const staticData = this.getWorkflowStaticData('node');
 		const secret =
 			this.getNodeParameter('registration', AUTOMATIC) === EXISTING
@@ -291,7 +324,8 @@ export class ContainerTrackingTrigger implements INodeType {
 		let notification: Notification;
 		try {
 			const parsed = webhookNotificationEnvelope.safeParse(JSON.parse(rawBody!.toString('utf8')));
-			if (!parsed.success) return answer(this, 400, 'The body is not a notification of the service');
+			if (!parsed.success)
+				return answer(this, 400, 'The body is not a notification of the service');
 			notification = parsed.data as unknown as Notification;
 		} catch {
 			return answer(this, 400, 'The body is not JSON');
@@ -309,7 +343,8 @@ export class ContainerTrackingTrigger implements INodeType {
 			fields: options.fields ?? [],
 			raw: options.raw === true,
 		});
-		if (items.length > 0 && options.fetchContainer && !options.raw) await addMissingContainers.call(this, items);
+		if (items.length > 0 && options.fetchContainer && !options.raw)
+			await addMissingContainers.call(this, items);
 		// Remembered only once the items are ready: when the container lookup fails, n8n answers 500
 		// and the service retries, and that retry must still start the workflow.
 		if (deduplicate) remember(staticData, scope, notification.data.id);

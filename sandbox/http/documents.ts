@@ -21,7 +21,11 @@ function positiveInteger(query: URLSearchParams, name: string): number | undefin
 	const raw = query.get(name);
 	if (raw === null) return undefined;
 	if (!/^\d+$/.test(raw) || Number(raw) < 1) {
-		throw badRequest(`${name} must be a positive integer`, { parameter: name }, 'invalid_parameter');
+		throw badRequest(
+			`${name} must be a positive integer`,
+			{ parameter: name },
+			'invalid_parameter',
+		);
 	}
 	return Number(raw);
 }
@@ -45,7 +49,10 @@ export interface Page<T> {
 
 /** `page[number]` from 1, `page[size]` default 30, at most 100 (larger values are cut). */
 export function paginate<T>(all: T[], url: RequestUrl): Page<T> {
-	const pageSize = Math.min(positiveInteger(url.query, 'page[size]') ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+	const pageSize = Math.min(
+		positiveInteger(url.query, 'page[size]') ?? DEFAULT_PAGE_SIZE,
+		MAX_PAGE_SIZE,
+	);
 	const pageNumber = positiveInteger(url.query, 'page[number]') ?? 1;
 	const lastPage = Math.max(1, Math.ceil(all.length / pageSize));
 	const items = all.slice((pageNumber - 1) * pageSize, pageNumber * pageSize);
@@ -83,7 +90,11 @@ export function parseInclude(query: URLSearchParams, accepted: readonly string[]
 }
 
 /** The records named by `relationships` of every primary record, once each, in first-seen order. */
-export function resolveIncluded(store: Store, primary: Resource[], relationships: string[]): Resource[] {
+export function resolveIncluded(
+	store: Store,
+	primary: Resource[],
+	relationships: string[],
+): Resource[] {
 	const seen = new Set(primary.map((resource) => `${resource.type}:${resource.id}`));
 	const included: Resource[] = [];
 	for (const resource of primary) {

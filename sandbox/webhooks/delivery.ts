@@ -90,7 +90,9 @@ export class WebhookDispatcher {
 					created_at: notification.createdAt,
 				},
 				relationships: {
-					reference_object: { data: { id: notification.reference.id, type: notification.reference.type } },
+					reference_object: {
+						data: { id: notification.reference.id, type: notification.reference.type },
+					},
 					webhook: { data: { id: webhook.id, type: 'webhook' } },
 					webhook_notification_logs: { data: [] },
 				},
@@ -109,12 +111,18 @@ export class WebhookDispatcher {
 		copies: 'once' | 'send_copy' | 'is_copy',
 	): void {
 		if (this.stopped) return;
-		const attributes = webhook.attributes as { url: string; secret: string; headers: Array<{ name: string; value: string }> | null };
+		const attributes = webhook.attributes as {
+			url: string;
+			secret: string;
+			headers: Array<{ name: string; value: string }> | null;
+		};
 		const started = Date.now();
 		const sending = this.post(attributes.url, body, {
 			'Content-Type': 'application/json',
 			'User-Agent': 'container-tracking-sandbox/1.0',
-			...Object.fromEntries((attributes.headers ?? []).map((header) => [header.name, header.value])),
+			...Object.fromEntries(
+				(attributes.headers ?? []).map((header) => [header.name, header.value]),
+			),
 			// Last, so that a custom header of the same name can never replace the signature.
 			[this.options.signatureHeader]: signBody(body, attributes.secret),
 		}).then((result) => {
@@ -135,7 +143,8 @@ export class WebhookDispatcher {
 			const succeeded = result.status !== null && SUCCESS_STATUSES.has(result.status);
 			if (succeeded) {
 				// The copy goes out once the original got through, as a retrying service would send it.
-				if (copies === 'send_copy') this.later(0, () => this.attempt(webhook, notification, body, 1, 'is_copy'));
+				if (copies === 'send_copy')
+					this.later(0, () => this.attempt(webhook, notification, body, 1, 'is_copy'));
 				return;
 			}
 			if (copies === 'is_copy' || attempt > MAX_RETRIES) return;
@@ -143,7 +152,8 @@ export class WebhookDispatcher {
 			this.later(this.clock.toReal(backoff), () => {
 				// A webhook deleted or deactivated meanwhile gets no more attempts.
 				const current = this.store.get('webhook', webhook.id);
-				if (current && current.attributes.active !== false) this.attempt(current, notification, body, attempt + 1, copies);
+				if (current && current.attributes.active !== false)
+					this.attempt(current, notification, body, attempt + 1, copies);
 			});
 		});
 		this.inFlight.add(sending);
@@ -174,15 +184,23 @@ export class WebhookDispatcher {
 			const client = target.protocol === 'https:' ? https : http;
 			const request = client.request(
 				target,
-				{ method: 'POST', headers: { ...headers, 'Content-Length': Buffer.byteLength(body) }, timeout: this.options.timeoutMs },
+				{
+					method: 'POST',
+					headers: { ...headers, 'Content-Length': Buffer.byteLength(body) },
+					timeout: this.options.timeoutMs,
+				},
 				(response) => {
 					response.resume();
 					response.on('end', () => resolve({ status: response.statusCode ?? null, error: null }));
-					response.on('error', (error) => resolve({ status: response.statusCode ?? null, error: error.message }));
+					response.on('error', (error) =>
+						resolve({ status: response.statusCode ?? null, error: error.message }),
+					);
 				},
 			);
 			request.on('timeout', () => request.destroy(new Error('timeout')));
-			request.on('error', (error: NodeJS.ErrnoException) => resolve({ status: null, error: error.code ?? error.message }));
+			request.on('error', (error: NodeJS.ErrnoException) =>
+				resolve({ status: null, error: error.code ?? error.message }),
+			);
 			request.end(body);
 		});
 	}

@@ -29,9 +29,15 @@ export const CHANGESET_ATTRIBUTES = [
 ] as const;
 
 /** Deadline attribute → the notification sent when it changes. */
-export const DEADLINE_NOTIFICATIONS: ReadonlyArray<{ read: (attributes: ContainerAttributes) => unknown; event: string }> = [
+export const DEADLINE_NOTIFICATIONS: ReadonlyArray<{
+	read: (attributes: ContainerAttributes) => unknown;
+	event: string;
+}> = [
 	{ read: (a) => deadline(a, 'pickup_lfd_line'), event: 'container.pickup_lfd_line.changed' },
-	{ read: (a) => deadline(a, 'pickup_lfd_terminal'), event: 'container.pickup_lfd_terminal.changed' },
+	{
+		read: (a) => deadline(a, 'pickup_lfd_terminal'),
+		event: 'container.pickup_lfd_terminal.changed',
+	},
 	{ read: (a) => deadline(a, 'pickup_lfd_rail'), event: 'container.pickup_lfd_rail.changed' },
 	{ read: (a) => a.pickup_lfd, event: 'container.pickup_lfd.changed' },
 	{ read: (a) => a.pickup_appointment_at, event: 'container.pickup_appointment.changed' },
@@ -72,7 +78,10 @@ export function buildChangeset(
 	return changeset;
 }
 
-export function changedDeadlineEvents(before: ContainerAttributes, after: ContainerAttributes): string[] {
+export function changedDeadlineEvents(
+	before: ContainerAttributes,
+	after: ContainerAttributes,
+): string[] {
 	return DEADLINE_NOTIFICATIONS.filter(
 		(deadlineNotification) =>
 			!isEqual(deadlineNotification.read(before) ?? null, deadlineNotification.read(after) ?? null),
@@ -80,7 +89,10 @@ export function changedDeadlineEvents(before: ContainerAttributes, after: Contai
 }
 
 /** Holds are matched by name, and `other` holds also by description (they cannot be told apart otherwise). */
-export function sameHold(a: Pick<TerminalHold, 'name' | 'description'>, b: Pick<TerminalHold, 'name' | 'description'>): boolean {
+export function sameHold(
+	a: Pick<TerminalHold, 'name' | 'description'>,
+	b: Pick<TerminalHold, 'name' | 'description'>,
+): boolean {
 	if (a.name !== b.name) return false;
 	return a.name !== 'other' || (a.description ?? null) === (b.description ?? null);
 }
@@ -91,13 +103,18 @@ export function withHold(holds: TerminalHold[], hold: TerminalHold): TerminalHol
 	return holds.map((existing, position) => (position === index ? hold : existing));
 }
 
-export function withoutHold(holds: TerminalHold[], hold: Pick<TerminalHold, 'name' | 'description'>): TerminalHold[] {
+export function withoutHold(
+	holds: TerminalHold[],
+	hold: Pick<TerminalHold, 'name' | 'description'>,
+): TerminalHold[] {
 	return holds.filter((existing) => !sameHold(existing, hold));
 }
 
 /** Sets a fee of `type` (0 is a valid amount: reported but not posted yet) and re-adds the `total`. */
 export function withFee(fees: TerminalFee[], fee: TerminalFee): TerminalFee[] {
-	const lineItems = fees.filter((existing) => existing.type !== 'total' && existing.type !== fee.type);
+	const lineItems = fees.filter(
+		(existing) => existing.type !== 'total' && existing.type !== fee.type,
+	);
 	return withTotal([...lineItems, fee]);
 }
 

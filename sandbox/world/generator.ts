@@ -66,12 +66,35 @@ function portResource(port: PortRecord): Resource {
 }
 
 function terminalResource(terminal: TerminalRecord, port: Resource): Resource {
-	const { name, nickname, firms_code, smdg_code, bic_facility_code, street, city, state, state_abbr, zip, country } =
-		terminal;
+	const {
+		name,
+		nickname,
+		firms_code,
+		smdg_code,
+		bic_facility_code,
+		street,
+		city,
+		state,
+		state_abbr,
+		zip,
+		country,
+	} = terminal;
 	return {
 		id: deterministicUuid('terminal', terminal.firms_code),
 		type: 'terminal',
-		attributes: { name, nickname, firms_code, smdg_code, bic_facility_code, street, city, state, state_abbr, zip, country },
+		attributes: {
+			name,
+			nickname,
+			firms_code,
+			smdg_code,
+			bic_facility_code,
+			street,
+			city,
+			state,
+			state_abbr,
+			zip,
+			country,
+		},
 		relationships: { port: relationshipTo(port) },
 	};
 }
@@ -96,7 +119,11 @@ function railTerminalResource(railTerminal: RailTerminalRecord, metro: Resource)
 	return {
 		id: deterministicUuid('rail_terminal', railTerminal.firms_code),
 		type: 'rail_terminal',
-		attributes: { name: railTerminal.name, nickname: railTerminal.nickname, firms_code: railTerminal.firms_code },
+		attributes: {
+			name: railTerminal.name,
+			nickname: railTerminal.nickname,
+			firms_code: railTerminal.firms_code,
+		},
 		relationships: { port: { data: null }, metro_area: relationshipTo(metro) },
 	};
 }
@@ -128,7 +155,9 @@ function containerNumbers(request: ShipmentRequest, random: SeededRandom): strin
 	const count = random.int(1, 3);
 	return Array.from({ length: count }, () => {
 		const prefix =
-			ownPrefixes.length > 0 && random.chance(0.7) ? random.pick(ownPrefixes) : random.pick(LESSOR_PREFIXES);
+			ownPrefixes.length > 0 && random.chance(0.7)
+				? random.pick(ownPrefixes)
+				: random.pick(LESSOR_PREFIXES);
 		return withCheckDigit(`${prefix}${random.digits(6)}`);
 	});
 }
@@ -139,10 +168,13 @@ function inlandRoute(pod: (typeof DISCHARGE_PORTS)[number], random: SeededRandom
 	);
 	if (destinations.length === 0 || !random.chance(0.35)) return null;
 	const destination = random.pick(destinations);
-	const served = destination.railTerminals.filter((ramp) => pod.railCarrierScacs.includes(ramp.railCarrierScac));
+	const served = destination.railTerminals.filter((ramp) =>
+		pod.railCarrierScacs.includes(ramp.railCarrierScac),
+	);
 	const railTerminal = random.pick(served.length > 0 ? served : destination.railTerminals);
 	const interchanges = INLAND_DESTINATIONS.filter((other) => other.code !== destination.code);
-	const interchange = interchanges.length > 0 && random.chance(0.5) ? random.pick(interchanges) : null;
+	const interchange =
+		interchanges.length > 0 && random.chance(0.5) ? random.pick(interchanges) : null;
 	return { destination, railTerminal, interchange };
 }
 
@@ -160,19 +192,23 @@ export function generateShipment(request: ShipmentRequest): GeneratedShipment {
 	const pol = keep(portResource(polRecord));
 	const pod = keep(portResource(podRecord));
 	const podTerminal = keep(terminalResource(random.pick(podRecord.terminals), pod));
-	const fleet = VESSELS_BY_SCAC[request.scac] ?? VESSELS_BY_SCAC.TEST ?? Object.values(VESSELS_BY_SCAC)[0];
+	const fleet =
+		VESSELS_BY_SCAC[request.scac] ?? VESSELS_BY_SCAC.TEST ?? Object.values(VESSELS_BY_SCAC)[0];
 	const vessel = keep(vesselResource(random.pick(fleet), random, request.createdAt));
 	const voyageNumber = `${random.digits(3)}${random.pick(['E', 'W', 'N', 'S'])}`;
 
 	const route = inlandRoute(podRecord, random);
 	const metro = route ? keep(metroResource(route.destination)) : null;
-	const railTerminal = route && metro ? keep(railTerminalResource(route.railTerminal, metro)) : null;
+	const railTerminal =
+		route && metro ? keep(railTerminalResource(route.railTerminal, metro)) : null;
 	let interchange: { metro: Resource; railTerminal: Resource } | null = null;
 	if (route?.interchange) {
 		const interchangeMetro = keep(metroResource(route.interchange));
 		interchange = {
 			metro: interchangeMetro,
-			railTerminal: keep(railTerminalResource(route.interchange.railTerminals[0], interchangeMetro)),
+			railTerminal: keep(
+				railTerminalResource(route.interchange.railTerminals[0], interchangeMetro),
+			),
 		};
 	}
 
@@ -186,7 +222,9 @@ export function generateShipment(request: ShipmentRequest): GeneratedShipment {
 	const blPrefix = line?.billOfLadingPrefix ?? '';
 	const shipmentId = deterministicUuid('shipment', request.scac, request.number);
 	const numbers = containerNumbers(request, random);
-	const containerIds = numbers.map((number) => deterministicUuid('container', request.scac, number));
+	const containerIds = numbers.map((number) =>
+		deterministicUuid('container', request.scac, number),
+	);
 	const destinationZone = metro ? String(metro.attributes.time_zone) : podRecord.time_zone;
 
 	const shipment: Resource = {
@@ -195,7 +233,9 @@ export function generateShipment(request: ShipmentRequest): GeneratedShipment {
 		attributes: {
 			bill_of_lading_number: billOfLading,
 			normalized_number:
-				blPrefix && billOfLading.startsWith(blPrefix) ? billOfLading.slice(blPrefix.length) : billOfLading,
+				blPrefix && billOfLading.startsWith(blPrefix)
+					? billOfLading.slice(blPrefix.length)
+					: billOfLading,
 			ref_numbers: request.refNumbers,
 			created_at: isoTimestamp(request.createdAt),
 			tags: request.tags,
@@ -283,7 +323,11 @@ export function generateShipment(request: ShipmentRequest): GeneratedShipment {
 				ind_ata_at: null,
 				ind_rail_unloaded_at: null,
 				ind_facility_lfd_on: null,
-				import_deadlines: { pickup_lfd_terminal: null, pickup_lfd_rail: null, pickup_lfd_line: null },
+				import_deadlines: {
+					pickup_lfd_terminal: null,
+					pickup_lfd_rail: null,
+					pickup_lfd_line: null,
+				},
 				current_status: 'on_ship',
 			},
 			relationships: {
@@ -307,7 +351,12 @@ export function generateShipment(request: ShipmentRequest): GeneratedShipment {
 			etaAt: etaAt + index * 3 * HOUR,
 			inland:
 				route && metro && railTerminal
-					? { metro, railTerminal, railCarrierScac: route.railTerminal.railCarrierScac, interchange }
+					? {
+							metro,
+							railTerminal,
+							railCarrierScac: route.railTerminal.railCarrierScac,
+							interchange,
+						}
 					: null,
 			outcome: random.chance(0.5) ? 'pickup' : 'demurrage',
 			vacisExam: random.chance(0.35),
@@ -316,10 +365,34 @@ export function generateShipment(request: ShipmentRequest): GeneratedShipment {
 			freeDays: random.int(3, 5),
 			demurragePerDay: random.pick([150, 175, 200, 250]),
 			history: [
-				{ event: 'container.transport.empty_out', at: departedAt - 6 * DAY, place: 'pol', dataSource: 'shipping_line', withVessel: false },
-				{ event: 'container.transport.full_in', at: departedAt - 3 * DAY, place: 'pol', dataSource: 'shipping_line', withVessel: false },
-				{ event: 'container.transport.vessel_loaded', at: departedAt - 14 * HOUR, place: 'pol', dataSource: 'shipping_line', withVessel: true },
-				{ event: 'container.transport.vessel_departed', at: departedAt, place: 'pol', dataSource: 'shipping_line', withVessel: true },
+				{
+					event: 'container.transport.empty_out',
+					at: departedAt - 6 * DAY,
+					place: 'pol',
+					dataSource: 'shipping_line',
+					withVessel: false,
+				},
+				{
+					event: 'container.transport.full_in',
+					at: departedAt - 3 * DAY,
+					place: 'pol',
+					dataSource: 'shipping_line',
+					withVessel: false,
+				},
+				{
+					event: 'container.transport.vessel_loaded',
+					at: departedAt - 14 * HOUR,
+					place: 'pol',
+					dataSource: 'shipping_line',
+					withVessel: true,
+				},
+				{
+					event: 'container.transport.vessel_departed',
+					at: departedAt,
+					place: 'pol',
+					dataSource: 'shipping_line',
+					withVessel: true,
+				},
 			],
 		});
 	});

@@ -85,7 +85,11 @@ export function planJourney(plan: ContainerPlan, trackedAt: number): JourneyStep
 				description: 'Awaiting customs release',
 			});
 			if (plan.freightHold) {
-				holds = withHold(holds, { name: 'freight', status: 'hold', description: 'Freight charges unpaid' });
+				holds = withHold(holds, {
+					name: 'freight',
+					status: 'hold',
+					description: 'Freight charges unpaid',
+				});
 			}
 			attributes.holds_at_pod_terminal = holds;
 			if (plan.lineReportsLastFreeDay && !plan.inland) {
@@ -102,7 +106,11 @@ export function planJourney(plan: ContainerPlan, trackedAt: number): JourneyStep
 				description: 'Customs hold: documents under review',
 			});
 			if (!plan.inland) {
-				setDeadline(attributes, 'pickup_lfd_terminal', lastFreeDay(discharge, plan.freeDays + 1, podZone));
+				setDeadline(
+					attributes,
+					'pickup_lfd_terminal',
+					lastFreeDay(discharge, plan.freeDays + 1, podZone),
+				);
 			}
 		});
 	});
@@ -152,7 +160,10 @@ export function planJourney(plan: ContainerPlan, trackedAt: number): JourneyStep
 			attributes.current_status = 'available';
 			attributes.location_at_pod_terminal = yardSlot(plan, 2);
 		});
-		context.transportEvent('container.transport.available', { place: 'pod', dataSource: 'terminal' });
+		context.transportEvent('container.transport.available', {
+			place: 'pod',
+			dataSource: 'terminal',
+		});
 	});
 
 	const lastFreeDayAt = Date.parse(lastFreeDay(discharge, plan.freeDays, podZone));
@@ -171,7 +182,11 @@ export function planJourney(plan: ContainerPlan, trackedAt: number): JourneyStep
 	// Demurrage: the line grants one more free day, then the box sits past it.
 	add('line_extends_last_free_day', next + 12 * HOUR, (context) => {
 		context.change((attributes) => {
-			setDeadline(attributes, 'pickup_lfd_line', lastFreeDay(discharge, plan.freeDays + 1, podZone));
+			setDeadline(
+				attributes,
+				'pickup_lfd_line',
+				lastFreeDay(discharge, plan.freeDays + 1, podZone),
+			);
 		});
 	});
 	const extendedLastFreeDay = Date.parse(lastFreeDay(discharge, plan.freeDays + 1, podZone));
@@ -232,14 +247,20 @@ function railLeg(plan: ContainerPlan, start: number): JourneyStep[] {
 			attributes.current_status = 'on_rail';
 			attributes.location_at_pod_terminal = null;
 		});
-		context.transportEvent('container.transport.rail_loaded', { place: 'pod', dataSource: 'terminal' });
+		context.transportEvent('container.transport.rail_loaded', {
+			place: 'pod',
+			dataSource: 'terminal',
+		});
 	});
 	add('rail_departed', departed, (context) => {
 		context.change((attributes) => {
 			attributes.pod_rail_departed_at = isoTimestamp(context.at);
 			attributes.ind_eta_at = isoTimestamp(estimatedArrival);
 		});
-		context.transportEvent('container.transport.rail_departed', { place: 'pod', dataSource: 'terminal' });
+		context.transportEvent('container.transport.rail_departed', {
+			place: 'pod',
+			dataSource: 'terminal',
+		});
 		context.transportEvent('container.transport.estimated.arrived_at_inland_destination', {
 			place: 'destination',
 			dataSource: 'terminal',
@@ -258,7 +279,10 @@ function railLeg(plan: ContainerPlan, start: number): JourneyStep[] {
 		context.change((attributes) => {
 			attributes.ind_ata_at = isoTimestamp(context.at);
 		});
-		context.transportEvent('container.transport.rail_arrived', { place: 'facility', dataSource: 'terminal' });
+		context.transportEvent('container.transport.rail_arrived', {
+			place: 'facility',
+			dataSource: 'terminal',
+		});
 		context.transportEvent('container.transport.arrived_at_inland_destination', {
 			place: 'facility',
 			dataSource: 'terminal',
@@ -270,14 +294,21 @@ function railLeg(plan: ContainerPlan, start: number): JourneyStep[] {
 			attributes.current_status = 'grounded';
 			attributes.available_for_pickup = false;
 			attributes.location_at_pod_terminal = `Parking - P${String(context.at % 997).padStart(3, '0')}`;
-			setDeadline(attributes, 'pickup_lfd_rail', lastFreeDay(context.at, plan.freeDays, destinationZone));
+			setDeadline(
+				attributes,
+				'pickup_lfd_rail',
+				lastFreeDay(context.at, plan.freeDays, destinationZone),
+			);
 			attributes.holds_at_pod_terminal = withHold(attributes.holds_at_pod_terminal, {
 				name: 'freight',
 				status: 'pending',
 				description: 'Rail freight release pending',
 			});
 		});
-		context.transportEvent('container.transport.rail_unloaded', { place: 'facility', dataSource: 'terminal' });
+		context.transportEvent('container.transport.rail_unloaded', {
+			place: 'facility',
+			dataSource: 'terminal',
+		});
 	});
 	add('available', arrived + 13 * HOUR, (context) => {
 		context.change((attributes) => {
@@ -288,7 +319,10 @@ function railLeg(plan: ContainerPlan, start: number): JourneyStep[] {
 			attributes.available_for_pickup = true;
 			attributes.current_status = 'available';
 		});
-		context.transportEvent('container.transport.available', { place: 'facility', dataSource: 'terminal' });
+		context.transportEvent('container.transport.available', {
+			place: 'facility',
+			dataSource: 'terminal',
+		});
 	});
 	const pickedUp = arrived + DAY + 15 * HOUR;
 	add('full_out', pickedUp, (context) => {
@@ -298,7 +332,10 @@ function railLeg(plan: ContainerPlan, start: number): JourneyStep[] {
 			attributes.current_status = 'picked_up';
 			attributes.location_at_pod_terminal = null;
 		});
-		context.transportEvent('container.transport.full_out', { place: 'facility', dataSource: 'terminal' });
+		context.transportEvent('container.transport.full_out', {
+			place: 'facility',
+			dataSource: 'terminal',
+		});
 	});
 	add('empty_in', pickedUp + 2 * DAY, (context) => emptyIn(context, destinationZone, 'facility'));
 	return steps;

@@ -41,7 +41,10 @@ interface RawEventSource {
 	voyageNumber: string | null;
 }
 
-export function rawEventsOf(world: World, container: Resource): { events: Resource[]; vessels: Resource[] } {
+export function rawEventsOf(
+	world: World,
+	container: Resource,
+): { events: Resource[]; vessels: Resource[] } {
 	const sources: RawEventSource[] = [];
 	for (const transportEvent of world.store.related(container, 'transport_events')) {
 		const name = String(transportEvent.attributes.event);
@@ -72,7 +75,12 @@ export function rawEventsOf(world: World, container: Resource): { events: Resour
 			vessel: plan.vessel,
 			voyageNumber: plan.voyageNumber,
 		};
-		sources.push({ ...shared, key: `${container.id}:eta`, event: 'vessel_arrived', timestamp: estimatedArrival });
+		sources.push({
+			...shared,
+			key: `${container.id}:eta`,
+			event: 'vessel_arrived',
+			timestamp: estimatedArrival,
+		});
 		sources.push({
 			...shared,
 			key: `${container.id}:etd`,
@@ -109,7 +117,9 @@ export function rawEventsOf(world: World, container: Resource): { events: Resour
 				timezone: source.timezone,
 			},
 			relationships: {
-				location: { data: source.location ? { id: source.location.id, type: source.location.type } : null },
+				location: {
+					data: source.location ? { id: source.location.id, type: source.location.type } : null,
+				},
 				vessel: { data: source.vessel ? { id: source.vessel.id, type: 'vessel' } : null },
 			},
 		};

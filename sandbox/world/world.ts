@@ -87,7 +87,8 @@ export class World {
 		const errors = new ValidationErrors();
 		const number = input.request_number.trim().toUpperCase();
 		const scac = input.scac.trim().toUpperCase();
-		if (!number) errors.add("Request number can't be blank", '/data/attributes/request_number', 'blank');
+		if (!number)
+			errors.add("Request number can't be blank", '/data/attributes/request_number', 'blank');
 		if (!scac) errors.add("Scac can't be blank", '/data/attributes/scac', 'blank');
 		else if (!findShippingLine(scac)) {
 			errors.add(`Scac '${scac}' is not recognized`, '/data/attributes/scac', 'invalid');
@@ -149,10 +150,11 @@ export class World {
 	private resolveTrackingRequest(id: string, at: number): void {
 		const trackingRequest = this.store.get('tracking_request', id);
 		if (!trackingRequest) return;
-		const { request_number: number, scac, request_type: requestType } = trackingRequest.attributes as Record<
-			string,
-			string
-		>;
+		const {
+			request_number: number,
+			scac,
+			request_type: requestType,
+		} = trackingRequest.attributes as Record<string, string>;
 		const failedReason = this.failureOf(number, scac, requestType);
 		if (failedReason) {
 			trackingRequest.attributes = {
@@ -204,7 +206,12 @@ export class World {
 					shipment: relationshipTo(generated.shipment),
 				},
 			});
-			this.emit('container.created', createdEvent, [generated.shipment, container, createdEvent], at);
+			this.emit(
+				'container.created',
+				createdEvent,
+				[generated.shipment, container, createdEvent],
+				at,
+			);
 		}
 	}
 
@@ -305,7 +312,8 @@ export class World {
 				if (shipment) shipment.attributes = { ...shipment.attributes, ...patch };
 			},
 			transportEvent: (event, options) => this.addTransportEvent(plan, event, at, options),
-			estimatedArrival: (previousEta, newEta) => this.sendEstimatedArrival(plan, previousEta, newEta, at),
+			estimatedArrival: (previousEta, newEta) =>
+				this.sendEstimatedArrival(plan, previousEta, newEta, at),
 		};
 	}
 
@@ -338,7 +346,8 @@ export class World {
 		const changeset = buildChangeset(before, after);
 		if (Object.keys(changeset).length > 0) this.sendContainerUpdated(container, changeset, at);
 		for (const event of changedDeadlineEvents(before, after)) {
-			if (plan) this.addTransportEvent(plan, event, at, { place: 'facility', dataSource: 'terminal' });
+			if (plan)
+				this.addTransportEvent(plan, event, at, { place: 'facility', dataSource: 'terminal' });
 		}
 		return changeset;
 	}
@@ -350,7 +359,9 @@ export class World {
 	): void {
 		const shipment = this.store.related(container, 'shipment')[0];
 		const plan = this.journeys.get(container.id)?.plan;
-		const facility = plan ? this.currentFacility(plan) : this.store.related(container, 'pod_terminal')[0];
+		const facility = plan
+			? this.currentFacility(plan)
+			: this.store.related(container, 'pod_terminal')[0];
 		const updatedEvent = this.store.put({
 			id: randomUuid(),
 			type: 'container_updated_event',
@@ -425,7 +436,10 @@ export class World {
 		});
 		// The history holds past events only: estimated ones are served as raw events.
 		if (!estimated) {
-			const history = container.relationships!.transport_events.data as Array<{ id: string; type: string }>;
+			const history = container.relationships!.transport_events.data as Array<{
+				id: string;
+				type: string;
+			}>;
 			history.push(ref(transportEvent));
 		}
 		if (options.notify !== false) {
@@ -447,11 +461,18 @@ export class World {
 	private placeOf(
 		plan: ContainerPlan,
 		place: Place,
-	): { location: Resource | null; terminal: Resource | null; locode: string | null; timezone: string | null } {
+	): {
+		location: Resource | null;
+		terminal: Resource | null;
+		locode: string | null;
+		timezone: string | null;
+	} {
 		const facility = place === 'facility' ? (this.currentFacility(plan) ?? plan.podTerminal) : null;
 		if (place === 'pol') return portPlace(plan.pol, null);
-		if (place === 'pod' || (facility && facility.type === 'terminal')) return portPlace(plan.pod, plan.podTerminal);
-		if (place === 'destination' && plan.inland) return metroPlace(plan.inland.metro, plan.inland.railTerminal);
+		if (place === 'pod' || (facility && facility.type === 'terminal'))
+			return portPlace(plan.pod, plan.podTerminal);
+		if (place === 'destination' && plan.inland)
+			return metroPlace(plan.inland.metro, plan.inland.railTerminal);
 		if (place === 'interchange' && plan.inland?.interchange) {
 			return metroPlace(plan.inland.interchange.metro, plan.inland.interchange.railTerminal);
 		}
@@ -459,7 +480,12 @@ export class World {
 		return portPlace(plan.pod, plan.podTerminal);
 	}
 
-	private sendEstimatedArrival(plan: ContainerPlan, previousEta: string | null, newEta: string, at: number): void {
+	private sendEstimatedArrival(
+		plan: ContainerPlan,
+		previousEta: string | null,
+		newEta: string,
+		at: number,
+	): void {
 		const shipment = this.store.get('shipment', plan.shipmentId);
 		if (!shipment) return;
 		const estimatedEvent = this.store.put({
@@ -481,7 +507,12 @@ export class World {
 				vessel: relationshipTo(plan.vessel),
 			},
 		});
-		this.emit('shipment.estimated.arrival', estimatedEvent, [shipment, plan.pod, estimatedEvent], at);
+		this.emit(
+			'shipment.estimated.arrival',
+			estimatedEvent,
+			[shipment, plan.pod, estimatedEvent],
+			at,
+		);
 		this.addTransportEvent(plan, 'container.transport.estimated.vessel_arrived', at, {
 			place: 'pod',
 			dataSource: 'shipping_line',
@@ -492,7 +523,10 @@ export class World {
 
 	// ---------------------------------------------------------------- webhooks
 
-	validateWebhookAttributes(attributes: Record<string, unknown>, partial: boolean): Record<string, unknown> {
+	validateWebhookAttributes(
+		attributes: Record<string, unknown>,
+		partial: boolean,
+	): Record<string, unknown> {
 		const errors = new ValidationErrors();
 		const accepted: Record<string, unknown> = {};
 		if ('url' in attributes || !partial) {
@@ -506,7 +540,9 @@ export class World {
 			if (!Array.isArray(events) || events.length === 0) {
 				errors.add("Events can't be blank", '/data/attributes/events', 'blank');
 			} else {
-				const unknown = events.filter((event) => typeof event !== 'string' || !EVENT_NAMES.includes(event));
+				const unknown = events.filter(
+					(event) => typeof event !== 'string' || !EVENT_NAMES.includes(event),
+				);
 				if (unknown.length > 0) {
 					errors.add(
 						`Events ${unknown.map(String).join(', ')} are not valid event names`,
@@ -533,7 +569,12 @@ export class World {
 							typeof (header as Record<string, unknown>).name === 'string' &&
 							typeof (header as Record<string, unknown>).value === 'string',
 					));
-			if (!valid) errors.add('Headers must be null or a list of {name, value}', '/data/attributes/headers', 'invalid');
+			if (!valid)
+				errors.add(
+					'Headers must be null or a list of {name, value}',
+					'/data/attributes/headers',
+					'invalid',
+				);
 			else accepted.headers = headers;
 		}
 		errors.throwIfAny();
@@ -555,7 +596,12 @@ export class World {
 
 	// ---------------------------------------------------------------- notifications
 
-	private emit(event: string, reference: Resource, included: Resource[] | undefined, at: number): void {
+	private emit(
+		event: string,
+		reference: Resource,
+		included: Resource[] | undefined,
+		at: number,
+	): void {
 		this.notify({
 			id: randomUuid(),
 			event,
@@ -583,7 +629,9 @@ export interface StepContext {
 	at: number;
 	plan: ContainerPlan;
 	container(): Resource;
-	change(mutate: (attributes: ContainerAttributes) => ContainerAttributes | void): Record<string, [unknown, unknown]>;
+	change(
+		mutate: (attributes: ContainerAttributes) => ContainerAttributes | void,
+	): Record<string, [unknown, unknown]>;
 	updateShipment(patch: Record<string, unknown>): void;
 	transportEvent(event: string, options: TransportEventOptions): Resource;
 	estimatedArrival(previousEta: string | null, newEta: string): void;

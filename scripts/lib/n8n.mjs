@@ -48,7 +48,9 @@ export function portInUse(port) {
  */
 export async function installPackedPackage(userFolder) {
 	const packDir = mkdtempSync(path.join(os.tmpdir(), 'ct-pack-'));
-	const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', packDir], { cwd: repoRoot });
+	const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', packDir], {
+		cwd: repoRoot,
+	});
 	const tarball = path.join(packDir, stdout.trim().split('\n').pop());
 	const target = path.join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
 	rmSync(target, { recursive: true, force: true });
@@ -115,7 +117,11 @@ export async function n8nCli(n8nDir, env, args) {
 		});
 		return { stdout, stderr, code: 0 };
 	} catch (error) {
-		return { stdout: error.stdout ?? '', stderr: error.stderr ?? String(error), code: error.code ?? 1 };
+		return {
+			stdout: error.stdout ?? '',
+			stderr: error.stderr ?? String(error),
+			code: error.code ?? 1,
+		};
 	}
 }
 
@@ -138,9 +144,14 @@ export async function executeWorkflow(n8nDir, env, workflowId) {
  */
 export async function startN8n(n8nDir, env, { onLog } = {}) {
 	const node = node24();
-	const child = spawn(node.bin, [n8nBin(n8nDir), 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+	const child = spawn(node.bin, [n8nBin(n8nDir), 'start'], {
+		env,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 	let log = '';
-	const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+	const exited = new Promise((resolve) =>
+		child.once('exit', (code, signal) => resolve({ code, signal })),
+	);
 	await new Promise((resolve, reject) => {
 		const timer = setTimeout(() => {
 			// A start that failed must not leave n8n running.

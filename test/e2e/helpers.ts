@@ -39,7 +39,10 @@ interface N8nLib {
 	}): Promise<{ n8nDir: string; env: Env }>;
 	n8nCli(n8nDir: string, env: Env, args: string[]): Promise<CliResult>;
 	executeWorkflow(n8nDir: string, env: Env, id: string): Promise<CliResult & { run: RunJson }>;
-	startN8n(n8nDir: string, env: Env): Promise<{ url: string; stop(): Promise<void>; log(): string }>;
+	startN8n(
+		n8nDir: string,
+		env: Env,
+	): Promise<{ url: string; stop(): Promise<void>; log(): string }>;
 	login(url: string, email: string, password: string): Promise<string>;
 }
 
@@ -61,7 +64,6 @@ export function n8nLib(): Promise<N8nLib> {
 	lib ??= importNative(path.join('lib', 'n8n.mjs')) as Promise<N8nLib>;
 	return lib;
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // Workflows
@@ -86,14 +88,27 @@ export function ctNode(
 	extra: Partial<WorkflowNode> = {},
 	credential: { id: string; name: string } = CREDENTIAL,
 ): WorkflowNode {
-	return { name, type: NODE_TYPE, parameters, credentials: { containerTrackingApi: credential }, ...extra };
+	return {
+		name,
+		type: NODE_TYPE,
+		parameters,
+		credentials: { containerTrackingApi: credential },
+		...extra,
+	};
 }
 
-export const START: WorkflowNode = { name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} };
+export const START: WorkflowNode = {
+	name: 'Start',
+	type: 'n8n-nodes-base.manualTrigger',
+	parameters: {},
+};
 
 /** A workflow in n8n's import format; `after` turns into connections. */
 export function workflow(id: string, name: string, nodes: WorkflowNode[]): Record<string, unknown> {
-	const connections: Record<string, { main: Array<Array<{ node: string; type: string; index: number }>> }> = {};
+	const connections: Record<
+		string,
+		{ main: Array<Array<{ node: string; type: string; index: number }>> }
+	> = {};
 	nodes.forEach((node) => {
 		for (const source of node.after ?? []) {
 			connections[source] ??= { main: [[]] };
@@ -118,8 +133,13 @@ export function workflow(id: string, name: string, nodes: WorkflowNode[]): Recor
 /** Items a node produced in an `n8n execute --rawOutput` run (first run, first output). */
 export function itemsOf(run: RunJson, nodeName: string): Array<Record<string, unknown>> {
 	const runs = run?.data?.resultData?.runData?.[nodeName];
-	if (!runs) throw new Error(`node "${nodeName}" did not run; ran: ${Object.keys(run?.data?.resultData?.runData ?? {}).join(', ')}`);
-	return (runs[0].data?.main?.[0] ?? []).map((item: { json: Record<string, unknown> }) => item.json);
+	if (!runs)
+		throw new Error(
+			`node "${nodeName}" did not run; ran: ${Object.keys(run?.data?.resultData?.runData ?? {}).join(', ')}`,
+		);
+	return (runs[0].data?.main?.[0] ?? []).map(
+		(item: { json: Record<string, unknown> }) => item.json,
+	);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -136,7 +156,9 @@ export interface E2eContext {
 	cli(args: string[]): Promise<CliResult>;
 	/** An n8n CLI command that must succeed. */
 	cliOk(args: string[]): Promise<CliResult>;
-	importCredentials(credentials: Array<{ id: string; name: string; apiKey: string }>): Promise<void>;
+	importCredentials(
+		credentials: Array<{ id: string; name: string; apiKey: string }>,
+	): Promise<void>;
 	importWorkflow(definition: Record<string, unknown>): Promise<void>;
 	execute(id: string): Promise<CliResult & { run: RunJson }>;
 	start(): Promise<{ url: string; cookie: string; log(): string }>;
@@ -183,7 +205,9 @@ export async function startE2e({
 		async cliOk(args) {
 			const result = await n8n.n8nCli(n8nDir, env, args);
 			if (result.code !== 0) {
-				throw new Error(`n8n ${args.join(' ')} exited with ${result.code}:\n${(result.stderr + result.stdout).slice(-3000)}`);
+				throw new Error(
+					`n8n ${args.join(' ')} exited with ${result.code}:\n${(result.stderr + result.stdout).slice(-3000)}`,
+				);
 			}
 			return result;
 		},
@@ -194,7 +218,11 @@ export async function startE2e({
 					id,
 					name,
 					type: 'containerTrackingApi',
-					data: { apiKey, baseUrl: handle.sandbox.url, signatureHeader: handle.sandbox.options.signatureHeader },
+					data: {
+						apiKey,
+						baseUrl: handle.sandbox.url,
+						signatureHeader: handle.sandbox.options.signatureHeader,
+					},
 				})),
 			);
 			await context.cliOk(['import:credentials', `--input=${file}`]);
@@ -212,7 +240,8 @@ export async function startE2e({
 			return { url: running.url, cookie, log: running.log };
 		},
 		async stopN8n() {
-			if (running && process.env.CT_E2E_KEEP) writeFileSync(path.join(userFolder, 'n8n.log'), running.log());
+			if (running && process.env.CT_E2E_KEEP)
+				writeFileSync(path.join(userFolder, 'n8n.log'), running.log());
 			await running?.stop();
 			running = undefined;
 		},

@@ -19,13 +19,24 @@ import {
 	type RunJson,
 } from './helpers';
 
-const BAD_CREDENTIAL = { id: 'ctRefusedCredential', name: 'Container Tracking wrong key', apiKey: 'not-the-sandbox-key' };
+const BAD_CREDENTIAL = {
+	id: 'ctRefusedCredential',
+	name: 'Container Tracking wrong key',
+	apiKey: 'not-the-sandbox-key',
+};
 const EXECUTE_TIMEOUT = 4 * 60_000;
 
 /** The run JSON, or a failure that shows what n8n printed. */
-function succeeded(result: { code: number | string; run: RunJson; stdout: string; stderr: string }): RunJson {
+function succeeded(result: {
+	code: number | string;
+	run: RunJson;
+	stdout: string;
+	stderr: string;
+}): RunJson {
 	if (result.code !== 0 || !result.run) {
-		throw new Error(`n8n execute exited with ${result.code}:\n${(result.stderr + result.stdout).slice(-4000)}`);
+		throw new Error(
+			`n8n execute exited with ${result.code}:\n${(result.stderr + result.stdout).slice(-4000)}`,
+		);
 	}
 	expect(result.run.data.resultData.error).toBeUndefined();
 	return result.run;
@@ -44,9 +55,21 @@ describe('e2e: Container Tracking node in a real n8n', () => {
 	}, 60_000);
 
 	it('is installed from `npm pack` with only what package.json "files" ships', () => {
-		const installed = path.join(ctx.userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-container-tracking');
+		const installed = path.join(
+			ctx.userFolder,
+			'.n8n',
+			'nodes',
+			'node_modules',
+			'n8n-nodes-container-tracking',
+		);
 		// npm always packs README, LICENSE and the "main" file; the rest comes from "files": ["dist"].
-		expect(readdirSync(installed).sort()).toEqual(['LICENSE', 'README.md', 'dist', 'index.js', 'package.json']);
+		expect(readdirSync(installed).sort()).toEqual([
+			'LICENSE',
+			'README.md',
+			'dist',
+			'index.js',
+			'package.json',
+		]);
 		expect(readdirSync(path.join(installed, 'dist')).sort()).toEqual(
 			expect.arrayContaining(['credentials', 'nodes', 'package.json']),
 		);
@@ -61,234 +84,375 @@ describe('e2e: Container Tracking node in a real n8n', () => {
 	let trackedRequestId: string;
 	let inferredRequestId: string;
 
-	it('infers carriers and creates tracking requests: explicit, inferred, and a duplicate as already_tracked', async () => {
-		const create = (requestNumber: string, requestType: string, scac: string, options = {}) => ({
-			resource: 'trackingRequest',
-			operation: 'create',
-			requestNumber,
-			requestType,
-			scac,
-			options,
-		});
-		await ctx.importWorkflow(
-			workflow('e2eTracking', 'E2E tracking requests', [
-				START,
-				ctNode('Infer Maersk box', { resource: 'trackingRequest', operation: 'inferNumber', number: 'MAEU6123458' }, { after: ['Start'] }),
-				ctNode('Infer lessor box', { resource: 'trackingRequest', operation: 'inferNumber', number: 'CAIU7432986' }, { after: ['Start'] }),
-				ctNode('Create explicit', create('MSCU1000022', 'container', 'MSCU', { refNumbers: 'PO-1, PO-2' }), { after: ['Start'] }),
-				ctNode('Create again', create('MSCU1000022', 'container', 'MSCU'), { after: ['Create explicit'] }),
-				ctNode('Create inferred', create('MEDUFR030802', 'infer', 'infer'), { after: ['Start'] }),
-			]),
-		);
-		const run = succeeded(await ctx.execute('e2eTracking'));
-
-		const [maersk] = itemsOf(run, 'Infer Maersk box');
-		expect(maersk).toMatchObject({
-			number_type: 'container',
-			is_valid: true,
-			scac: 'MAEU',
-			decision: 'auto_select',
-			validation: expect.objectContaining({ is_valid: true }),
-			shipping_line: expect.objectContaining({ decision: 'auto_select' }),
-		});
-		expect(maersk.confidence).toBeGreaterThanOrEqual(0.95);
-		const [lessor] = itemsOf(run, 'Infer lessor box');
-		expect(lessor).toMatchObject({ number_type: 'container', decision: 'no_prediction' });
-
-		const explicit = itemsOf(run, 'Create explicit');
-		expect(explicit).toHaveLength(1);
-		expect(explicit[0]).toMatchObject({
-			request_number: 'MSCU1000022',
-			request_type: 'container',
-			scac: 'MSCU',
-			status: 'pending',
-			already_tracked: false,
-		});
-		trackedRequestId = String(explicit[0].id);
-		const again = itemsOf(run, 'Create again');
-		expect(again).toHaveLength(1);
-		expect(again[0]).toMatchObject({ request_number: 'MSCU1000022', scac: 'MSCU', already_tracked: true });
-
-		const [inferred] = itemsOf(run, 'Create inferred');
-		expect(inferred).toMatchObject({
-			request_number: 'MEDUFR030802',
-			request_type: 'bill_of_lading',
-			scac: 'MSCU',
-			status: 'pending',
-			already_tracked: false,
-			inferred: expect.objectContaining({ decision: 'auto_select', scac: 'MSCU' }),
-		});
-		inferredRequestId = String(inferred.id);
-
-		// What reached the service: one request per number, the reference numbers with it.
-		const { data } = await ctx.handle.api.get('/tracking_requests');
-		const numbers = (data.data as Array<{ attributes: { request_number: string } }>).map(
-			(request) => request.attributes.request_number,
-		);
-		expect(numbers.sort()).toEqual(['MEDUFR030802', 'MSCU1000022']);
-		expect(ctx.handle.sandbox.world.store.get('tracking_request', trackedRequestId)?.attributes.ref_numbers).toEqual(['PO-1', 'PO-2']);
-	}, EXECUTE_TIMEOUT);
-
-	it('reads containers: readiness after the sandbox is driven, get many, transport events filtered and sorted, raw events', async () => {
-		// The tracking requests made above succeed on the sandbox clock; their containers appear.
-		const containersOf = async (requestId: string) => {
-			const shipmentId = await eventually(
-				async () => {
-					const { data } = await ctx.handle.api.get(`/tracking_requests/${requestId}`);
-					return (data.data?.relationships?.tracked_object?.data?.id as string | undefined) ?? undefined;
-				},
-				{ timeoutMs: 30_000, what: `tracking request ${requestId} to succeed` },
+	it(
+		'infers carriers and creates tracking requests: explicit, inferred, and a duplicate as already_tracked',
+		async () => {
+			const create = (requestNumber: string, requestType: string, scac: string, options = {}) => ({
+				resource: 'trackingRequest',
+				operation: 'create',
+				requestNumber,
+				requestType,
+				scac,
+				options,
+			});
+			await ctx.importWorkflow(
+				workflow('e2eTracking', 'E2E tracking requests', [
+					START,
+					ctNode(
+						'Infer Maersk box',
+						{ resource: 'trackingRequest', operation: 'inferNumber', number: 'MAEU6123458' },
+						{ after: ['Start'] },
+					),
+					ctNode(
+						'Infer lessor box',
+						{ resource: 'trackingRequest', operation: 'inferNumber', number: 'CAIU7432986' },
+						{ after: ['Start'] },
+					),
+					ctNode(
+						'Create explicit',
+						create('MSCU1000022', 'container', 'MSCU', { refNumbers: 'PO-1, PO-2' }),
+						{ after: ['Start'] },
+					),
+					ctNode('Create again', create('MSCU1000022', 'container', 'MSCU'), {
+						after: ['Create explicit'],
+					}),
+					ctNode('Create inferred', create('MEDUFR030802', 'infer', 'infer'), { after: ['Start'] }),
+				]),
 			);
-			const shipment = ctx.handle.sandbox.world.store.get('shipment', shipmentId)!;
-			return (shipment.relationships!.containers.data as Array<{ id: string }>).map((container) => container.id);
-		};
-		const [portBoxId] = await containersOf(trackedRequestId);
-		// The bill of lading's two boxes share a vessel: both are discharged within hours.
-		const [readyId, heldId] = await containersOf(inferredRequestId);
-		expect(heldId).toBeDefined();
+			const run = succeeded(await ctx.execute('e2eTracking'));
 
-		const aboard = async (id: string) =>
-			((await ctx.handle.control.get(`/containers/${id}/journey`)).data.remaining_steps as string[]).includes('vessel_discharged');
-		for (let hours = 0; (await aboard(readyId)) || (await aboard(heldId)); hours += 2) {
-			if (hours > 24 * 30) throw new Error('the vessel was never discharged');
-			await ctx.handle.control.post('/clock/advance', { hours: 2 });
-		}
-		// One box ready for pickup, the other held by customs.
-		const played = await ctx.handle.control.post(`/containers/${readyId}/scenarios/ready_for_pickup`, { gap_seconds: 0 });
-		expect(played.status).toBe(202);
-		for (const change of [
-			{ kind: 'set_availability', available: false },
-			{ kind: 'place_hold', name: 'customs', status: 'hold', description: 'Customs exam' },
-		]) {
-			expect((await ctx.handle.control.post(`/containers/${heldId}/changes`, change)).status).toBe(200);
-		}
+			const [maersk] = itemsOf(run, 'Infer Maersk box');
+			expect(maersk).toMatchObject({
+				number_type: 'container',
+				is_valid: true,
+				scac: 'MAEU',
+				decision: 'auto_select',
+				validation: expect.objectContaining({ is_valid: true }),
+				shipping_line: expect.objectContaining({ decision: 'auto_select' }),
+			});
+			expect(maersk.confidence).toBeGreaterThanOrEqual(0.95);
+			const [lessor] = itemsOf(run, 'Infer lessor box');
+			expect(lessor).toMatchObject({ number_type: 'container', decision: 'no_prediction' });
 
-		// What the service itself has, to compare the node's output with.
-		const serviceEvents = (await ctx.handle.api.get(`/containers/${readyId}/transport_events`, { params: { 'page[size]': 100 } }))
-			.data.data as Array<{ attributes: { event: string; timestamp: string | null; data_source: string } }>;
-		expect(serviceEvents.length).toBeGreaterThan(4);
-		const chosenEvent = serviceEvents[0].attributes.event;
-		const rawEvents = (await ctx.handle.api.get(`/containers/${readyId}/raw_events`)).data.data as unknown[];
-		const allNumbers = ((await ctx.handle.api.get('/containers', { params: { 'page[size]': 100 } })).data.data as Array<{
-			attributes: { number: string };
-		}>).map((container) => container.attributes.number);
-		expect(allNumbers).toHaveLength(3);
+			const explicit = itemsOf(run, 'Create explicit');
+			expect(explicit).toHaveLength(1);
+			expect(explicit[0]).toMatchObject({
+				request_number: 'MSCU1000022',
+				request_type: 'container',
+				scac: 'MSCU',
+				status: 'pending',
+				already_tracked: false,
+			});
+			trackedRequestId = String(explicit[0].id);
+			const again = itemsOf(run, 'Create again');
+			expect(again).toHaveLength(1);
+			expect(again[0]).toMatchObject({
+				request_number: 'MSCU1000022',
+				scac: 'MSCU',
+				already_tracked: true,
+			});
 
-		const events = (name: string, options: Record<string, unknown>) =>
-			ctNode(name, { resource: 'container', operation: 'getTransportEvents', containerId: readyId, returnAll: true, options }, { after: ['Start'] });
-		await ctx.importWorkflow(
-			workflow('e2eContainers', 'E2E containers', [
-				START,
-				ctNode('Get ready box', { resource: 'container', operation: 'get', containerId: readyId, options: {} }, { after: ['Start'] }),
-				ctNode('Get held box', { resource: 'container', operation: 'get', containerId: heldId, options: {} }, { after: ['Start'] }),
-				ctNode('Get port box', { resource: 'container', operation: 'get', containerId: portBoxId, options: { include: [] } }, { after: ['Start'] }),
-				ctNode('Get many', { resource: 'container', operation: 'getMany', returnAll: true, options: { include: ['pod_terminal'] } }, { after: ['Start'] }),
-				events('Events newest first', { sort: 'desc' }),
-				events('Events of one name', { eventNames: [chosenEvent] }),
-				events('Events from the line', { dataSources: ['shipping_line'] }),
-				ctNode('Raw events', { resource: 'container', operation: 'getRawEvents', containerId: readyId }, { after: ['Start'] }),
-			]),
-		);
-		const run = succeeded(await ctx.execute('e2eContainers'));
+			const [inferred] = itemsOf(run, 'Create inferred');
+			expect(inferred).toMatchObject({
+				request_number: 'MEDUFR030802',
+				request_type: 'bill_of_lading',
+				scac: 'MSCU',
+				status: 'pending',
+				already_tracked: false,
+				inferred: expect.objectContaining({ decision: 'auto_select', scac: 'MSCU' }),
+			});
+			inferredRequestId = String(inferred.id);
 
-		const [ready] = itemsOf(run, 'Get ready box');
-		expect(ready).toMatchObject({
-			id: readyId,
-			ready_for_pickup: true,
-			pickup_status: 'ready',
-			active_holds: [],
-			shipment: expect.objectContaining({ type: 'shipment', bill_of_lading_number: 'MEDUFR030802' }),
-			pod_terminal: expect.objectContaining({ type: 'terminal', name: expect.any(String) }),
-		});
-		const [held] = itemsOf(run, 'Get held box');
-		expect(held).toMatchObject({ id: heldId, ready_for_pickup: false, pickup_status: 'on_hold' });
-		expect((held.active_holds as Array<{ name: string }>).map((hold) => hold.name)).toContain('customs');
-		const [portBox] = itemsOf(run, 'Get port box');
-		expect(portBox).toMatchObject({ id: portBoxId, number: 'MSCU1000022' });
-		// Not asked for, so not resolved.
-		expect(portBox.pod_terminal).toBeUndefined();
+			// What reached the service: one request per number, the reference numbers with it.
+			const { data } = await ctx.handle.api.get('/tracking_requests');
+			const numbers = (data.data as Array<{ attributes: { request_number: string } }>).map(
+				(request) => request.attributes.request_number,
+			);
+			expect(numbers.sort()).toEqual(['MEDUFR030802', 'MSCU1000022']);
+			expect(
+				ctx.handle.sandbox.world.store.get('tracking_request', trackedRequestId)?.attributes
+					.ref_numbers,
+			).toEqual(['PO-1', 'PO-2']);
+		},
+		EXECUTE_TIMEOUT,
+	);
 
-		const many = itemsOf(run, 'Get many');
-		expect(many.map((container) => container.number).sort()).toEqual([...allNumbers].sort());
-		expect(many.find((container) => container.id === readyId)).toMatchObject({ pickup_status: 'ready' });
-		expect(many.find((container) => container.id === heldId)).toMatchObject({ pickup_status: 'on_hold' });
-		expect(many.every((container) => typeof container.pod_terminal === 'object')).toBe(true);
+	it(
+		'reads containers: readiness after the sandbox is driven, get many, transport events filtered and sorted, raw events',
+		async () => {
+			// The tracking requests made above succeed on the sandbox clock; their containers appear.
+			const containersOf = async (requestId: string) => {
+				const shipmentId = await eventually(
+					async () => {
+						const { data } = await ctx.handle.api.get(`/tracking_requests/${requestId}`);
+						return (
+							(data.data?.relationships?.tracked_object?.data?.id as string | undefined) ??
+							undefined
+						);
+					},
+					{ timeoutMs: 30_000, what: `tracking request ${requestId} to succeed` },
+				);
+				const shipment = ctx.handle.sandbox.world.store.get('shipment', shipmentId)!;
+				return (shipment.relationships!.containers.data as Array<{ id: string }>).map(
+					(container) => container.id,
+				);
+			};
+			const [portBoxId] = await containersOf(trackedRequestId);
+			// The bill of lading's two boxes share a vessel: both are discharged within hours.
+			const [readyId, heldId] = await containersOf(inferredRequestId);
+			expect(heldId).toBeDefined();
 
-		const newestFirst = itemsOf(run, 'Events newest first');
-		expect(newestFirst).toHaveLength(serviceEvents.length);
-		const times = newestFirst.map((event) => event.timestamp).filter((time): time is string => typeof time === 'string').map(Date.parse);
-		expect(times.length).toBeGreaterThan(4);
-		expect(times).toEqual([...times].sort((a, b) => b - a));
-		// Location, terminal and vessel are resolved by default.
-		expect(newestFirst.some((event) => typeof event.location === 'object' && event.location !== null)).toBe(true);
+			const aboard = async (id: string) =>
+				(
+					(await ctx.handle.control.get(`/containers/${id}/journey`)).data
+						.remaining_steps as string[]
+				).includes('vessel_discharged');
+			for (let hours = 0; (await aboard(readyId)) || (await aboard(heldId)); hours += 2) {
+				if (hours > 24 * 30) throw new Error('the vessel was never discharged');
+				await ctx.handle.control.post('/clock/advance', { hours: 2 });
+			}
+			// One box ready for pickup, the other held by customs.
+			const played = await ctx.handle.control.post(
+				`/containers/${readyId}/scenarios/ready_for_pickup`,
+				{ gap_seconds: 0 },
+			);
+			expect(played.status).toBe(202);
+			for (const change of [
+				{ kind: 'set_availability', available: false },
+				{ kind: 'place_hold', name: 'customs', status: 'hold', description: 'Customs exam' },
+			]) {
+				expect(
+					(await ctx.handle.control.post(`/containers/${heldId}/changes`, change)).status,
+				).toBe(200);
+			}
 
-		const ofOneName = itemsOf(run, 'Events of one name');
-		expect(ofOneName).toHaveLength(serviceEvents.filter((event) => event.attributes.event === chosenEvent).length);
-		expect(ofOneName.every((event) => event.event === chosenEvent)).toBe(true);
-		const fromTheLine = itemsOf(run, 'Events from the line');
-		expect(fromTheLine).toHaveLength(serviceEvents.filter((event) => event.attributes.data_source === 'shipping_line').length);
-		expect(fromTheLine.every((event) => event.data_source === 'shipping_line')).toBe(true);
+			// What the service itself has, to compare the node's output with.
+			const serviceEvents = (
+				await ctx.handle.api.get(`/containers/${readyId}/transport_events`, {
+					params: { 'page[size]': 100 },
+				})
+			).data.data as Array<{
+				attributes: { event: string; timestamp: string | null; data_source: string };
+			}>;
+			expect(serviceEvents.length).toBeGreaterThan(4);
+			const chosenEvent = serviceEvents[0].attributes.event;
+			const rawEvents = (await ctx.handle.api.get(`/containers/${readyId}/raw_events`)).data
+				.data as unknown[];
+			const allNumbers = (
+				(await ctx.handle.api.get('/containers', { params: { 'page[size]': 100 } })).data
+					.data as Array<{
+					attributes: { number: string };
+				}>
+			).map((container) => container.attributes.number);
+			expect(allNumbers).toHaveLength(3);
 
-		expect(itemsOf(run, 'Raw events')).toHaveLength(rawEvents.length);
-	}, EXECUTE_TIMEOUT);
-
-	it('creates, lists and deletes a webhook', async () => {
-		await ctx.importWorkflow(
-			workflow('e2eWebhooks', 'E2E webhooks', [
-				START,
+			const events = (name: string, options: Record<string, unknown>) =>
 				ctNode(
-					'Create webhook',
-					{ resource: 'webhook', operation: 'create', url: 'https://example.com/ct-e2e-hook', events: ['container.transport.vessel_arrived'], active: false },
+					name,
+					{
+						resource: 'container',
+						operation: 'getTransportEvents',
+						containerId: readyId,
+						returnAll: true,
+						options,
+					},
 					{ after: ['Start'] },
-				),
-				ctNode('List webhooks', { resource: 'webhook', operation: 'getMany', returnAll: true }, { after: ['Create webhook'] }),
-				ctNode(
-					'Delete webhook',
-					{ resource: 'webhook', operation: 'delete', webhookId: "={{ $('Create webhook').first().json.id }}" },
-					{ after: ['List webhooks'], executeOnce: true },
-				),
-			]),
-		);
-		const run = succeeded(await ctx.execute('e2eWebhooks'));
+				);
+			await ctx.importWorkflow(
+				workflow('e2eContainers', 'E2E containers', [
+					START,
+					ctNode(
+						'Get ready box',
+						{ resource: 'container', operation: 'get', containerId: readyId, options: {} },
+						{ after: ['Start'] },
+					),
+					ctNode(
+						'Get held box',
+						{ resource: 'container', operation: 'get', containerId: heldId, options: {} },
+						{ after: ['Start'] },
+					),
+					ctNode(
+						'Get port box',
+						{
+							resource: 'container',
+							operation: 'get',
+							containerId: portBoxId,
+							options: { include: [] },
+						},
+						{ after: ['Start'] },
+					),
+					ctNode(
+						'Get many',
+						{
+							resource: 'container',
+							operation: 'getMany',
+							returnAll: true,
+							options: { include: ['pod_terminal'] },
+						},
+						{ after: ['Start'] },
+					),
+					events('Events newest first', { sort: 'desc' }),
+					events('Events of one name', { eventNames: [chosenEvent] }),
+					events('Events from the line', { dataSources: ['shipping_line'] }),
+					ctNode(
+						'Raw events',
+						{ resource: 'container', operation: 'getRawEvents', containerId: readyId },
+						{ after: ['Start'] },
+					),
+				]),
+			);
+			const run = succeeded(await ctx.execute('e2eContainers'));
 
-		const [created] = itemsOf(run, 'Create webhook');
-		expect(created).toMatchObject({
-			url: 'https://example.com/ct-e2e-hook',
-			events: ['container.transport.vessel_arrived'],
-			active: false,
-			secret: expect.stringMatching(/\S{16,}/),
-			secret_notice: expect.stringContaining('Store this secret'),
-		});
-		const listed = itemsOf(run, 'List webhooks');
-		expect(listed.find((webhook) => webhook.id === created.id)).toMatchObject({ url: 'https://example.com/ct-e2e-hook', secret: created.secret });
-		expect(itemsOf(run, 'Delete webhook')).toEqual([{ id: created.id, deleted: true }]);
+			const [ready] = itemsOf(run, 'Get ready box');
+			expect(ready).toMatchObject({
+				id: readyId,
+				ready_for_pickup: true,
+				pickup_status: 'ready',
+				active_holds: [],
+				shipment: expect.objectContaining({
+					type: 'shipment',
+					bill_of_lading_number: 'MEDUFR030802',
+				}),
+				pod_terminal: expect.objectContaining({ type: 'terminal', name: expect.any(String) }),
+			});
+			const [held] = itemsOf(run, 'Get held box');
+			expect(held).toMatchObject({ id: heldId, ready_for_pickup: false, pickup_status: 'on_hold' });
+			expect((held.active_holds as Array<{ name: string }>).map((hold) => hold.name)).toContain(
+				'customs',
+			);
+			const [portBox] = itemsOf(run, 'Get port box');
+			expect(portBox).toMatchObject({ id: portBoxId, number: 'MSCU1000022' });
+			// Not asked for, so not resolved.
+			expect(portBox.pod_terminal).toBeUndefined();
 
-		const { data } = await ctx.handle.api.get('/webhooks');
-		expect((data.data as Array<{ id: string }>).map((webhook) => webhook.id)).not.toContain(created.id);
-	}, EXECUTE_TIMEOUT);
+			const many = itemsOf(run, 'Get many');
+			expect(many.map((container) => container.number).sort()).toEqual([...allNumbers].sort());
+			expect(many.find((container) => container.id === readyId)).toMatchObject({
+				pickup_status: 'ready',
+			});
+			expect(many.find((container) => container.id === heldId)).toMatchObject({
+				pickup_status: 'on_hold',
+			});
+			expect(many.every((container) => typeof container.pod_terminal === 'object')).toBe(true);
 
-	it('with a refused API key, the execution fails with an error that names the credential problem', async () => {
-		await ctx.importWorkflow(
-			workflow('e2eRefusedKey', 'E2E refused key', [
-				START,
-				ctNode('Infer with wrong key', { resource: 'trackingRequest', operation: 'inferNumber', number: 'MAEU6123458' }, { after: ['Start'] }, BAD_CREDENTIAL),
-			]),
-		);
-		const result = await ctx.execute('e2eRefusedKey');
-		expect(result.code).not.toBe(0);
-		expect(result.run).not.toBeNull();
-		expect(result.run.status).toBe('error');
-		const { error } = result.run.data.resultData;
-		// The service's own words, and what to do about them, on the failing node.
-		expect(error).toMatchObject({
-			name: 'NodeApiError',
-			message: 'Unknown API key',
-			httpCode: '401',
-			node: expect.objectContaining({ name: 'Infer with wrong key' }),
-		});
-		expect(error.description).toContain('The API key was refused');
-		expect(error.description).toContain('check the credential');
-		// n8n prints it too, for whoever runs the CLI.
-		expect(result.stdout).toContain('Unknown API key');
-	}, EXECUTE_TIMEOUT);
+			const newestFirst = itemsOf(run, 'Events newest first');
+			expect(newestFirst).toHaveLength(serviceEvents.length);
+			const times = newestFirst
+				.map((event) => event.timestamp)
+				.filter((time): time is string => typeof time === 'string')
+				.map(Date.parse);
+			expect(times.length).toBeGreaterThan(4);
+			expect(times).toEqual([...times].sort((a, b) => b - a));
+			// Location, terminal and vessel are resolved by default.
+			expect(
+				newestFirst.some((event) => typeof event.location === 'object' && event.location !== null),
+			).toBe(true);
+
+			const ofOneName = itemsOf(run, 'Events of one name');
+			expect(ofOneName).toHaveLength(
+				serviceEvents.filter((event) => event.attributes.event === chosenEvent).length,
+			);
+			expect(ofOneName.every((event) => event.event === chosenEvent)).toBe(true);
+			const fromTheLine = itemsOf(run, 'Events from the line');
+			expect(fromTheLine).toHaveLength(
+				serviceEvents.filter((event) => event.attributes.data_source === 'shipping_line').length,
+			);
+			expect(fromTheLine.every((event) => event.data_source === 'shipping_line')).toBe(true);
+
+			expect(itemsOf(run, 'Raw events')).toHaveLength(rawEvents.length);
+		},
+		EXECUTE_TIMEOUT,
+	);
+
+	it(
+		'creates, lists and deletes a webhook',
+		async () => {
+			await ctx.importWorkflow(
+				workflow('e2eWebhooks', 'E2E webhooks', [
+					START,
+					ctNode(
+						'Create webhook',
+						{
+							resource: 'webhook',
+							operation: 'create',
+							url: 'https://example.com/ct-e2e-hook',
+							events: ['container.transport.vessel_arrived'],
+							active: false,
+						},
+						{ after: ['Start'] },
+					),
+					ctNode(
+						'List webhooks',
+						{ resource: 'webhook', operation: 'getMany', returnAll: true },
+						{ after: ['Create webhook'] },
+					),
+					ctNode(
+						'Delete webhook',
+						{
+							resource: 'webhook',
+							operation: 'delete',
+							webhookId: "={{ $('Create webhook').first().json.id }}",
+						},
+						{ after: ['List webhooks'], executeOnce: true },
+					),
+				]),
+			);
+			const run = succeeded(await ctx.execute('e2eWebhooks'));
+
+			const [created] = itemsOf(run, 'Create webhook');
+			expect(created).toMatchObject({
+				url: 'https://example.com/ct-e2e-hook',
+				events: ['container.transport.vessel_arrived'],
+				active: false,
+				secret: expect.stringMatching(/\S{16,}/),
+				secret_notice: expect.stringContaining('Store this secret'),
+			});
+			const listed = itemsOf(run, 'List webhooks');
+			expect(listed.find((webhook) => webhook.id === created.id)).toMatchObject({
+				url: 'https://example.com/ct-e2e-hook',
+				secret: created.secret,
+			});
+			expect(itemsOf(run, 'Delete webhook')).toEqual([{ id: created.id, deleted: true }]);
+
+			const { data } = await ctx.handle.api.get('/webhooks');
+			expect((data.data as Array<{ id: string }>).map((webhook) => webhook.id)).not.toContain(
+				created.id,
+			);
+		},
+		EXECUTE_TIMEOUT,
+	);
+
+	it(
+		'with a refused API key, the execution fails with an error that names the credential problem',
+		async () => {
+			await ctx.importWorkflow(
+				workflow('e2eRefusedKey', 'E2E refused key', [
+					START,
+					ctNode(
+						'Infer with wrong key',
+						{ resource: 'trackingRequest', operation: 'inferNumber', number: 'MAEU6123458' },
+						{ after: ['Start'] },
+						BAD_CREDENTIAL,
+					),
+				]),
+			);
+			const result = await ctx.execute('e2eRefusedKey');
+			expect(result.code).not.toBe(0);
+			expect(result.run).not.toBeNull();
+			expect(result.run.status).toBe('error');
+			const { error } = result.run.data.resultData;
+			// The service's own words, and what to do about them, on the failing node.
+			expect(error).toMatchObject({
+				name: 'NodeApiError',
+				message: 'Unknown API key',
+				httpCode: '401',
+				node: expect.objectContaining({ name: 'Infer with wrong key' }),
+			});
+			expect(error.description).toContain('The API key was refused');
+			expect(error.description).toContain('check the credential');
+			// n8n prints it too, for whoever runs the CLI.
+			expect(result.stdout).toContain('Unknown API key');
+		},
+		EXECUTE_TIMEOUT,
+	);
 });

@@ -39,17 +39,25 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 
 	const sandboxWebhooks = async () =>
 		(await ctx.handle.api.get('/webhooks')).data.data as SandboxWebhook[];
-	const n8nWebhook = async () => (await sandboxWebhooks()).find((webhook) => webhook.attributes.url === webhookUrl);
+	const n8nWebhook = async () =>
+		(await sandboxWebhooks()).find((webhook) => webhook.attributes.url === webhookUrl);
 	/** Executions of the workflow n8n has stored, through its REST API. */
 	const executions = async (): Promise<Array<{ mode: string; status: string }>> => {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId: WORKFLOW_ID }));
 		const answer = await rest(n8n.url, n8n.cookie, 'GET', `/executions?filter=${filter}`);
-		if (answer.status !== 200) throw new Error(`GET /rest/executions answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+		if (answer.status !== 200)
+			throw new Error(
+				`GET /rest/executions answered ${answer.status}: ${JSON.stringify(answer.body)}`,
+			);
 		return answer.body.data.results;
 	};
 	const executionCount = async () => (await executions()).length;
 	const postToN8n = (body: string, headers: Record<string, string>) =>
-		fetch(webhookUrl, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
+		fetch(webhookUrl, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json', ...headers },
+			body,
+		});
 
 	beforeAll(async () => {
 		collector = await startCollector();
@@ -93,67 +101,91 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 		await sleep(1000); // and no second one
 		const webhooks = await sandboxWebhooks();
 		expect(webhooks).toHaveLength(1);
-		expect(webhooks[0].attributes).toMatchObject({ url: webhookUrl, events: ['container.updated'], active: true });
+		expect(webhooks[0].attributes).toMatchObject({
+			url: webhookUrl,
+			events: ['container.updated'],
+			active: true,
+		});
 	});
 
 	let capturedIndex = 0;
 
-	it('starts one execution per delivery, one item per hold change, as the customs hold plays out', async () => {
-		const { containerIds } = await trackContainer(ctx.handle, CONTAINER_NUMBER, 'MSCU');
-		const containerId = containerIds[0];
-		// A subscription of our own, to capture the same deliveries (replayed to n8n below).
-		const subscribed = await ctx.handle.api.post('/webhooks', {
-			data: { type: 'webhook', attributes: { url: receiver.url, events: ['container.updated'], active: true } },
-		});
-		expect(subscribed.status).toBe(201);
-		receiver.secrets.set(subscribed.data.data.id, subscribed.data.data.attributes.secret);
-		capturedIndex = receiver.deliveries.length;
-		const before = collector.items.length;
-		const executionsBefore = await executionCount();
-
-		const played = await ctx.handle.control.post(`/containers/${containerId}/scenarios/customs_hold`, { gap_seconds: 2 });
-		expect(played.status).toBe(202);
-
-		await eventually(() => (collector.items.length >= before + 3 ? true : undefined), {
-			timeoutMs: 60_000,
-			intervalMs: 200,
-			what: 'three hold items at the collector',
-		});
-		await sleep(1500); // nothing more may follow
-		const items = collector.items.slice(before);
-		expect(items).toHaveLength(3);
-		const container = ctx.handle.sandbox.world.store.get('container', containerId)!;
-		const terminal = ctx.handle.sandbox.world.store.related(container, 'pod_terminal')[0];
-		expect(items.map((item) => item.change)).toEqual(['pending', 'activated', 'cleared']);
-		for (const item of items) {
-			expect(item).toMatchObject({
-				event: 'container.updated',
-				container_id: containerId,
-				container_number: CONTAINER_NUMBER,
-				terminal_id: terminal.id,
-				terminal_name: terminal.attributes.name,
-				field: 'holds_at_pod_terminal',
-				hold: expect.objectContaining({ name: 'customs' }),
-				notification_id: expect.any(String),
+	it(
+		'starts one execution per delivery, one item per hold change, as the customs hold plays out',
+		async () => {
+			const { containerIds } = await trackContainer(ctx.handle, CONTAINER_NUMBER, 'MSCU');
+			const containerId = containerIds[0];
+			// A subscription of our own, to capture the same deliveries (replayed to n8n below).
+			const subscribed = await ctx.handle.api.post('/webhooks', {
+				data: {
+					type: 'webhook',
+					attributes: { url: receiver.url, events: ['container.updated'], active: true },
+				},
 			});
-		}
-		// Three deliveries, three notifications, three executions.
-		expect(new Set(items.map((item) => item.notification_id)).size).toBe(3);
-		await eventually(async () => ((await executionCount()) === executionsBefore + 3 ? true : undefined), {
-			timeoutMs: 15_000,
-			what: 'three stored executions',
-		});
-		expect((await executions()).map(({ mode, status }) => ({ mode, status }))).toEqual(
-			Array(3).fill({ mode: 'webhook', status: 'success' }),
-		);
-		const deliveries = (await ctx.handle.control.get('/deliveries', { params: { event: 'container.updated' } })).data
-			.deliveries as Array<{ url: string; status: number | null }>;
-		const toN8n = deliveries.filter((delivery) => delivery.url === webhookUrl);
-		expect(toN8n.map((delivery) => delivery.status)).toEqual([200, 200, 200]);
-		// Our own subscription saw the same three notifications, signed with its own secret.
-		await eventually(() => (receiver.deliveries.length >= capturedIndex + 3 ? true : undefined), { what: 'our copies' });
-		expect(receiver.deliveries.slice(capturedIndex).every((delivery) => delivery.signatureValid === true)).toBe(true);
-	}, TEST_TIMEOUT);
+			expect(subscribed.status).toBe(201);
+			receiver.secrets.set(subscribed.data.data.id, subscribed.data.data.attributes.secret);
+			capturedIndex = receiver.deliveries.length;
+			const before = collector.items.length;
+			const executionsBefore = await executionCount();
+
+			const played = await ctx.handle.control.post(
+				`/containers/${containerId}/scenarios/customs_hold`,
+				{ gap_seconds: 2 },
+			);
+			expect(played.status).toBe(202);
+
+			await eventually(() => (collector.items.length >= before + 3 ? true : undefined), {
+				timeoutMs: 60_000,
+				intervalMs: 200,
+				what: 'three hold items at the collector',
+			});
+			await sleep(1500); // nothing more may follow
+			const items = collector.items.slice(before);
+			expect(items).toHaveLength(3);
+			const container = ctx.handle.sandbox.world.store.get('container', containerId)!;
+			const terminal = ctx.handle.sandbox.world.store.related(container, 'pod_terminal')[0];
+			expect(items.map((item) => item.change)).toEqual(['pending', 'activated', 'cleared']);
+			for (const item of items) {
+				expect(item).toMatchObject({
+					event: 'container.updated',
+					container_id: containerId,
+					container_number: CONTAINER_NUMBER,
+					terminal_id: terminal.id,
+					terminal_name: terminal.attributes.name,
+					field: 'holds_at_pod_terminal',
+					hold: expect.objectContaining({ name: 'customs' }),
+					notification_id: expect.any(String),
+				});
+			}
+			// Three deliveries, three notifications, three executions.
+			expect(new Set(items.map((item) => item.notification_id)).size).toBe(3);
+			await eventually(
+				async () => ((await executionCount()) === executionsBefore + 3 ? true : undefined),
+				{
+					timeoutMs: 15_000,
+					what: 'three stored executions',
+				},
+			);
+			expect((await executions()).map(({ mode, status }) => ({ mode, status }))).toEqual(
+				Array(3).fill({ mode: 'webhook', status: 'success' }),
+			);
+			const deliveries = (
+				await ctx.handle.control.get('/deliveries', { params: { event: 'container.updated' } })
+			).data.deliveries as Array<{ url: string; status: number | null }>;
+			const toN8n = deliveries.filter((delivery) => delivery.url === webhookUrl);
+			expect(toN8n.map((delivery) => delivery.status)).toEqual([200, 200, 200]);
+			// Our own subscription saw the same three notifications, signed with its own secret.
+			await eventually(() => (receiver.deliveries.length >= capturedIndex + 3 ? true : undefined), {
+				what: 'our copies',
+			});
+			expect(
+				receiver.deliveries
+					.slice(capturedIndex)
+					.every((delivery) => delivery.signatureValid === true),
+			).toBe(true);
+		},
+		TEST_TIMEOUT,
+	);
 
 	/** A delivery the sandbox made to n8n: the copy our receiver got, addressed to n8n's webhook. */
 	const deliveryMadeToN8n = async () => {
@@ -163,42 +195,58 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 		envelope.data.relationships.webhook.data.id = webhook.id;
 		// The sandbox signs JSON.stringify of the envelope; key order survives the round trip.
 		const body = JSON.stringify(envelope);
-		return { body, signature: signBody(body, webhook.attributes.secret), notificationId: envelope.data.id as string };
+		return {
+			body,
+			signature: signBody(body, webhook.attributes.secret),
+			notificationId: envelope.data.id as string,
+		};
 	};
 
-	it('answers a delivery with a wrong or missing signature with 401 and starts nothing', async () => {
-		const { body, signature } = await deliveryMadeToN8n();
-		const before = collector.items.length;
-		const executionsBefore = await executionCount();
+	it(
+		'answers a delivery with a wrong or missing signature with 401 and starts nothing',
+		async () => {
+			const { body, signature } = await deliveryMadeToN8n();
+			const before = collector.items.length;
+			const executionsBefore = await executionCount();
 
-		const forged = await postToN8n(body, { 'X-SVC-Webhook-Signature': signBody(body, 'not-the-secret') });
-		expect(forged.status).toBe(401);
-		expect(await forged.json()).toEqual({ message: 'Invalid or missing signature' });
-		const unsigned = await postToN8n(body, {});
-		expect(unsigned.status).toBe(401);
-		// The right signature over a different body is a wrong signature too.
-		const tampered = await postToN8n(body.replace(CONTAINER_NUMBER, 'MSCU9999999'), { 'X-SVC-Webhook-Signature': signature });
-		expect(tampered.status).toBe(401);
+			const forged = await postToN8n(body, {
+				'X-SVC-Webhook-Signature': signBody(body, 'not-the-secret'),
+			});
+			expect(forged.status).toBe(401);
+			expect(await forged.json()).toEqual({ message: 'Invalid or missing signature' });
+			const unsigned = await postToN8n(body, {});
+			expect(unsigned.status).toBe(401);
+			// The right signature over a different body is a wrong signature too.
+			const tampered = await postToN8n(body.replace(CONTAINER_NUMBER, 'MSCU9999999'), {
+				'X-SVC-Webhook-Signature': signature,
+			});
+			expect(tampered.status).toBe(401);
 
-		await sleep(2000);
-		expect(collector.items.length).toBe(before);
-		expect(await executionCount()).toBe(executionsBefore);
-	}, TEST_TIMEOUT);
+			await sleep(2000);
+			expect(collector.items.length).toBe(before);
+			expect(await executionCount()).toBe(executionsBefore);
+		},
+		TEST_TIMEOUT,
+	);
 
-	it('answers a repeated delivery of a notification already received with 200 and starts nothing', async () => {
-		const { body, signature, notificationId } = await deliveryMadeToN8n();
-		const before = collector.items.length;
-		const executionsBefore = await executionCount();
-		expect(collector.items.some((item) => item.notification_id === notificationId)).toBe(true);
+	it(
+		'answers a repeated delivery of a notification already received with 200 and starts nothing',
+		async () => {
+			const { body, signature, notificationId } = await deliveryMadeToN8n();
+			const before = collector.items.length;
+			const executionsBefore = await executionCount();
+			expect(collector.items.some((item) => item.notification_id === notificationId)).toBe(true);
 
-		const repeated = await postToN8n(body, { 'X-SVC-Webhook-Signature': signature });
-		expect(repeated.status).toBe(200);
-		expect(await repeated.text()).toContain('Already received');
+			const repeated = await postToN8n(body, { 'X-SVC-Webhook-Signature': signature });
+			expect(repeated.status).toBe(200);
+			expect(await repeated.text()).toContain('Already received');
 
-		await sleep(2000);
-		expect(collector.items.length).toBe(before);
-		expect(await executionCount()).toBe(executionsBefore);
-	}, TEST_TIMEOUT);
+			await sleep(2000);
+			expect(collector.items.length).toBe(before);
+			expect(await executionCount()).toBe(executionsBefore);
+		},
+		TEST_TIMEOUT,
+	);
 
 	it("the credential's Test button tells a refused key and a wrong address from a good credential", async () => {
 		const sandboxUrl = ctx.handle.sandbox.url;
@@ -208,12 +256,18 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 				headers: { 'Content-Type': 'application/json', Cookie: n8n.cookie, 'browser-id': 'e2e' },
 				body: JSON.stringify(body),
 			});
-			return (await response.json()) as { data: { id?: string; status?: string; message?: string } };
+			return (await response.json()) as {
+				data: { id?: string; status?: string; message?: string };
+			};
 		};
 		const testCredential = async (data: Record<string, string>) => {
 			const credential = { name: `Test ${Math.random()}`, type: 'containerTrackingApi', data };
 			const created = await rest('/rest/credentials', credential);
-			return (await rest('/rest/credentials/test', { credentials: { id: created.data.id, ...credential } })).data;
+			return (
+				await rest('/rest/credentials/test', {
+					credentials: { id: created.data.id, ...credential },
+				})
+			).data;
 		};
 		expect(await testCredential({ apiKey: API_KEY, baseUrl: sandboxUrl })).toEqual({
 			status: 'OK',
@@ -223,7 +277,9 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 			status: 'Error',
 			message: 'The API key was refused: check that it is complete and current',
 		});
-		expect(await testCredential({ apiKey: API_KEY, baseUrl: sandboxUrl.replace(/\/v2$/, '') })).toEqual({
+		expect(
+			await testCredential({ apiKey: API_KEY, baseUrl: sandboxUrl.replace(/\/v2$/, '') }),
+		).toEqual({
 			status: 'Error',
 			message: 'Nothing answers at this base URL: it must be the service address ending in /v2',
 		});
@@ -233,16 +289,28 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 		});
 	});
 
-	it('deactivating the workflow through the REST API deletes its webhook from the service', async () => {
-		expect(await n8nWebhook()).toBeDefined();
-		const answer = await rest(n8n.url, n8n.cookie, 'POST', `/workflows/${WORKFLOW_ID}/deactivate`, {});
-		expect(answer.status).toBe(200);
-		await eventually(async () => ((await n8nWebhook()) === undefined ? true : undefined), {
-			timeoutMs: 15_000,
-			what: "n8n's webhook to be deleted from the sandbox",
-		});
-		// Only our own subscription is left, and n8n no longer listens on the URL.
-		expect((await sandboxWebhooks()).map((webhook) => webhook.attributes.url)).toEqual([receiver.url]);
-		expect((await postToN8n('{}', {})).status).toBe(404);
-	}, TEST_TIMEOUT);
+	it(
+		'deactivating the workflow through the REST API deletes its webhook from the service',
+		async () => {
+			expect(await n8nWebhook()).toBeDefined();
+			const answer = await rest(
+				n8n.url,
+				n8n.cookie,
+				'POST',
+				`/workflows/${WORKFLOW_ID}/deactivate`,
+				{},
+			);
+			expect(answer.status).toBe(200);
+			await eventually(async () => ((await n8nWebhook()) === undefined ? true : undefined), {
+				timeoutMs: 15_000,
+				what: "n8n's webhook to be deleted from the sandbox",
+			});
+			// Only our own subscription is left, and n8n no longer listens on the URL.
+			expect((await sandboxWebhooks()).map((webhook) => webhook.attributes.url)).toEqual([
+				receiver.url,
+			]);
+			expect((await postToN8n('{}', {})).status).toBe(404);
+		},
+		TEST_TIMEOUT,
+	);
 });

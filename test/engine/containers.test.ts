@@ -6,7 +6,13 @@ import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { withCheckDigit } from '../../nodes/ContainerTracking/logic/iso6346';
 import { runContainerTrackingNode } from '../support/engine';
-import { API_KEY, eventually, startTestSandbox, trackContainer, type SandboxHandle } from '../support/sandbox';
+import {
+	API_KEY,
+	eventually,
+	startTestSandbox,
+	trackContainer,
+	type SandboxHandle,
+} from '../support/sandbox';
 
 /** Non-inland MSC box with a freight hold at discharge (the sandbox derives journeys from the number). */
 const PORT_PICKUP_BOX = 'MSCU1000022';
@@ -17,7 +23,8 @@ function sandboxHelpers(handle: () => SandboxHandle) {
 	const credentials = () => ({ apiKey: API_KEY, baseUrl: handle().sandbox.url });
 	const change = async (containerId: string, body: Record<string, unknown>) => {
 		const answer = await handle().control.post(`/containers/${containerId}/changes`, body);
-		if (answer.status !== 200) throw new Error(`change ${JSON.stringify(body)} answered ${answer.status}`);
+		if (answer.status !== 200)
+			throw new Error(`change ${JSON.stringify(body)} answered ${answer.status}`);
 	};
 	const remainingSteps = async (containerId: string): Promise<string[]> =>
 		(await handle().control.get(`/containers/${containerId}/journey`)).data.remaining_steps;
@@ -32,14 +39,20 @@ function sandboxHelpers(handle: () => SandboxHandle) {
 }
 
 function expectPaired(items: INodeExecutionData[], item = 0) {
-	expect(items.every((entry) => (entry.pairedItem as { item: number } | undefined)?.item === item)).toBe(true);
+	expect(
+		items.every((entry) => (entry.pairedItem as { item: number } | undefined)?.item === item),
+	).toBe(true);
 }
 
 describe('Container Tracking node: get a container', () => {
 	let handle: SandboxHandle;
 	const { credentials, change, advanceUntilDone } = sandboxHelpers(() => handle);
 	const get = (containerId: string, options: INodeParameters = {}) =>
-		runContainerTrackingNode({ resource: 'container', operation: 'get', containerId, options }, [{}], credentials());
+		runContainerTrackingNode(
+			{ resource: 'container', operation: 'get', containerId, options },
+			[{}],
+			credentials(),
+		);
 
 	beforeAll(async () => {
 		handle = await startTestSandbox({ trackingDelaySeconds: 0 });
@@ -47,7 +60,11 @@ describe('Container Tracking node: get a container', () => {
 	afterAll(async () => handle.stop());
 
 	it('resolves the shipment and the port terminal by default', async () => {
-		const { containerIds, shipmentId } = await trackContainer(handle, withCheckDigit('MSCU500001'), 'MSCU');
+		const { containerIds, shipmentId } = await trackContainer(
+			handle,
+			withCheckDigit('MSCU500001'),
+			'MSCU',
+		);
 		const { items, error } = await get(containerIds[0]);
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
@@ -69,7 +86,11 @@ describe('Container Tracking node: get a container', () => {
 				bill_of_lading_number: storedShipment.attributes.bill_of_lading_number,
 				shipping_line_scac: 'MSCU',
 			},
-			pod_terminal: { type: 'terminal', id: storedTerminal.id, name: storedTerminal.attributes.name },
+			pod_terminal: {
+				type: 'terminal',
+				id: storedTerminal.id,
+				name: storedTerminal.attributes.name,
+			},
 		});
 		// Not asked for, so not resolved: only the id is there.
 		expect(container.pickup_facility).toBeUndefined();
@@ -83,11 +104,18 @@ describe('Container Tracking node: get a container', () => {
 			const { items, error } = await get(id, { include: [] });
 			expect(error).toBeUndefined();
 			expect(items[0].pairedItem).toEqual({ item: 0 });
-			return items[0].json as { ready_for_pickup: unknown; pickup_status: string; active_holds: Array<{ name: string }> };
+			return items[0].json as {
+				ready_for_pickup: unknown;
+				pickup_status: string;
+				active_holds: Array<{ name: string }>;
+			};
 		};
 
 		// Still on the vessel: no availability reported yet.
-		expect(await readiness()).toMatchObject({ ready_for_pickup: false, pickup_status: 'not_available' });
+		expect(await readiness()).toMatchObject({
+			ready_for_pickup: false,
+			pickup_status: 'not_available',
+		});
 
 		await advanceUntilDone(id, 'vessel_discharged');
 		await change(id, { kind: 'set_availability', available: null });
@@ -102,7 +130,11 @@ describe('Container Tracking node: get a container', () => {
 		await change(id, { kind: 'clear_hold', name: 'customs' });
 		await change(id, { kind: 'clear_hold', name: 'freight' });
 		await change(id, { kind: 'set_availability', available: true });
-		expect(await readiness()).toMatchObject({ ready_for_pickup: true, pickup_status: 'ready', active_holds: [] });
+		expect(await readiness()).toMatchObject({
+			ready_for_pickup: true,
+			pickup_status: 'ready',
+			active_holds: [],
+		});
 
 		// A pending hold is a warning, not a block.
 		await change(id, { kind: 'place_hold', name: 'TMF', status: 'pending' });
@@ -112,10 +144,17 @@ describe('Container Tracking node: get a container', () => {
 			pending_holds: [{ name: 'TMF', status: 'pending' }],
 		});
 
-		await change(id, { kind: 'place_hold', name: 'USDA', status: 'hold', description: 'Agricultural inspection' });
+		await change(id, {
+			kind: 'place_hold',
+			name: 'USDA',
+			status: 'hold',
+			description: 'Agricultural inspection',
+		});
 		const outOfSync = await readiness();
 		expect(outOfSync).toMatchObject({ ready_for_pickup: false, pickup_status: 'out_of_sync' });
-		expect(outOfSync.active_holds).toEqual([{ name: 'USDA', status: 'hold', description: 'Agricultural inspection' }]);
+		expect(outOfSync.active_holds).toEqual([
+			{ name: 'USDA', status: 'hold', description: 'Agricultural inspection' },
+		]);
 	});
 
 	it('sums the fees without the total the terminal adds', async () => {
@@ -142,12 +181,16 @@ describe('Container Tracking node: get a container', () => {
 		const podZone = String(stored.pod_timezone);
 		const railZone = String(stored.final_destination_timezone);
 		expect(podZone).not.toBe(railZone);
-		const dateIn = (zone: string, days: number) => DateTime.now().setZone(zone).plus({ days }).toISODate()!;
+		const dateIn = (zone: string, days: number) =>
+			DateTime.now().setZone(zone).plus({ days }).toISODate()!;
 		/** Calendar days from today to `date`, both read in `zone`, worked out here independently. */
 		const calendarDaysUntil = (iso: string, zone: string) => {
 			const lfd = DateTime.fromISO(iso, { zone }).toISODate()!;
 			const today = DateTime.now().setZone(zone).toISODate()!;
-			return DateTime.fromISO(lfd, { zone: 'utc' }).diff(DateTime.fromISO(today, { zone: 'utc' }), 'days').days;
+			return DateTime.fromISO(lfd, { zone: 'utc' }).diff(
+				DateTime.fromISO(today, { zone: 'utc' }),
+				'days',
+			).days;
 		};
 		const lastFreeDay = async () => {
 			const { items, error } = await get(id);
@@ -160,36 +203,60 @@ describe('Container Tracking node: get a container', () => {
 			};
 		};
 
-		expect(await lastFreeDay()).toMatchObject({ last_free_day: null, last_free_day_source: null, days_until_last_free_day: null });
+		expect(await lastFreeDay()).toMatchObject({
+			last_free_day: null,
+			last_free_day_source: null,
+			days_until_last_free_day: null,
+		});
 
 		// Rail alone: its date, read in the inland destination's zone.
 		const rail = dateIn(railZone, 2);
 		await change(id, { kind: 'set_last_free_day', source: 'rail', date: rail });
 		const fromRail = await lastFreeDay();
-		expect(fromRail).toMatchObject({ last_free_day_source: 'rail', last_free_day_timezone: railZone });
+		expect(fromRail).toMatchObject({
+			last_free_day_source: 'rail',
+			last_free_day_timezone: railZone,
+		});
 		expect(DateTime.fromISO(fromRail.last_free_day!, { zone: railZone }).toISODate()).toBe(rail);
-		expect(fromRail.days_until_last_free_day).toBe(calendarDaysUntil(fromRail.last_free_day!, railZone));
+		expect(fromRail.days_until_last_free_day).toBe(
+			calendarDaysUntil(fromRail.last_free_day!, railZone),
+		);
 
 		// Terminal beats rail even though it is later: a priority, not the earliest date.
 		const terminal = dateIn(podZone, 6);
 		await change(id, { kind: 'set_last_free_day', source: 'terminal', date: terminal });
 		const fromTerminal = await lastFreeDay();
-		expect(fromTerminal).toMatchObject({ last_free_day_source: 'terminal', last_free_day_timezone: podZone });
-		expect(DateTime.fromISO(fromTerminal.last_free_day!, { zone: podZone }).toISODate()).toBe(terminal);
-		expect(fromTerminal.days_until_last_free_day).toBe(calendarDaysUntil(fromTerminal.last_free_day!, podZone));
+		expect(fromTerminal).toMatchObject({
+			last_free_day_source: 'terminal',
+			last_free_day_timezone: podZone,
+		});
+		expect(DateTime.fromISO(fromTerminal.last_free_day!, { zone: podZone }).toISODate()).toBe(
+			terminal,
+		);
+		expect(fromTerminal.days_until_last_free_day).toBe(
+			calendarDaysUntil(fromTerminal.last_free_day!, podZone),
+		);
 
 		// The line beats both, also when it is in the past.
 		const line = dateIn(podZone, -3);
 		await change(id, { kind: 'set_last_free_day', source: 'line', date: line });
 		const fromLine = await lastFreeDay();
-		expect(fromLine).toMatchObject({ last_free_day_source: 'line', last_free_day_timezone: podZone });
+		expect(fromLine).toMatchObject({
+			last_free_day_source: 'line',
+			last_free_day_timezone: podZone,
+		});
 		expect(DateTime.fromISO(fromLine.last_free_day!, { zone: podZone }).toISODate()).toBe(line);
-		expect(fromLine.days_until_last_free_day).toBe(calendarDaysUntil(fromLine.last_free_day!, podZone));
+		expect(fromLine.days_until_last_free_day).toBe(
+			calendarDaysUntil(fromLine.last_free_day!, podZone),
+		);
 		expect(fromLine.days_until_last_free_day).toBeLessThan(0);
 
 		// The line withdraws its date: the terminal's applies again.
 		await change(id, { kind: 'set_last_free_day', source: 'line', date: null });
-		expect(await lastFreeDay()).toMatchObject({ last_free_day_source: 'terminal', last_free_day: fromTerminal.last_free_day });
+		expect(await lastFreeDay()).toMatchObject({
+			last_free_day_source: 'terminal',
+			last_free_day: fromTerminal.last_free_day,
+		});
 	});
 
 	it('with Return Raw Document, answers the JSON:API document as the service sent it', async () => {
@@ -198,7 +265,10 @@ describe('Container Tracking node: get a container', () => {
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
 		expect(items[0].pairedItem).toEqual({ item: 0 });
-		const document = items[0].json as { data: { id: string; type: string; attributes: object }; included: Array<{ type: string }> };
+		const document = items[0].json as {
+			data: { id: string; type: string; attributes: object };
+			included: Array<{ type: string }>;
+		};
 		expect(document.data).toMatchObject({ id: containerIds[0], type: 'container' });
 		expect(document.data.attributes).toHaveProperty('holds_at_pod_terminal');
 		expect(document.included.map((record) => record.type)).toEqual(['shipment']);
@@ -211,7 +281,9 @@ describe('Container Tracking node: get a container', () => {
 		const failed = await get(unknownId);
 		expect(failed.items).toEqual([]);
 		expect(failed.error?.httpCode).toBe('404');
-		expect(failed.error?.message).toBe('Not Found (GET /containers/00000000-0000-4000-8000-000000000000)');
+		expect(failed.error?.message).toBe(
+			'Not Found (GET /containers/00000000-0000-4000-8000-000000000000)',
+		);
 
 		const { containerIds } = await trackContainer(handle, withCheckDigit('MSCU500004'), 'MSCU');
 		const { items, error } = await runContainerTrackingNode(
@@ -225,7 +297,8 @@ describe('Container Tracking node: get a container', () => {
 		expect(items[0]).toEqual({
 			json: {
 				error: 'Not Found (GET /containers/00000000-0000-4000-8000-000000000000)',
-				error_description: 'Not found (HTTP 404 for GET /containers/00000000-0000-4000-8000-000000000000).',
+				error_description:
+					'Not found (HTTP 404 for GET /containers/00000000-0000-4000-8000-000000000000).',
 				http_code: '404',
 			},
 			pairedItem: { item: 0 },
@@ -251,7 +324,11 @@ describe('Container Tracking node: get a container', () => {
 			[ids[0], { item: 1 }],
 			[ids[1], { item: 2 }],
 		]);
-		expect(items.map((item) => (item.json.shipment as { type: string }).type)).toEqual(['shipment', 'shipment', 'shipment']);
+		expect(items.map((item) => (item.json.shipment as { type: string }).type)).toEqual([
+			'shipment',
+			'shipment',
+			'shipment',
+		]);
 	});
 });
 
@@ -269,12 +346,19 @@ describe('Container Tracking node: get many containers', () => {
 			const created = await handle.api.post('/tracking_requests', {
 				data: {
 					type: 'tracking_request',
-					attributes: { request_number: `MEDU${String(700000 + index)}`, request_type: 'bill_of_lading', scac: 'MSCU' },
+					attributes: {
+						request_number: `MEDU${String(700000 + index)}`,
+						request_type: 'bill_of_lading',
+						scac: 'MSCU',
+					},
 				},
 			});
 			if (created.status !== 201) throw new Error(`tracking request answered ${created.status}`);
 			await eventually(
-				() => (store.get('tracking_request', created.data.data.id)?.attributes.status === 'created' ? true : undefined),
+				() =>
+					store.get('tracking_request', created.data.data.id)?.attributes.status === 'created'
+						? true
+						: undefined,
 				{ what: 'the tracking request to succeed' },
 			);
 		}
@@ -294,12 +378,23 @@ describe('Container Tracking node: get many containers', () => {
 		expect(items.map((item) => item.json.id).sort()).toEqual([...expected].sort());
 		expectPaired(items);
 		// Each is a worked-out container item, not a bare record.
-		expect(items.every((item) => typeof item.json.pickup_status === 'string' && typeof item.json.number === 'string')).toBe(true);
+		expect(
+			items.every(
+				(item) =>
+					typeof item.json.pickup_status === 'string' && typeof item.json.number === 'string',
+			),
+		).toBe(true);
 	});
 
 	it('with a limit of 7, returns 7 distinct containers', async () => {
 		const { items, error } = await runContainerTrackingNode(
-			{ resource: 'container', operation: 'getMany', returnAll: false, limit: 7, options: { include: ['shipment'] } },
+			{
+				resource: 'container',
+				operation: 'getMany',
+				returnAll: false,
+				limit: 7,
+				options: { include: ['shipment'] },
+			},
 			[{}],
 			credentials(),
 		);
@@ -307,7 +402,11 @@ describe('Container Tracking node: get many containers', () => {
 		expect(items).toHaveLength(7);
 		expect(new Set(items.map((item) => item.json.id)).size).toBe(7);
 		expectPaired(items);
-		expect(items.every((item) => (item.json.shipment as { type?: string } | undefined)?.type === 'shipment')).toBe(true);
+		expect(
+			items.every(
+				(item) => (item.json.shipment as { type?: string } | undefined)?.type === 'shipment',
+			),
+		).toBe(true);
 	});
 });
 
@@ -324,8 +423,12 @@ describe('Container Tracking node: transport events', () => {
 			credentials(),
 		);
 	const storedEvents = (id = containerId) =>
-		handle.sandbox.world.store.related(handle.sandbox.world.store.get('container', id)!, 'transport_events');
-	const timestamps = (items: INodeExecutionData[]) => items.map((item) => item.json.timestamp as string | null);
+		handle.sandbox.world.store.related(
+			handle.sandbox.world.store.get('container', id)!,
+			'transport_events',
+		);
+	const timestamps = (items: INodeExecutionData[]) =>
+		items.map((item) => item.json.timestamp as string | null);
 
 	beforeAll(async () => {
 		handle = await startTestSandbox({ trackingDelaySeconds: 0 });
@@ -373,7 +476,13 @@ describe('Container Tracking node: transport events', () => {
 		expect(items.map((item) => item.json.id).sort()).toEqual([...expected].sort());
 		expectPaired(items);
 		const names = items.map((item) => item.json.event);
-		expect(names).toEqual(expect.arrayContaining(['container.transport.vessel_arrived', 'container.transport.full_out', 'container.transport.empty_in']));
+		expect(names).toEqual(
+			expect.arrayContaining([
+				'container.transport.vessel_arrived',
+				'container.transport.full_out',
+				'container.transport.empty_in',
+			]),
+		);
 		const dated = timestamps(items).slice(0, -1) as string[];
 		expect(dated.every((timestamp) => typeof timestamp === 'string')).toBe(true);
 		expect([...dated].sort((a, b) => Date.parse(a) - Date.parse(b))).toEqual(dated);
@@ -395,15 +504,23 @@ describe('Container Tracking node: transport events', () => {
 		const wanted = ['container.transport.vessel_arrived', 'container.transport.full_out'];
 		const byName = await events({ returnAll: true, options: { eventNames: wanted } });
 		expect(byName.error).toBeUndefined();
-		const expectedByName = storedEvents().filter((event) => wanted.includes(String(event.attributes.event)));
+		const expectedByName = storedEvents().filter((event) =>
+			wanted.includes(String(event.attributes.event)),
+		);
 		expect(expectedByName.length).toBeGreaterThanOrEqual(2);
-		expect(byName.items.map((item) => item.json.id).sort()).toEqual(expectedByName.map((event) => event.id).sort());
+		expect(byName.items.map((item) => item.json.id).sort()).toEqual(
+			expectedByName.map((event) => event.id).sort(),
+		);
 
 		const bySource = await events({ returnAll: true, options: { dataSources: ['ais'] } });
 		expect(bySource.error).toBeUndefined();
-		const expectedBySource = storedEvents().filter((event) => event.attributes.data_source === 'ais');
+		const expectedBySource = storedEvents().filter(
+			(event) => event.attributes.data_source === 'ais',
+		);
 		expect(expectedBySource.length).toBeGreaterThan(0);
-		expect(bySource.items.map((item) => item.json.id).sort()).toEqual(expectedBySource.map((event) => event.id).sort());
+		expect(bySource.items.map((item) => item.json.id).sort()).toEqual(
+			expectedBySource.map((event) => event.id).sort(),
+		);
 		expect(bySource.items.every((item) => item.json.data_source === 'ais')).toBe(true);
 	});
 
@@ -417,8 +534,14 @@ describe('Container Tracking node: transport events', () => {
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.json.id)).toEqual([UNDATED_EVENT_ID]);
 
-		const terminalEvents = storedEvents().filter((event) => event.attributes.data_source === 'terminal');
-		const limited = await events({ returnAll: false, limit: 2, options: { dataSources: ['terminal'], sort: 'desc' } });
+		const terminalEvents = storedEvents().filter(
+			(event) => event.attributes.data_source === 'terminal',
+		);
+		const limited = await events({
+			returnAll: false,
+			limit: 2,
+			options: { dataSources: ['terminal'], sort: 'desc' },
+		});
 		expect(terminalEvents.length).toBeGreaterThan(2);
 		expect(limited.items).toHaveLength(2);
 		expect(limited.items.every((item) => item.json.data_source === 'terminal')).toBe(true);
@@ -440,14 +563,22 @@ describe('Container Tracking node: transport events', () => {
 		const terminal = store.related(stored, 'terminal')[0];
 		expect(arrived).toMatchObject({
 			vessel_id: vessel.id,
-			vessel: { type: 'vessel', id: vessel.id, name: vessel.attributes.name, imo: vessel.attributes.imo },
+			vessel: {
+				type: 'vessel',
+				id: vessel.id,
+				name: vessel.attributes.name,
+				imo: vessel.attributes.imo,
+			},
 			location_id: port.id,
 			location: { type: 'port', id: port.id, code: arrived.location_locode },
 			terminal_id: terminal.id,
 			terminal: { type: 'terminal', id: terminal.id, name: terminal.attributes.name },
 		});
 		// Without includes only the ids remain.
-		const bare = await events({ returnAll: true, options: { eventNames: ['container.transport.vessel_arrived'], include: [] } });
+		const bare = await events({
+			returnAll: true,
+			options: { eventNames: ['container.transport.vessel_arrived'], include: [] },
+		});
 		expect(bare.items[0].json.vessel_id).toBe(vessel.id);
 		expect(bare.items[0].json.vessel).toBeUndefined();
 	});
@@ -457,7 +588,10 @@ describe('Container Tracking node: transport events', () => {
 		const id = containerIds[0];
 		const start = Date.parse('2030-01-01T08:00:00Z');
 		for (let index = 0; index < 110; index++) {
-			await change(id, { kind: 'set_pickup_appointment', at: new Date(start + index * 3_600_000).toISOString() });
+			await change(id, {
+				kind: 'set_pickup_appointment',
+				at: new Date(start + index * 3_600_000).toISOString(),
+			});
 		}
 		const expected = storedEvents(id).map((event) => event.id);
 		expect(expected.length).toBeGreaterThan(110);
@@ -466,7 +600,9 @@ describe('Container Tracking node: transport events', () => {
 		expect(items).toHaveLength(expected.length);
 		expect(new Set(items.map((item) => item.json.id)).size).toBe(expected.length);
 		expect(items.map((item) => item.json.id).sort()).toEqual([...expected].sort());
-		expect(items.filter((item) => item.json.event === 'container.pickup_appointment.changed')).toHaveLength(110);
+		expect(
+			items.filter((item) => item.json.event === 'container.pickup_appointment.changed'),
+		).toHaveLength(110);
 		expectPaired(items);
 	});
 });
@@ -494,20 +630,31 @@ describe('Container Tracking node: raw events', () => {
 		expectPaired(items);
 		// Four past events from the line, and the vessel's estimated arrival and discharge.
 		const estimated = items.filter((item) => item.json.estimated === true);
-		expect(estimated.map((item) => item.json.event)).toEqual(['vessel_arrived', 'vessel_discharged']);
+		expect(estimated.map((item) => item.json.event)).toEqual([
+			'vessel_arrived',
+			'vessel_discharged',
+		]);
 		expect(items.filter((item) => item.json.estimated === false)).toHaveLength(4);
 		for (const item of items.filter((entry) => entry.json.vessel_id)) {
-			expect(item.json.vessel).toMatchObject({ type: 'vessel', id: item.json.vessel_id, name: item.json.vessel_name });
+			expect(item.json.vessel).toMatchObject({
+				type: 'vessel',
+				id: item.json.vessel_id,
+				name: item.json.vessel_name,
+			});
 		}
-		expect(estimated.every((item) => (item.json.vessel as { name?: string } | undefined)?.name)).toBe(true);
+		expect(
+			estimated.every((item) => (item.json.vessel as { name?: string } | undefined)?.name),
+		).toBe(true);
 		const emptyOut = items.find((item) => item.json.event === 'empty_out')!;
 		expect(emptyOut.json.vessel_id).toBeNull();
 		expect(emptyOut.json.vessel).toBeUndefined();
 	});
 
 	it('with several input items, pairs each event with the container it came from', async () => {
-		const first = (await trackContainer(handle, withCheckDigit('MSCU800002'), 'MSCU')).containerIds[0];
-		const second = (await trackContainer(handle, withCheckDigit('MSCU800003'), 'MSCU')).containerIds[0];
+		const first = (await trackContainer(handle, withCheckDigit('MSCU800002'), 'MSCU'))
+			.containerIds[0];
+		const second = (await trackContainer(handle, withCheckDigit('MSCU800003'), 'MSCU'))
+			.containerIds[0];
 		const { items, error } = await runContainerTrackingNode(
 			{ resource: 'container', operation: 'getRawEvents', containerId: '={{ $json.id }}' },
 			[{ id: first }, { id: second }],

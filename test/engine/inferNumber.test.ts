@@ -4,7 +4,11 @@ import { runContainerTrackingNode } from '../support/engine';
 
 describe('Container Tracking node: infer carrier and number type', () => {
 	let handle: SandboxHandle;
-	const parameters = { resource: 'trackingRequest', operation: 'inferNumber', number: '={{ $json.number }}' };
+	const parameters = {
+		resource: 'trackingRequest',
+		operation: 'inferNumber',
+		number: '={{ $json.number }}',
+	};
 
 	beforeAll(async () => {
 		handle = await startTestSandbox();
@@ -29,7 +33,11 @@ describe('Container Tracking node: infer carrier and number type', () => {
 			decision: 'auto_select',
 			validation: { check_digit_passed: true, type: 'container' },
 		});
-		expect(billOfLading).toMatchObject({ number_type: 'bill_of_lading', scac: 'MSCU', decision: 'auto_select' });
+		expect(billOfLading).toMatchObject({
+			number_type: 'bill_of_lading',
+			scac: 'MSCU',
+			decision: 'auto_select',
+		});
 		expect(wrongDigit).toMatchObject({
 			number_type: 'container',
 			is_valid: false,
@@ -41,10 +49,14 @@ describe('Container Tracking node: infer carrier and number type', () => {
 	});
 
 	it('a wrong API key fails the node with the service answer', async () => {
-		const { items, error } = await runContainerTrackingNode(parameters, [{ number: 'MSCU6639870' }], {
-			apiKey: 'not-the-key',
-			baseUrl: handle.sandbox.url,
-		});
+		const { items, error } = await runContainerTrackingNode(
+			parameters,
+			[{ number: 'MSCU6639870' }],
+			{
+				apiKey: 'not-the-key',
+				baseUrl: handle.sandbox.url,
+			},
+		);
 		expect(items).toEqual([]);
 		expect(error?.httpCode).toBe('401');
 		expect(error?.message).toBe('Unknown API key');

@@ -14,7 +14,8 @@ describe('Container Tracking node: create tracking request', () => {
 		operation: 'create',
 		...parameters,
 	});
-	const storedRequest = (id: unknown) => handle.sandbox.world.store.get('tracking_request', String(id));
+	const storedRequest = (id: unknown) =>
+		handle.sandbox.world.store.get('tracking_request', String(id));
 
 	beforeAll(async () => {
 		handle = await startTestSandbox({ trackingDelaySeconds: 600 });
@@ -22,7 +23,11 @@ describe('Container Tracking node: create tracking request', () => {
 	afterAll(async () => handle.stop());
 
 	it('with an explicit type and carrier, creates a pending request; the same again is "already tracked"', async () => {
-		const parameters = create({ requestNumber: 'MSKU4807969', requestType: 'container', scac: 'MAEU' });
+		const parameters = create({
+			requestNumber: 'MSKU4807969',
+			requestType: 'container',
+			scac: 'MAEU',
+		});
 		const first = await runContainerTrackingNode(parameters, [{}], credentials());
 		expect(first.error).toBeUndefined();
 		expect(first.items).toHaveLength(1);
@@ -52,9 +57,11 @@ describe('Container Tracking node: create tracking request', () => {
 			already_tracked: true,
 		});
 		expect(String(again.items[0].json.message)).toContain('already being tracked');
-		expect(handle.sandbox.world.store.list('tracking_request').filter(
-			(request) => request.attributes.request_number === 'MSKU4807969',
-		)).toHaveLength(1);
+		expect(
+			handle.sandbox.world.store
+				.list('tracking_request')
+				.filter((request) => request.attributes.request_number === 'MSKU4807969'),
+		).toHaveLength(1);
 	});
 
 	it('infers carrier and type of a bill of lading number with an auto_select prediction', async () => {
@@ -89,12 +96,16 @@ describe('Container Tracking node: create tracking request', () => {
 		expect(refused.error?.message).toContain('needs_confirmation');
 		expect(refused.error?.message).toContain('MSC (MSCU, 85 %)');
 		expect(refused.error?.description).toContain('Accept Carrier Needing Confirmation');
-		expect(handle.sandbox.world.store.list('tracking_request').some(
-			(request) => request.attributes.request_number === number,
-		)).toBe(false);
+		expect(
+			handle.sandbox.world.store
+				.list('tracking_request')
+				.some((request) => request.attributes.request_number === number),
+		).toBe(false);
 
 		// With Continue On Fail the error item is all a user sees: it still names the candidates.
-		const itemError = await runContainerTrackingNode(parameters, [{}], credentials(), { continueOnFail: true });
+		const itemError = await runContainerTrackingNode(parameters, [{}], credentials(), {
+			continueOnFail: true,
+		});
 		expect(itemError.error).toBeUndefined();
 		expect(itemError.items).toHaveLength(1);
 		expect(itemError.items[0].pairedItem).toEqual({ item: 0 });
@@ -118,7 +129,12 @@ describe('Container Tracking node: create tracking request', () => {
 	it('a number with an unknown owner prefix (no_prediction) fails naming the decision', async () => {
 		const number = withCheckDigit('CAIU123456');
 		const { items, error } = await runContainerTrackingNode(
-			create({ requestNumber: number, requestType: 'infer', scac: 'infer', options: { acceptNeedsConfirmation: true } }),
+			create({
+				requestNumber: number,
+				requestType: 'infer',
+				scac: 'infer',
+				options: { acceptNeedsConfirmation: true },
+			}),
 			[{}],
 			credentials(),
 		);
@@ -140,7 +156,10 @@ describe('Container Tracking node: create tracking request', () => {
 			credentials(),
 		);
 		expect(error).toBeUndefined();
-		expect(items[0].json).toMatchObject({ ref_numbers: ['PO-1', 'PO-2'], shipment_tags: ['customer-a', 'priority'] });
+		expect(items[0].json).toMatchObject({
+			ref_numbers: ['PO-1', 'PO-2'],
+			shipment_tags: ['customer-a', 'priority'],
+		});
 		const { data } = await handle.api.get(`/tracking_requests/${String(items[0].json.id)}`);
 		expect(data.data.attributes.ref_numbers).toEqual(['PO-1', 'PO-2']);
 		expect(data.data.attributes.shipment_tags).toEqual(['customer-a', 'priority']);
@@ -160,14 +179,19 @@ describe('Container Tracking node: create tracking request', () => {
 		expect(items[0].json).toMatchObject({ request_number: numbers[0], already_tracked: false });
 		expect(items[1].json).toEqual({
 			error: 'The field "Request Number" is empty',
-			error_description: 'Enter a value for "Request Number", or map one from the input with an expression.',
+			error_description:
+				'Enter a value for "Request Number", or map one from the input with an expression.',
 		});
 		expect(items[2].json).toMatchObject({ request_number: numbers[2], already_tracked: false });
 	});
 
 	it('an invalid SCAC from an expression fails with the service detail and its pointer', async () => {
 		const { items, error } = await runContainerTrackingNode(
-			create({ requestNumber: withCheckDigit('MSCU112233'), requestType: 'container', scac: '={{ $json.scac }}' }),
+			create({
+				requestNumber: withCheckDigit('MSCU112233'),
+				requestType: 'container',
+				scac: '={{ $json.scac }}',
+			}),
 			[{ scac: 'XXXX' }],
 			credentials(),
 		);

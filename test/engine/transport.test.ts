@@ -6,7 +6,11 @@ import { runContainerTrackingNode } from '../support/engine';
 import { API_KEY, startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import { withCheckDigit } from '../../nodes/ContainerTracking/logic/iso6346';
 
-const infer = { resource: 'trackingRequest', operation: 'inferNumber', number: '={{ $json.number }}' };
+const infer = {
+	resource: 'trackingRequest',
+	operation: 'inferNumber',
+	number: '={{ $json.number }}',
+};
 
 describe('transport: rate limits, retries and errors', () => {
 	let handle: SandboxHandle;
@@ -39,7 +43,9 @@ describe('transport: rate limits, retries and errors', () => {
 		expect(items).toHaveLength(1000);
 		expect(items.filter((item) => item.json.error !== undefined)).toEqual([]);
 		expect(items.map((item) => item.json.number)).toEqual(numbers);
-		expect(items.every((item) => item.json.scac === 'MSCU' && item.json.is_valid === true)).toBe(true);
+		expect(items.every((item) => item.json.scac === 'MSCU' && item.json.is_valid === true)).toBe(
+			true,
+		);
 	}, 60_000);
 
 	it('waits out a 429 for its Retry-After and then gets the answer', async () => {
@@ -50,7 +56,11 @@ describe('transport: rate limits, retries and errors', () => {
 			retry_after: 1,
 		});
 		const started = Date.now();
-		const { items, error } = await runContainerTrackingNode(infer, [{ number: 'MSCU6639870' }], credentials());
+		const { items, error } = await runContainerTrackingNode(
+			infer,
+			[{ number: 'MSCU6639870' }],
+			credentials(),
+		);
 		expect(error).toBeUndefined();
 		expect(items[0].json.scac).toBe('MSCU');
 		expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
@@ -58,15 +68,30 @@ describe('transport: rate limits, retries and errors', () => {
 		expect(data.faults).toEqual([]);
 	});
 
-	it.each(['error_500', 'drop', 'malformed'])('retries a call that is safe to repeat after %s', async (kind) => {
-		await handle.control.post('/faults', { path: '/tracking_requests/infer_number', kind, count: 2 });
-		const { items, error } = await runContainerTrackingNode(infer, [{ number: 'MSCU6639870' }], credentials());
-		expect(error).toBeUndefined();
-		expect(items[0].json.decision).toBe('auto_select');
-	});
+	it.each(['error_500', 'drop', 'malformed'])(
+		'retries a call that is safe to repeat after %s',
+		async (kind) => {
+			await handle.control.post('/faults', {
+				path: '/tracking_requests/infer_number',
+				kind,
+				count: 2,
+			});
+			const { items, error } = await runContainerTrackingNode(
+				infer,
+				[{ number: 'MSCU6639870' }],
+				credentials(),
+			);
+			expect(error).toBeUndefined();
+			expect(items[0].json.decision).toBe('auto_select');
+		},
+	);
 
 	it('gives up after five tries on a service that keeps failing, naming the item', async () => {
-		await handle.control.post('/faults', { path: '/tracking_requests/infer_number', kind: 'error_500', count: 5 });
+		await handle.control.post('/faults', {
+			path: '/tracking_requests/infer_number',
+			kind: 'error_500',
+			count: 5,
+		});
 		const { items, error } = await runContainerTrackingNode(
 			infer,
 			[{ number: 'MSCU6639870' }],

@@ -11,7 +11,13 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { withCheckDigit } from '../../nodes/ContainerTracking/logic/iso6346';
 import type { Resource } from '../../sandbox/world/store';
-import { eventually, startTestSandbox, trackContainer, API_KEY, type SandboxHandle } from '../support/sandbox';
+import {
+	eventually,
+	startTestSandbox,
+	trackContainer,
+	API_KEY,
+	type SandboxHandle,
+} from '../support/sandbox';
 import { describeWithFixtures, readFixture } from '../support/sharedFixtures';
 import { TRIGGER_WEBHOOK_ID, TriggerHarness } from '../support/trigger';
 
@@ -62,10 +68,17 @@ const recordOf = (notification: Doc, type: string): Doc =>
 async function deliverSigned(
 	harness: TriggerHarness,
 	body: Doc,
-	{ secret = SECRET, header = HEADER, raw }: { secret?: string; header?: string; raw?: string | Buffer } = {},
+	{
+		secret = SECRET,
+		header = HEADER,
+		raw,
+	}: { secret?: string; header?: string; raw?: string | Buffer } = {},
 ) {
 	const bytes = raw ?? JSON.stringify(body);
-	return harness.deliver(bytes, { [header]: sign(bytes, secret), 'Content-Type': 'application/json' });
+	return harness.deliver(bytes, {
+		[header]: sign(bytes, secret),
+		'Content-Type': 'application/json',
+	});
 }
 
 const baseParameters = {
@@ -84,8 +97,11 @@ describe('Container Tracking Trigger', () => {
 		...extra,
 	});
 	/** A harness whose node is already registered, with the secret the service gave it. */
-	const activated = (options: INodeParameters = {}, extra: Partial<{ signatureHeader: string; apiKey: string }> = {}, staticData: IDataObject = { webhookId: randomUUID(), webhookSecret: SECRET }) =>
-		new TriggerHarness({ ...baseParameters, options }, credentials(extra), staticData);
+	const activated = (
+		options: INodeParameters = {},
+		extra: Partial<{ signatureHeader: string; apiKey: string }> = {},
+		staticData: IDataObject = { webhookId: randomUUID(), webhookSecret: SECRET },
+	) => new TriggerHarness({ ...baseParameters, options }, credentials(extra), staticData);
 
 	beforeAll(async () => {
 		handle = await startTestSandbox();
@@ -99,16 +115,25 @@ describe('Container Tracking Trigger', () => {
 			expect(sent).toBeUndefined();
 			expect(result.workflowData).toBeDefined();
 			expect(items).toHaveLength(1);
-			expect(items[0]).toMatchObject({ event: 'container.transport.available', notification_id: body.data.id });
+			expect(items[0]).toMatchObject({
+				event: 'container.transport.available',
+				notification_id: body.data.id,
+			});
 		});
 
 		it.each([
 			['signed with another secret', (raw: string) => ({ [HEADER]: sign(raw, 'another-secret') })],
 			['without a signature header', () => ({})],
 			['with an empty signature', () => ({ [HEADER]: '' })],
-			['with the right HMAC in uppercase hex (the service sends lowercase)', (raw: string) => ({ [HEADER]: sign(raw, SECRET).toUpperCase() })],
+			[
+				'with the right HMAC in uppercase hex (the service sends lowercase)',
+				(raw: string) => ({ [HEADER]: sign(raw, SECRET).toUpperCase() }),
+			],
 			['with a sha256= prefix', (raw: string) => ({ [HEADER]: `sha256=${sign(raw, SECRET)}` })],
-			['with the signature in another header', (raw: string) => ({ 'X-Signature': sign(raw, SECRET) })],
+			[
+				'with the signature in another header',
+				(raw: string) => ({ 'X-Signature': sign(raw, SECRET) }),
+			],
 		])('a delivery %s is answered 401 and starts nothing', async (_label, headersFor) => {
 			const raw = JSON.stringify(referenceOnly());
 			const { result, sent, items } = await activated().deliver(raw, headersFor(raw));
@@ -128,7 +153,9 @@ describe('Container Tracking Trigger', () => {
 			expect(sent?.status).toBe(401);
 			expect(result.workflowData).toBeUndefined();
 			// The untouched bytes with the same signature pass: only the byte made the difference.
-			expect((await activated().deliver(raw, { [HEADER]: signature })).result.workflowData).toBeDefined();
+			expect(
+				(await activated().deliver(raw, { [HEADER]: signature })).result.workflowData,
+			).toBeDefined();
 		});
 
 		it('the raw bytes are checked, not a re-serialized body: a signed body with other spacing passes', async () => {
@@ -148,17 +175,21 @@ describe('Container Tracking Trigger', () => {
 			}
 		});
 
-		it("the header named in the credential is the one read", async () => {
+		it('the header named in the credential is the one read', async () => {
 			const custom = { signatureHeader: 'X-Acme-Signature' };
 			const raw = JSON.stringify(referenceOnly());
-			const good = await activated({}, custom).deliver(raw, { 'x-acme-signature': sign(raw, SECRET) });
+			const good = await activated({}, custom).deliver(raw, {
+				'x-acme-signature': sign(raw, SECRET),
+			});
 			expect(good.sent).toBeUndefined();
 			expect(good.result.workflowData).toBeDefined();
 			// The default header, correctly signed, is not looked at any more.
 			const other = await activated({}, custom).deliver(JSON.stringify(referenceOnly()), {});
 			expect(other.sent?.status).toBe(401);
 			const defaultHeader = JSON.stringify(referenceOnly());
-			const ignored = await activated({}, custom).deliver(defaultHeader, { [HEADER]: sign(defaultHeader, SECRET) });
+			const ignored = await activated({}, custom).deliver(defaultHeader, {
+				[HEADER]: sign(defaultHeader, SECRET),
+			});
 			expect(ignored.sent?.status).toBe(401);
 			expect(ignored.result.workflowData).toBeUndefined();
 		});
@@ -166,14 +197,20 @@ describe('Container Tracking Trigger', () => {
 		it.each([
 			['not JSON', 'this is not json'],
 			['JSON that is not a notification', JSON.stringify({ hello: 'world' })],
-			['a notification without data.id', JSON.stringify({ ...referenceOnly(), data: { ...referenceOnly().data, id: undefined } })],
+			[
+				'a notification without data.id',
+				JSON.stringify({ ...referenceOnly(), data: { ...referenceOnly().data, id: undefined } }),
+			],
 			['an empty body', ''],
-		])('a correctly signed body that is %s is answered 400 and starts nothing', async (_label, raw) => {
-			const { result, sent, items } = await deliverSigned(activated(), undefined, { raw });
-			expect(sent).toMatchObject({ status: 400, ended: true });
-			expect(result.workflowData).toBeUndefined();
-			expect(items).toEqual([]);
-		});
+		])(
+			'a correctly signed body that is %s is answered 400 and starts nothing',
+			async (_label, raw) => {
+				const { result, sent, items } = await deliverSigned(activated(), undefined, { raw });
+				expect(sent).toMatchObject({ status: 400, ended: true });
+				expect(result.workflowData).toBeUndefined();
+				expect(items).toEqual([]);
+			},
+		);
 	});
 
 	describe('repeated deliveries (data.id is the idempotency key)', () => {
@@ -213,19 +250,31 @@ describe('Container Tracking Trigger', () => {
 			const saved = JSON.parse(JSON.stringify(harness.staticData)) as IDataObject;
 			await jest.isolateModulesAsync(async () => {
 				const { TriggerHarness: FreshHarness } = await import('../support/trigger');
-				const restarted = new FreshHarness({ ...baseParameters, options: {} }, credentials(), saved);
+				const restarted = new FreshHarness(
+					{ ...baseParameters, options: {} },
+					credentials(),
+					saved,
+				);
 				const repeat = await deliverSigned(restarted as unknown as TriggerHarness, body);
 				expect(repeat.result.workflowData).toBeUndefined();
 				expect(repeat.result.webhookResponse).toBeDefined();
 				// Control: the freshly loaded node remembers nothing by itself, only through static data.
-				const blank = new FreshHarness({ ...baseParameters, options: {} }, credentials(), { webhookSecret: SECRET });
-				expect((await deliverSigned(blank as unknown as TriggerHarness, body)).items).toHaveLength(1);
+				const blank = new FreshHarness({ ...baseParameters, options: {} }, credentials(), {
+					webhookSecret: SECRET,
+				});
+				expect((await deliverSigned(blank as unknown as TriggerHarness, body)).items).toHaveLength(
+					1,
+				);
 			});
 		});
 	});
 
 	describeWithFixtures('items for container.updated', () => {
-		const customsPending = { name: 'customs', status: 'pending', description: 'Documents under review' };
+		const customsPending = {
+			name: 'customs',
+			status: 'pending',
+			description: 'Documents under review',
+		};
 		const customsHold = { ...customsPending, status: 'hold' };
 		const freightHold = { name: 'freight', status: 'hold', description: null };
 		const demurrage = (amount: number) => ({ type: 'demurrage', amount, currency_code: 'USD' });
@@ -286,7 +335,14 @@ describe('Container Tracking Trigger', () => {
 					change: 'activated',
 					hold: customsHold,
 				},
-				{ ...common, field: 'holds_at_pod_terminal', old_value: null, new_value: freightHold, change: 'placed', hold: freightHold },
+				{
+					...common,
+					field: 'holds_at_pod_terminal',
+					old_value: null,
+					new_value: freightHold,
+					change: 'placed',
+					hold: freightHold,
+				},
 				{
 					...common,
 					field: 'fees_at_pod_terminal',
@@ -314,19 +370,34 @@ describe('Container Tracking Trigger', () => {
 		it('the published example gives its availability change and its two cleared holds', async () => {
 			const notification = fixtureNotification('container.updated');
 			const { items } = await deliverSigned(activated(), notification);
-			expect(items.map((item) => [item.field, item.change ?? null, (item.hold as IDataObject | undefined)?.description ?? null])).toEqual([
+			expect(
+				items.map((item) => [
+					item.field,
+					item.change ?? null,
+					(item.hold as IDataObject | undefined)?.description ?? null,
+				]),
+			).toEqual([
 				['available_for_pickup', null, null],
 				['holds_at_pod_terminal', 'cleared', 'DOWN - Broken Machine Over Pile'],
 				['holds_at_pod_terminal', 'cleared', 'MACHINE - '],
 			]);
-			expect(items.every((item) => item.ready_for_pickup === true && item.pickup_status === 'ready')).toBe(true);
+			expect(
+				items.every((item) => item.ready_for_pickup === true && item.pickup_status === 'ready'),
+			).toBe(true);
 		});
 
 		it('with Expand Holds and Fees off, the hold change is one item with both whole arrays', async () => {
 			const holds = [[customsPending], [customsHold, freightHold]];
-			const { items } = await deliverSigned(activated({ expandHoldsAndFees: false }), containerUpdated({ holds_at_pod_terminal: holds }));
+			const { items } = await deliverSigned(
+				activated({ expandHoldsAndFees: false }),
+				containerUpdated({ holds_at_pod_terminal: holds }),
+			);
 			expect(items).toHaveLength(1);
-			expect(items[0]).toMatchObject({ field: 'holds_at_pod_terminal', old_value: holds[0], new_value: holds[1] });
+			expect(items[0]).toMatchObject({
+				field: 'holds_at_pod_terminal',
+				old_value: holds[0],
+				new_value: holds[1],
+			});
 			expect(items[0].change).toBeUndefined();
 		});
 
@@ -337,7 +408,9 @@ describe('Container Tracking Trigger', () => {
 			newTerminal.attributes.name = 'Maher Terminal';
 			newTerminal.attributes.id = newTerminal.id;
 			notification.included.push(newTerminal);
-			recordOf(notification, 'container_updated_event').attributes.changeset = { pod_terminal: [terminal.id, newTerminal.id] };
+			recordOf(notification, 'container_updated_event').attributes.changeset = {
+				pod_terminal: [terminal.id, newTerminal.id],
+			};
 			const { items } = await deliverSigned(activated(), notification);
 			expect(items).toHaveLength(1);
 			expect(items[0]).toMatchObject({
@@ -349,18 +422,34 @@ describe('Container Tracking Trigger', () => {
 			});
 			// A terminal that is not in included has no name to give, but the change still comes out.
 			const unknown = randomUUID();
-			const { items: unresolved } = await deliverSigned(activated(), containerUpdated({ pod_terminal: [terminal.id, unknown] }));
-			expect(unresolved[0]).toMatchObject({ new_value: unknown, old_terminal_name: 'Port Elizabeth', new_terminal_name: null });
+			const { items: unresolved } = await deliverSigned(
+				activated(),
+				containerUpdated({ pod_terminal: [terminal.id, unknown] }),
+			);
+			expect(unresolved[0]).toMatchObject({
+				new_value: unknown,
+				old_terminal_name: 'Port Elizabeth',
+				new_terminal_name: null,
+			});
 		});
 
 		it('Only These Fields keeps the hold changes; a delivery with none of them starts nothing', async () => {
 			const harness = activated({ fields: ['holds_at_pod_terminal'] });
 			const { items } = await deliverSigned(
 				harness,
-				containerUpdated({ available_for_pickup: [false, true], holds_at_pod_terminal: [[customsHold], []], pickup_lfd: [null, '2022-10-24T04:00:00Z'] }),
+				containerUpdated({
+					available_for_pickup: [false, true],
+					holds_at_pod_terminal: [[customsHold], []],
+					pickup_lfd: [null, '2022-10-24T04:00:00Z'],
+				}),
 			);
-			expect(items.map((item) => [item.field, item.change])).toEqual([['holds_at_pod_terminal', 'cleared']]);
-			const nothingLeft = await deliverSigned(harness, containerUpdated({ available_for_pickup: [false, true] }));
+			expect(items.map((item) => [item.field, item.change])).toEqual([
+				['holds_at_pod_terminal', 'cleared'],
+			]);
+			const nothingLeft = await deliverSigned(
+				harness,
+				containerUpdated({ available_for_pickup: [false, true] }),
+			);
 			expect(nothingLeft.sent).toBeUndefined();
 			expect(nothingLeft.result.workflowData).toBeUndefined();
 			expect(nothingLeft.result.webhookResponse).toBeDefined();
@@ -369,7 +458,10 @@ describe('Container Tracking Trigger', () => {
 		it('unknown changeset keys are passed on', async () => {
 			const { items } = await deliverSigned(
 				activated(),
-				containerUpdated({ berth_window: ['2022-10-20', '2022-10-22'], holds_at_pod_terminal: [[], [customsHold]] }),
+				containerUpdated({
+					berth_window: ['2022-10-20', '2022-10-22'],
+					holds_at_pod_terminal: [[], [customsHold]],
+				}),
 			);
 			expect(items.map((item) => [item.field, item.old_value, item.new_value])).toEqual([
 				['berth_window', '2022-10-20', '2022-10-22'],
@@ -380,7 +472,8 @@ describe('Container Tracking Trigger', () => {
 		it('an unknown event name passes through as one item with the records it carries', async () => {
 			const notification = fixtureNotification('container.transport.full_out');
 			notification.data.attributes.event = 'container.transport.drone_delivered';
-			recordOf(notification, 'transport_event').attributes.event = 'container.transport.drone_delivered';
+			recordOf(notification, 'transport_event').attributes.event =
+				'container.transport.drone_delivered';
 			const { items, sent } = await deliverSigned(activated(), notification);
 			expect(sent).toBeUndefined();
 			expect(items).toHaveLength(1);
@@ -422,9 +515,20 @@ describe('Container Tracking Trigger', () => {
 				timezone: event.attributes.timezone,
 				location_locode: 'USSAV',
 			});
-			expect(item.transport_event).toMatchObject({ id: event.id, ...event.attributes, container_id: container.id });
-			expect(item.container).toMatchObject({ id: container.id, number: 'MSKU8532556', pod_terminal_id: item.terminal_id });
-			expect(item.shipment).toMatchObject({ id: shipment.id, bill_of_lading_number: 'MAEUGAP001939' });
+			expect(item.transport_event).toMatchObject({
+				id: event.id,
+				...event.attributes,
+				container_id: container.id,
+			});
+			expect(item.container).toMatchObject({
+				id: container.id,
+				number: 'MSKU8532556',
+				pod_terminal_id: item.terminal_id,
+			});
+			expect(item.shipment).toMatchObject({
+				id: shipment.id,
+				bill_of_lading_number: 'MAEUGAP001939',
+			});
 		});
 
 		it('tracking_request.succeeded names the tracking request and the container it found', async () => {
@@ -438,7 +542,11 @@ describe('Container Tracking Trigger', () => {
 				reference_id: trackingRequest.id,
 				container_number: 'MRKU3700927',
 				bill_of_lading_number: 'MAEU221876618',
-				tracking_request: { id: trackingRequest.id, request_number: 'MAEU221876618', status: 'created' },
+				tracking_request: {
+					id: trackingRequest.id,
+					request_number: 'MAEU221876618',
+					status: 'created',
+				},
 			});
 		});
 
@@ -451,7 +559,10 @@ describe('Container Tracking Trigger', () => {
 				event: 'shipment.estimated.arrival',
 				reference_type: 'estimated_event',
 				bill_of_lading_number: 'OOLU2136060630',
-				estimated_event: { id: estimate.id, estimated_timestamp: estimate.attributes.estimated_timestamp },
+				estimated_event: {
+					id: estimate.id,
+					estimated_timestamp: estimate.attributes.estimated_timestamp,
+				},
 				shipment: { bill_of_lading_number: 'OOLU2136060630' },
 			});
 		});
@@ -485,18 +596,29 @@ describe('Container Tracking Trigger', () => {
 			const notification = fixtureNotification('container.transport.available');
 			const refused = activated({ fetchContainer: true }, { apiKey: 'revoked-key' }, staticData);
 			await expect(deliverSigned(refused, notification)).rejects.toThrow();
-			const retried = await deliverSigned(activated({ fetchContainer: true }, {}, staticData), notification);
+			const retried = await deliverSigned(
+				activated({ fetchContainer: true }, {}, staticData),
+				notification,
+			);
 			expect(retried.result.workflowData).toBeDefined();
 			expect(retried.items).toHaveLength(1);
-			expect(retried.items[0]).toMatchObject({ event: 'container.transport.available', container_number: null });
+			expect(retried.items[0]).toMatchObject({
+				event: 'container.transport.available',
+				container_number: null,
+			});
 		});
 	});
 
 	describe('webhook registration against the sandbox', () => {
 		const webhooks = () => handle.sandbox.world.store.list('webhook');
-		const registered = (url: string) => webhooks().filter((webhook) => webhook.attributes.url === url);
+		const registered = (url: string) =>
+			webhooks().filter((webhook) => webhook.attributes.url === url);
 		const automatic = (events: string[], staticData: IDataObject = {}) =>
-			new TriggerHarness({ registration: 'automatic', events, options: {} }, credentials(), staticData);
+			new TriggerHarness(
+				{ registration: 'automatic', events, options: {} },
+				credentials(),
+				staticData,
+			);
 
 		beforeEach(() => {
 			for (const webhook of webhooks()) handle.sandbox.world.store.delete('webhook', webhook.id);
@@ -509,9 +631,17 @@ describe('Container Tracking Trigger', () => {
 			expect(webhooks()).toHaveLength(1);
 			const [webhook] = webhooks();
 			expect(webhook.attributes).toMatchObject({ url: harness.webhookUrl, active: true });
-			expect([...(webhook.attributes.events as string[])].sort()).toEqual(['container.transport.full_out', 'container.updated']);
-			expect(harness.webhookUrl).toBe(`http://127.0.0.1:5678/webhook/${TRIGGER_WEBHOOK_ID}/webhook`);
-			expect(harness.staticData).toMatchObject({ webhookId: webhook.id, webhookSecret: webhook.attributes.secret });
+			expect([...(webhook.attributes.events as string[])].sort()).toEqual([
+				'container.transport.full_out',
+				'container.updated',
+			]);
+			expect(harness.webhookUrl).toBe(
+				`http://127.0.0.1:5678/webhook/${TRIGGER_WEBHOOK_ID}/webhook`,
+			);
+			expect(harness.staticData).toMatchObject({
+				webhookId: webhook.id,
+				webhookSecret: webhook.attributes.secret,
+			});
 			// The API shows the same single webhook.
 			const listed = await handle.api.get('/webhooks');
 			expect(listed.data.data.map((entry: Doc) => entry.id)).toEqual([webhook.id]);
@@ -523,7 +653,10 @@ describe('Container Tracking Trigger', () => {
 			const [first] = webhooks();
 			expect(await harness.hook('checkExists')).toBe(true);
 			await harness.activate();
-			await automatic(['container.updated'], JSON.parse(JSON.stringify(harness.staticData))).activate();
+			await automatic(
+				['container.updated'],
+				JSON.parse(JSON.stringify(harness.staticData)),
+			).activate();
 			expect(webhooks().map((webhook) => webhook.id)).toEqual([first.id]);
 			expect(harness.staticData.webhookSecret).toBe(first.attributes.secret);
 		});
@@ -536,10 +669,15 @@ describe('Container Tracking Trigger', () => {
 			expect(await amnesiac.hook('checkExists')).toBe(true);
 			await amnesiac.activate();
 			expect(webhooks().map((entry) => entry.id)).toEqual([webhook.id]);
-			expect(amnesiac.staticData).toMatchObject({ webhookId: webhook.id, webhookSecret: webhook.attributes.secret });
+			expect(amnesiac.staticData).toMatchObject({
+				webhookId: webhook.id,
+				webhookSecret: webhook.attributes.secret,
+			});
 			// Deliveries signed by the service with that secret are accepted.
 			const body = referenceOnly();
-			expect((await deliverSigned(amnesiac, body, { secret: String(webhook.attributes.secret) })).items).toHaveLength(1);
+			expect(
+				(await deliverSigned(amnesiac, body, { secret: String(webhook.attributes.secret) })).items,
+			).toHaveLength(1);
 		});
 
 		it('with static data lost, the webhook is found among more than a page of webhooks', async () => {
@@ -569,16 +707,25 @@ describe('Container Tracking Trigger', () => {
 			const harness = automatic(['container.updated']);
 			await harness.activate();
 			const [webhook] = webhooks();
-			const changed = automatic(['container.updated', 'container.transport.available'], harness.staticData);
+			const changed = automatic(
+				['container.updated', 'container.transport.available'],
+				harness.staticData,
+			);
 			await changed.activate();
 			expect(webhooks()).toHaveLength(1);
 			expect(webhooks()[0].id).toBe(webhook.id);
-			expect([...(webhooks()[0].attributes.events as string[])].sort()).toEqual(['container.transport.available', 'container.updated']);
+			expect([...(webhooks()[0].attributes.events as string[])].sort()).toEqual([
+				'container.transport.available',
+				'container.updated',
+			]);
 			// The same when static data was lost as well, and a webhook switched off is switched back on.
 			handle.sandbox.world.store.get('webhook', webhook.id)!.attributes.active = false;
 			await automatic(['container.transport.full_out']).activate();
 			expect(webhooks()).toHaveLength(1);
-			expect(webhooks()[0].attributes).toMatchObject({ events: ['container.transport.full_out'], active: true });
+			expect(webhooks()[0].attributes).toMatchObject({
+				events: ['container.transport.full_out'],
+				active: true,
+			});
 		});
 
 		it('a webhook deleted on the service side is registered again, with its new secret', async () => {
@@ -590,7 +737,10 @@ describe('Container Tracking Trigger', () => {
 			await harness.hook('create');
 			expect(webhooks()).toHaveLength(1);
 			expect(webhooks()[0].id).not.toBe(oldId);
-			expect(harness.staticData).toMatchObject({ webhookId: webhooks()[0].id, webhookSecret: webhooks()[0].attributes.secret });
+			expect(harness.staticData).toMatchObject({
+				webhookId: webhooks()[0].id,
+				webhookSecret: webhooks()[0].attributes.secret,
+			});
 		});
 
 		it('deactivation deletes the webhook and forgets its id and secret', async () => {
@@ -606,7 +756,9 @@ describe('Container Tracking Trigger', () => {
 		it('deactivation when the webhook is already gone is not an error', async () => {
 			const harness = automatic(['container.updated']);
 			await harness.activate();
-			expect((await handle.api.delete(`/webhooks/${String(harness.staticData.webhookId)}`)).status).toBe(204);
+			expect(
+				(await handle.api.delete(`/webhooks/${String(harness.staticData.webhookId)}`)).status,
+			).toBe(204);
 			await expect(harness.hook('delete')).resolves.toBe(true);
 			expect(harness.staticData.webhookId).toBeUndefined();
 			// Nothing stored at all: nothing to do either.
@@ -615,13 +767,21 @@ describe('Container Tracking Trigger', () => {
 
 		it('with a webhook created elsewhere, nothing is registered and deliveries are checked with the pasted secret', async () => {
 			const pasted = 'pasted-secret-of-a-webhook-made-by-hand';
-			const harness = new TriggerHarness({ registration: 'existing', secret: pasted, options: {} }, credentials(), {});
+			const harness = new TriggerHarness(
+				{ registration: 'existing', secret: pasted, options: {} },
+				credentials(),
+				{},
+			);
 			expect(await harness.hook('checkExists')).toBe(true);
 			await harness.activate();
 			await harness.hook('create');
 			expect(webhooks()).toEqual([]);
-			expect((await deliverSigned(harness, referenceOnly(), { secret: pasted })).items).toHaveLength(1);
-			expect((await deliverSigned(harness, referenceOnly(), { secret: SECRET })).sent?.status).toBe(401);
+			expect(
+				(await deliverSigned(harness, referenceOnly(), { secret: pasted })).items,
+			).toHaveLength(1);
+			expect((await deliverSigned(harness, referenceOnly(), { secret: SECRET })).sent?.status).toBe(
+				401,
+			);
 			await expect(harness.hook('delete')).resolves.toBe(true);
 		});
 	});
@@ -649,7 +809,12 @@ interface Bridge {
 }
 
 async function startBridge(): Promise<Bridge> {
-	const bridge: Bridge = { webhookBaseUrl: '', calls: [], harness: undefined, close: async () => undefined };
+	const bridge: Bridge = {
+		webhookBaseUrl: '',
+		calls: [],
+		harness: undefined,
+		close: async () => undefined,
+	};
 	const server = http.createServer((request, response) => {
 		const chunks: Buffer[] = [];
 		request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -664,22 +829,41 @@ async function startBridge(): Promise<Bridge> {
 			}
 			const harness = bridge.harness;
 			// n8n answers 404 for a path no active webhook listens on.
-			if (!harness || request.method !== 'POST' || `${bridge.webhookBaseUrl}${path.replace(/^\/webhook/, '')}` !== harness.webhookUrl) {
+			if (
+				!harness ||
+				request.method !== 'POST' ||
+				`${bridge.webhookBaseUrl}${path.replace(/^\/webhook/, '')}` !== harness.webhookUrl
+			) {
 				bridge.calls.push({ path, status: 404, notificationId, started: false, items: [] });
 				response.writeHead(404).end();
 				return;
 			}
 			const headers = Object.fromEntries(
-				Object.entries(request.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+				Object.entries(request.headers).filter(
+					(entry): entry is [string, string] => typeof entry[1] === 'string',
+				),
 			);
 			harness.deliver(raw, headers).then(
 				({ result, sent, items }) => {
 					const status = sent?.status ?? 200;
-					bridge.calls.push({ path, status, notificationId, started: result.workflowData !== undefined, items });
+					bridge.calls.push({
+						path,
+						status,
+						notificationId,
+						started: result.workflowData !== undefined,
+						items,
+					});
 					response.writeHead(status).end();
 				},
 				(error: unknown) => {
-					bridge.calls.push({ path, status: 500, notificationId, started: false, items: [], error });
+					bridge.calls.push({
+						path,
+						status: 500,
+						notificationId,
+						started: false,
+						items: [],
+						error,
+					});
 					response.writeHead(500).end();
 				},
 			);
@@ -718,7 +902,11 @@ describe('Container Tracking Trigger end to end, with the sandbox delivering', (
 			);
 
 	async function setUp(sandboxOptions: { duplicateRate?: number }, number: string) {
-		const handle = await startTestSandbox({ timeScale: TIME_SCALE, trackingDelaySeconds: 0, ...sandboxOptions });
+		const handle = await startTestSandbox({
+			timeScale: TIME_SCALE,
+			trackingDelaySeconds: 0,
+			...sandboxOptions,
+		});
 		const bridge = await startBridge();
 		const harness = new TriggerHarness(
 			{ registration: 'automatic', events: ['container.updated'], options: {} },
@@ -736,12 +924,16 @@ describe('Container Tracking Trigger end to end, with the sandbox delivering', (
 	}
 
 	async function playCustomsHold(handle: SandboxHandle, containerId: string): Promise<void> {
-		const played = await handle.control.post(`/containers/${containerId}/scenarios/customs_hold`, { gap_seconds: 1 });
+		const played = await handle.control.post(`/containers/${containerId}/scenarios/customs_hold`, {
+			gap_seconds: 1,
+		});
 		expect(played.status).toBe(202);
 	}
 
 	async function deliveryLog(handle: SandboxHandle): Promise<LogEntry[]> {
-		const answer = await handle.control.get('/deliveries', { params: { event: 'container.updated' } });
+		const answer = await handle.control.get('/deliveries', {
+			params: { event: 'container.updated' },
+		});
 		expect(answer.status).toBe(200);
 		return answer.data.deliveries as LogEntry[];
 	}
@@ -777,7 +969,9 @@ describe('Container Tracking Trigger end to end, with the sandbox delivering', (
 				{ what: 'three customs hold items' },
 			);
 			// Delivery order is not guaranteed: the change's own timestamp orders them.
-			const ordered = [...items].sort((a, b) => String(a.changed_at).localeCompare(String(b.changed_at)));
+			const ordered = [...items].sort((a, b) =>
+				String(a.changed_at).localeCompare(String(b.changed_at)),
+			);
 			expect(ordered.map((item) => item.change)).toEqual(['pending', 'activated', 'cleared']);
 			expect(new Set(ordered.map((item) => item.changed_at)).size).toBe(3);
 			expect(new Set(ordered.map((item) => item.notification_id)).size).toBe(3);
@@ -791,12 +985,17 @@ describe('Container Tracking Trigger end to end, with the sandbox delivering', (
 			}
 			expect(ordered[0].hold).toMatchObject({ name: 'customs', status: 'pending' });
 			expect(ordered[1].hold).toMatchObject({ name: 'customs', status: 'hold' });
-			expect(ordered[2]).toMatchObject({ old_value: { name: 'customs', status: 'hold' }, new_value: null });
+			expect(ordered[2]).toMatchObject({
+				old_value: { name: 'customs', status: 'hold' },
+				new_value: null,
+			});
 			// Every delivery the node received was accepted (the sandbox logged 200, nothing to retry).
 			const log = await deliveryLog(handle);
 			expect(log.length).toBeGreaterThanOrEqual(3);
 			expect(log.every((entry) => entry.status === 200)).toBe(true);
-			expect(bridge.calls.every((call) => call.status === 200 && call.error === undefined)).toBe(true);
+			expect(bridge.calls.every((call) => call.status === 200 && call.error === undefined)).toBe(
+				true,
+			);
 		});
 
 		it('a forged delivery to the webhook URL is answered 401 and starts nothing', async () => {
@@ -841,7 +1040,8 @@ describe('Container Tracking Trigger end to end, with the sandbox delivering', (
 			const log = await eventually(
 				async () => {
 					const entries = await deliveryLog(handle);
-					return entries.filter((entry) => entry.duplicate).length >= 3 && customsItems(bridge, container.id).length >= 3
+					return entries.filter((entry) => entry.duplicate).length >= 3 &&
+						customsItems(bridge, container.id).length >= 3
 						? entries
 						: undefined;
 				},
@@ -855,7 +1055,11 @@ describe('Container Tracking Trigger end to end, with the sandbox delivering', (
 				expect(calls).toHaveLength(2);
 				expect(calls.filter((call) => call.started)).toHaveLength(1);
 			}
-			expect(customsItems(bridge, container.id).map((item) => item.change).sort()).toEqual(['activated', 'cleared', 'pending']);
+			expect(
+				customsItems(bridge, container.id)
+					.map((item) => item.change)
+					.sort(),
+			).toEqual(['activated', 'cleared', 'pending']);
 		});
 	});
 });

@@ -42,7 +42,12 @@ describe('Container Tracking node: webhooks', () => {
 	it('create with one webhook per input item maps the URL from each item', async () => {
 		const urls = ['https://example.com/a', 'https://example.com/b'];
 		const { items, error } = await runContainerTrackingNode(
-			{ resource: 'webhook', operation: 'create', url: '={{ $json.url }}', events: ['container.updated'] },
+			{
+				resource: 'webhook',
+				operation: 'create',
+				url: '={{ $json.url }}',
+				events: ['container.updated'],
+			},
 			urls.map((url) => ({ url })),
 			credentials(),
 		);
@@ -69,7 +74,10 @@ describe('Container Tracking node: webhooks', () => {
 		// More than the service's default page size (30): a node relying on the default would miss some.
 		for (let index = storedWebhooks().length; index < 33; index++) {
 			const created = await handle.api.post('/webhooks', {
-				data: { type: 'webhook', attributes: { url: `https://example.com/bulk/${index}`, events: ['container.updated'] } },
+				data: {
+					type: 'webhook',
+					attributes: { url: `https://example.com/bulk/${index}`, events: ['container.updated'] },
+				},
 			});
 			expect(created.status).toBe(201);
 		}
@@ -99,7 +107,10 @@ describe('Container Tracking node: webhooks', () => {
 
 	it('delete answers { id, deleted: true } and the webhook is gone', async () => {
 		const created = await handle.api.post('/webhooks', {
-			data: { type: 'webhook', attributes: { url: 'https://example.com/to-delete', events: ['container.updated'] } },
+			data: {
+				type: 'webhook',
+				attributes: { url: 'https://example.com/to-delete', events: ['container.updated'] },
+			},
 		});
 		const id = String(created.data.data.id);
 		const { items, error } = await runContainerTrackingNode(
@@ -129,11 +140,16 @@ describe('Container Tracking node: webhooks', () => {
 		);
 		expect(failed.items).toEqual([]);
 		expect(failed.error?.httpCode).toBe('404');
-		expect(failed.error?.message).toBe('Not Found (DELETE /webhooks/00000000-0000-4000-8000-000000000000)');
+		expect(failed.error?.message).toBe(
+			'Not Found (DELETE /webhooks/00000000-0000-4000-8000-000000000000)',
+		);
 		expect(failed.error?.description).toContain(`DELETE /webhooks/${unknownId}`);
 
 		const known = await handle.api.post('/webhooks', {
-			data: { type: 'webhook', attributes: { url: 'https://example.com/kept-then-deleted', events: ['container.updated'] } },
+			data: {
+				type: 'webhook',
+				attributes: { url: 'https://example.com/kept-then-deleted', events: ['container.updated'] },
+			},
 		});
 		const knownId = String(known.data.data.id);
 		const { items, error } = await runContainerTrackingNode(
@@ -147,7 +163,8 @@ describe('Container Tracking node: webhooks', () => {
 		expect(items[0]).toEqual({
 			json: {
 				error: 'Not Found (DELETE /webhooks/00000000-0000-4000-8000-000000000000)',
-				error_description: 'Not found (HTTP 404 for DELETE /webhooks/00000000-0000-4000-8000-000000000000).',
+				error_description:
+					'Not found (HTTP 404 for DELETE /webhooks/00000000-0000-4000-8000-000000000000).',
 				http_code: '404',
 			},
 			pairedItem: { item: 0 },

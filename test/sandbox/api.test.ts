@@ -19,7 +19,13 @@ import {
 	webhookDocument,
 	webhookListDocument,
 } from '../../nodes/ContainerTracking/schemas';
-import { API_KEY, eventually, startTestSandbox, trackContainer, type SandboxHandle } from '../support/sandbox';
+import {
+	API_KEY,
+	eventually,
+	startTestSandbox,
+	trackContainer,
+	type SandboxHandle,
+} from '../support/sandbox';
 import { expectApiError, expectOk, expectSchema, pointersOf } from './expectations';
 
 const NOT_FOUND_BODY = { errors: [{ status: '404', title: 'Not Found' }] };
@@ -27,15 +33,33 @@ const shipmentDocument = singleResourceDocument(shipment);
 const trackingRequestListDocument = listDocument(trackingRequest);
 
 /** What the control API answers for the clock (no zod schema in the package: it is sandbox-only). */
-const clockBody = z.object({ now: z.string().datetime(), time_scale: z.number().positive(), pending_steps: z.number().int() });
+const clockBody = z.object({
+	now: z.string().datetime(),
+	time_scale: z.number().positive(),
+	pending_steps: z.number().int(),
+});
 const faultBody = z.object({
-	fault: z.object({ id: z.number().int(), path: z.string(), kind: z.string(), remaining: z.number().int() }).passthrough(),
+	fault: z
+		.object({
+			id: z.number().int(),
+			path: z.string(),
+			kind: z.string(),
+			remaining: z.number().int(),
+		})
+		.passthrough(),
 });
 const faultListBody = z.object({ faults: z.array(faultBody.shape.fault) });
-const changeBody = z.object({ changeset: z.record(z.string(), z.tuple([z.unknown(), z.unknown()])) });
+const changeBody = z.object({
+	changeset: z.record(z.string(), z.tuple([z.unknown(), z.unknown()])),
+});
 
 function trackingRequestBody(requestNumber: string, scac: string, requestType = 'container') {
-	return { data: { type: 'tracking_request', attributes: { request_number: requestNumber, scac, request_type: requestType } } };
+	return {
+		data: {
+			type: 'tracking_request',
+			attributes: { request_number: requestNumber, scac, request_type: requestType },
+		},
+	};
 }
 
 function webhookBody(attributes: Record<string, unknown>) {
@@ -48,7 +72,11 @@ function anonymousClient(baseURL: string) {
 }
 
 /** Follows `links.next` from `first` until it is absent; returns every page's answer. */
-async function walkPages(handle: SandboxHandle, first: string, params: Record<string, string>): Promise<AxiosResponse[]> {
+async function walkPages(
+	handle: SandboxHandle,
+	first: string,
+	params: Record<string, string>,
+): Promise<AxiosResponse[]> {
 	const pages: AxiosResponse[] = [];
 	let response = await handle.api.get(first, { params });
 	for (;;) {
@@ -88,17 +116,30 @@ describe('authentication', () => {
 		['the key without the word Token', { Authorization: API_KEY }],
 	];
 
-	it.each(badHeaders)('answers 401 in JSON:API to a service call with %s', async (_label, headers) => {
-		const client = anonymousClient(handle.sandbox.url);
-		const errors = expectApiError(await client.get('/containers', { headers }), 401);
-		expect(errors[0].status).toBe('401');
-		expectApiError(await client.post('/tracking_requests/infer_number', { number: 'CSQU3054383' }, { headers }), 401);
-	});
+	it.each(badHeaders)(
+		'answers 401 in JSON:API to a service call with %s',
+		async (_label, headers) => {
+			const client = anonymousClient(handle.sandbox.url);
+			const errors = expectApiError(await client.get('/containers', { headers }), 401);
+			expect(errors[0].status).toBe('401');
+			expectApiError(
+				await client.post(
+					'/tracking_requests/infer_number',
+					{ number: 'CSQU3054383' },
+					{ headers },
+				),
+				401,
+			);
+		},
+	);
 
-	it.each(badHeaders)('answers 401 in JSON:API to a control call with %s', async (_label, headers) => {
-		const client = anonymousClient(handle.sandbox.controlUrl);
-		expectApiError(await client.get('/clock', { headers }), 401);
-	});
+	it.each(badHeaders)(
+		'answers 401 in JSON:API to a control call with %s',
+		async (_label, headers) => {
+			const client = anonymousClient(handle.sandbox.controlUrl);
+			expectApiError(await client.get('/clock', { headers }), 401);
+		},
+	);
 
 	it('accepts `Token <key>` and answers with the JSON:API content type', async () => {
 		const response = await handle.api.get('/containers');
@@ -129,9 +170,12 @@ describe('unknown routes, unknown ids and broken bodies', () => {
 	});
 
 	it('answers a path outside /v2 with the HTML 404 page too', async () => {
-		const response = await anonymousClient(`http://127.0.0.1:${handle.sandbox.port}`).get('/v1/containers', {
-			responseType: 'text',
-		});
+		const response = await anonymousClient(`http://127.0.0.1:${handle.sandbox.port}`).get(
+			'/v1/containers',
+			{
+				responseType: 'text',
+			},
+		);
 		expect(response.status).toBe(404);
 		expect(response.headers['content-type']).toMatch(/^text\/html/);
 	});
@@ -180,7 +224,11 @@ describe('infer_number', () => {
 		const { data } = expectOk(await infer({ number: 'CSQU3054383' }), 200, inferNumberDocument);
 		expect(data.type).toBe('infer_number_results');
 		expect(data.attributes.number_type).toBe('container');
-		expect(data.attributes.validation).toMatchObject({ is_valid: true, type: 'container', check_digit_passed: true });
+		expect(data.attributes.validation).toMatchObject({
+			is_valid: true,
+			type: 'container',
+			check_digit_passed: true,
+		});
 	});
 
 	it('answers 200 for a wrong check digit, with the verdict and a reason in validation', async () => {
@@ -234,14 +282,22 @@ describe('tracking requests', () => {
 	const settled = (id: string) =>
 		eventually(
 			async () => {
-				const { data } = expectOk(await handle.api.get(`/tracking_requests/${id}`), 200, trackingRequestDocument);
+				const { data } = expectOk(
+					await handle.api.get(`/tracking_requests/${id}`),
+					200,
+					trackingRequestDocument,
+				);
 				return data.attributes.status === 'pending' ? undefined : data;
 			},
 			{ what: `tracking request ${id} to leave pending` },
 		);
 
 	it('answers 201 with a pending tracking request carrying every documented attribute', async () => {
-		const { data } = expectOk(await create(trackingRequestBody('MEDUFR030802', 'MSCU', 'bill_of_lading')), 201, trackingRequestDocument);
+		const { data } = expectOk(
+			await create(trackingRequestBody('MEDUFR030802', 'MSCU', 'bill_of_lading')),
+			201,
+			trackingRequestDocument,
+		);
 		expect(data.type).toBe('tracking_request');
 		expect(Object.keys(data.attributes)).toEqual(
 			expect.arrayContaining([
@@ -269,22 +325,38 @@ describe('tracking requests', () => {
 	});
 
 	it('becomes created with a shipment as tracked object', async () => {
-		const { data: created } = expectOk(await create(trackingRequestBody('CSQU3054383', 'COSU')), 201, trackingRequestDocument);
+		const { data: created } = expectOk(
+			await create(trackingRequestBody('CSQU3054383', 'COSU')),
+			201,
+			trackingRequestDocument,
+		);
 		const settledRequest = await settled(created.id);
 		expect(settledRequest.attributes.status).toBe('created');
 		const trackedObject = settledRequest.relationships?.tracked_object?.data;
 		expect(trackedObject).toMatchObject({ type: 'shipment' });
-		const { data: trackedShipment } = expectOk(await handle.api.get(`/shipments/${trackedObject!.id}`), 200, shipmentDocument);
+		const { data: trackedShipment } = expectOk(
+			await handle.api.get(`/shipments/${trackedObject!.id}`),
+			200,
+			shipmentDocument,
+		);
 		expect(trackedShipment.attributes.shipping_line_scac).toBe('COSU');
 	});
 
 	it('lists tracking requests', async () => {
-		const document = expectOk(await handle.api.get('/tracking_requests'), 200, trackingRequestListDocument);
+		const document = expectOk(
+			await handle.api.get('/tracking_requests'),
+			200,
+			trackingRequestListDocument,
+		);
 		expect(document.data.length).toBeGreaterThan(0);
 	});
 
 	it('ends TEST-TR-SUCCEEDED with SCAC TEST in created', async () => {
-		const { data } = expectOk(await create(trackingRequestBody('TEST-TR-SUCCEEDED', 'TEST')), 201, trackingRequestDocument);
+		const { data } = expectOk(
+			await create(trackingRequestBody('TEST-TR-SUCCEEDED', 'TEST')),
+			201,
+			trackingRequestDocument,
+		);
 		const settledRequest = await settled(data.id);
 		expect(settledRequest.attributes.status).toBe('created');
 		expect(settledRequest.attributes.failed_reason).toBeNull();
@@ -292,7 +364,11 @@ describe('tracking requests', () => {
 	});
 
 	it('ends TEST-TR-FAILED with SCAC TEST in failed, reason not_found', async () => {
-		const { data } = expectOk(await create(trackingRequestBody('TEST-TR-FAILED', 'TEST')), 201, trackingRequestDocument);
+		const { data } = expectOk(
+			await create(trackingRequestBody('TEST-TR-FAILED', 'TEST')),
+			201,
+			trackingRequestDocument,
+		);
 		const settledRequest = await settled(data.id);
 		expect(settledRequest.attributes.status).toBe('failed');
 		expect(settledRequest.attributes.failed_reason).toBe('not_found');
@@ -300,7 +376,11 @@ describe('tracking requests', () => {
 	});
 
 	it('answers 422 duplicate when the same number and SCAC are tracked twice', async () => {
-		expectOk(await create(trackingRequestBody('MSCU1234566', 'MSCU')), 201, trackingRequestDocument);
+		expectOk(
+			await create(trackingRequestBody('MSCU1234566', 'MSCU')),
+			201,
+			trackingRequestDocument,
+		);
 		const errors = expectApiError(await create(trackingRequestBody('MSCU1234566', 'MSCU')), 422);
 		expect(errors).toHaveLength(1);
 		expect(errors[0].code).toBe('duplicate');
@@ -313,8 +393,16 @@ describe('tracking requests', () => {
 		['a bad request_type', { request_type: 'pallet' }, '/data/attributes/request_type'],
 		['a blank request_number', { request_number: ' ' }, '/data/attributes/request_number'],
 	])('answers 422 for %s, pointing at the field', async (_label, override, pointer) => {
-		const attributes = { request_number: 'HLCU1234567', scac: 'HLCU', request_type: 'container', ...override };
-		const errors = expectApiError(await create({ data: { type: 'tracking_request', attributes } }), 422);
+		const attributes = {
+			request_number: 'HLCU1234567',
+			scac: 'HLCU',
+			request_type: 'container',
+			...override,
+		};
+		const errors = expectApiError(
+			await create({ data: { type: 'tracking_request', attributes } }),
+			422,
+		);
 		expect(pointersOf(errors)).toEqual([pointer]);
 		expect(errors[0].code).toEqual(expect.stringMatching(/\S/));
 	});
@@ -322,12 +410,19 @@ describe('tracking requests', () => {
 	it('lists every wrong field in one 422 answer', async () => {
 		const errors = expectApiError(await create(trackingRequestBody('', 'XXXX', 'pallet')), 422);
 		expect(new Set(pointersOf(errors))).toEqual(
-			new Set(['/data/attributes/request_number', '/data/attributes/scac', '/data/attributes/request_type']),
+			new Set([
+				'/data/attributes/request_number',
+				'/data/attributes/scac',
+				'/data/attributes/request_type',
+			]),
 		);
 	});
 
 	it('answers 422 for a body not wrapped in data', async () => {
-		const errors = expectApiError(await create({ request_number: 'HLCU1234567', scac: 'HLCU', request_type: 'container' }), 422);
+		const errors = expectApiError(
+			await create({ request_number: 'HLCU1234567', scac: 'HLCU', request_type: 'container' }),
+			422,
+		);
 		expect(errors[0].source?.pointer).toBe('/data');
 	});
 });
@@ -342,12 +437,20 @@ describe('containers', () => {
 		const billOfLading = await trackContainer(handle, 'MEDUFR030802', 'MSCU', 'bill_of_lading');
 		const another = await trackContainer(handle, 'HLXU1234565', 'HLCU');
 		containerId = single.containerIds[0];
-		allContainerIds = [...single.containerIds, ...billOfLading.containerIds, ...another.containerIds];
+		allContainerIds = [
+			...single.containerIds,
+			...billOfLading.containerIds,
+			...another.containerIds,
+		];
 	});
 	afterAll(() => handle.stop());
 
 	it('answers GET /containers/{id} with the container and no included records', async () => {
-		const document = expectOk(await handle.api.get(`/containers/${containerId}`), 200, containerDocument);
+		const document = expectOk(
+			await handle.api.get(`/containers/${containerId}`),
+			200,
+			containerDocument,
+		);
 		expect(document.data.id).toBe(containerId);
 		expect(document.data.attributes.number).toBe('CSQU3054383');
 		expect(document.included ?? []).toEqual([]);
@@ -355,7 +458,9 @@ describe('containers', () => {
 
 	it('includes the shipment, the POD terminal and the transport events once each when asked', async () => {
 		const document = expectOk(
-			await handle.api.get(`/containers/${containerId}`, { params: { include: 'shipment,pod_terminal,transport_events' } }),
+			await handle.api.get(`/containers/${containerId}`, {
+				params: { include: 'shipment,pod_terminal,transport_events' },
+			}),
 			200,
 			containerDocument,
 		);
@@ -376,7 +481,10 @@ describe('containers', () => {
 	});
 
 	it('answers 400 for an include the endpoint does not support', async () => {
-		const errors = expectApiError(await handle.api.get(`/containers/${containerId}`, { params: { include: 'vessel' } }), 400);
+		const errors = expectApiError(
+			await handle.api.get(`/containers/${containerId}`, { params: { include: 'vessel' } }),
+			400,
+		);
 		expect(errors[0].source?.parameter).toBe('include');
 	});
 
@@ -391,17 +499,26 @@ describe('containers', () => {
 	});
 
 	it('serves raw events, with estimated future events before arrival', async () => {
-		const document = expectOk(await handle.api.get(`/containers/${containerId}/raw_events`), 200, rawEventListDocument);
+		const document = expectOk(
+			await handle.api.get(`/containers/${containerId}/raw_events`),
+			200,
+			rawEventListDocument,
+		);
 		const estimated = document.data.filter((event) => event.attributes?.estimated === true);
 		expect(estimated.length).toBeGreaterThan(0);
 		const now = await sandboxNow(handle);
-		for (const event of estimated) expect(Date.parse(event.attributes!.timestamp!)).toBeGreaterThan(now);
+		for (const event of estimated)
+			expect(Date.parse(event.attributes!.timestamp!)).toBeGreaterThan(now);
 		expect(document.data.some((event) => event.attributes?.estimated === false)).toBe(true);
 	});
 
 	it('stops estimating arrival in raw events once the vessel has arrived', async () => {
 		expectSchema(clockBody, (await handle.control.post('/clock/advance', { days: 30 })).data);
-		const document = expectOk(await handle.api.get(`/containers/${containerId}/raw_events`), 200, rawEventListDocument);
+		const document = expectOk(
+			await handle.api.get(`/containers/${containerId}/raw_events`),
+			200,
+			rawEventListDocument,
+		);
 		expect(document.data.length).toBeGreaterThan(0);
 		expect(document.data.filter((event) => event.attributes?.estimated === true)).toEqual([]);
 		expect(document.data.map((event) => event.attributes?.event)).toContain('vessel_arrived');
@@ -419,7 +536,10 @@ describe('transport event pagination', () => {
 		const start = await sandboxNow(handle);
 		for (let index = 1; index <= count; index++) {
 			const at = new Date(start + index * 3_600_000).toISOString();
-			const response = await handle.control.post(`/containers/${id}/changes`, { kind: 'set_pickup_appointment', at });
+			const response = await handle.control.post(`/containers/${id}/changes`, {
+				kind: 'set_pickup_appointment',
+				at,
+			});
 			expect(response.status).toBe(200);
 			expectSchema(changeBody, response.data);
 		}
@@ -428,11 +548,16 @@ describe('transport event pagination', () => {
 	beforeAll(async () => {
 		handle = await startTestSandbox({ trackingDelaySeconds: 0 });
 		containerId = (await trackContainer(handle, 'CSQU3054383', 'COSU')).containerIds[0];
-		const advanced = expectSchema(clockBody, (await handle.control.post('/clock/advance', { days: 30 })).data);
+		const advanced = expectSchema(
+			clockBody,
+			(await handle.control.post('/clock/advance', { days: 30 })).data,
+		);
 		expect(advanced.pending_steps).toBe(0);
 		await addAppointmentChanges(containerId, 20);
 		const document = expectOk(
-			await handle.api.get(`/containers/${containerId}/transport_events`, { params: { 'page[size]': '100' } }),
+			await handle.api.get(`/containers/${containerId}/transport_events`, {
+				params: { 'page[size]': '100' },
+			}),
 			200,
 			transportEventListDocument,
 		);
@@ -447,14 +572,20 @@ describe('transport event pagination', () => {
 	});
 
 	it('serves 30 events by default, with a next link', async () => {
-		const document = expectOk(await handle.api.get(`/containers/${containerId}/transport_events`), 200, transportEventListDocument);
+		const document = expectOk(
+			await handle.api.get(`/containers/${containerId}/transport_events`),
+			200,
+			transportEventListDocument,
+		);
 		expect(document.data).toHaveLength(30);
 		expect(document.links?.next).toContain('page[number]=2');
 		expect(document.links?.current).toContain('page[number]=1');
 	});
 
 	it('walks every page of two via links.next, and the pages together hold every event once', async () => {
-		const pages = await walkPages(handle, `/containers/${containerId}/transport_events`, { 'page[size]': '2' });
+		const pages = await walkPages(handle, `/containers/${containerId}/transport_events`, {
+			'page[size]': '2',
+		});
 		const documents = pages.map((page) => expectOk(page, 200, transportEventListDocument));
 		expect(documents).toHaveLength(Math.ceil(allEventIds.length / 2));
 		documents.slice(0, -1).forEach((document) => expect(document.data).toHaveLength(2));
@@ -467,7 +598,9 @@ describe('transport event pagination', () => {
 
 	it('writes links as absolute URLs with unencoded brackets', async () => {
 		const document = expectOk(
-			await handle.api.get(`/containers/${containerId}/transport_events`, { params: { 'page[size]': '5', 'page[number]': '2' } }),
+			await handle.api.get(`/containers/${containerId}/transport_events`, {
+				params: { 'page[size]': '5', 'page[number]': '2' },
+			}),
 			200,
 			transportEventListDocument,
 		);
@@ -487,13 +620,19 @@ describe('transport event pagination', () => {
 		const bigId = (await trackContainer(handle, 'HLXU1234565', 'HLCU')).containerIds[0];
 		await addAppointmentChanges(bigId, 105);
 		const document = expectOk(
-			await handle.api.get(`/containers/${bigId}/transport_events`, { params: { 'page[size]': '500' } }),
+			await handle.api.get(`/containers/${bigId}/transport_events`, {
+				params: { 'page[size]': '500' },
+			}),
 			200,
 			transportEventListDocument,
 		);
 		expect(document.data).toHaveLength(100);
 		expect(document.links?.next).toContain('page[size]=100');
-		const rest = expectOk(await handle.api.get(document.links!.next!), 200, transportEventListDocument);
+		const rest = expectOk(
+			await handle.api.get(document.links!.next!),
+			200,
+			transportEventListDocument,
+		);
 		expect(rest.data.length).toBeGreaterThanOrEqual(5);
 		expect(rest.links?.next).toBeUndefined();
 	});
@@ -505,7 +644,9 @@ describe('transport event pagination', () => {
 		['page[size]', '-3'],
 	])('answers 400 for %s=%s', async (name, value) => {
 		const errors = expectApiError(
-			await handle.api.get(`/containers/${containerId}/transport_events`, { params: { [name]: value } }),
+			await handle.api.get(`/containers/${containerId}/transport_events`, {
+				params: { [name]: value },
+			}),
 			400,
 		);
 		expect(errors[0].source?.parameter).toBe(name);
@@ -523,7 +664,9 @@ describe('transport event pagination', () => {
 		expect(types).toContain('shipment');
 		expect(types).toContain('container');
 		expectApiError(
-			await handle.api.get(`/containers/${containerId}/transport_events`, { params: { include: 'pod_terminal' } }),
+			await handle.api.get(`/containers/${containerId}/transport_events`, {
+				params: { include: 'pod_terminal' },
+			}),
 			400,
 		);
 	});
@@ -537,11 +680,16 @@ describe('webhooks', () => {
 	afterAll(() => handle.stop());
 
 	const url = 'https://example.com/hooks/containers';
-	const create = (attributes: Record<string, unknown>) => handle.api.post('/webhooks', webhookBody(attributes));
+	const create = (attributes: Record<string, unknown>) =>
+		handle.api.post('/webhooks', webhookBody(attributes));
 
 	it('creates, reads, updates and deletes a webhook', async () => {
 		const created = expectOk(
-			await create({ url, active: true, events: ['container.updated', 'tracking_request.succeeded'] }),
+			await create({
+				url,
+				active: true,
+				events: ['container.updated', 'tracking_request.succeeded'],
+			}),
 			201,
 			webhookDocument,
 		);
@@ -549,7 +697,10 @@ describe('webhooks', () => {
 		const secret = created.data.attributes.secret;
 		expect(secret).toMatch(/^[0-9a-f]{64}$/);
 		expect(created.data.attributes).toMatchObject({ url, active: true, headers: null });
-		expect(created.data.attributes.events).toEqual(['container.updated', 'tracking_request.succeeded']);
+		expect(created.data.attributes.events).toEqual([
+			'container.updated',
+			'tracking_request.succeeded',
+		]);
 
 		const listed = expectOk(await handle.api.get('/webhooks'), 200, webhookListDocument);
 		expect(listed.data.find((webhook) => webhook.id === id)?.attributes.secret).toBe(secret);
@@ -557,13 +708,24 @@ describe('webhooks', () => {
 		expect(read.data.attributes.secret).toBe(secret);
 
 		const patched = expectOk(
-			await handle.api.patch(`/webhooks/${id}`, webhookBody({ active: false, events: ['container.transport.full_out'] })),
+			await handle.api.patch(
+				`/webhooks/${id}`,
+				webhookBody({ active: false, events: ['container.transport.full_out'] }),
+			),
 			200,
 			webhookDocument,
 		);
-		expect(patched.data.attributes).toMatchObject({ url, active: false, secret, events: ['container.transport.full_out'] });
+		expect(patched.data.attributes).toMatchObject({
+			url,
+			active: false,
+			secret,
+			events: ['container.transport.full_out'],
+		});
 		const reread = expectOk(await handle.api.get(`/webhooks/${id}`), 200, webhookDocument);
-		expect(reread.data.attributes).toMatchObject({ active: false, events: ['container.transport.full_out'] });
+		expect(reread.data.attributes).toMatchObject({
+			active: false,
+			events: ['container.transport.full_out'],
+		});
 
 		const deleted = await handle.api.delete(`/webhooks/${id}`);
 		expect(deleted.status).toBe(204);
@@ -576,35 +738,71 @@ describe('webhooks', () => {
 	});
 
 	it('gives each webhook its own secret', async () => {
-		const first = expectOk(await create({ url, events: ['container.updated'] }), 201, webhookDocument);
-		const second = expectOk(await create({ url, events: ['container.updated'] }), 201, webhookDocument);
+		const first = expectOk(
+			await create({ url, events: ['container.updated'] }),
+			201,
+			webhookDocument,
+		);
+		const second = expectOk(
+			await create({ url, events: ['container.updated'] }),
+			201,
+			webhookDocument,
+		);
 		expect(second.data.attributes.secret).toMatch(/^[0-9a-f]{64}$/);
 		expect(second.data.attributes.secret).not.toBe(first.data.attributes.secret);
 		expect(second.data.id).not.toBe(first.data.id);
 	});
 
 	it('changes only the attributes a PATCH names', async () => {
-		const created = expectOk(await create({ url, events: ['container.updated'] }), 201, webhookDocument);
+		const created = expectOk(
+			await create({ url, events: ['container.updated'] }),
+			201,
+			webhookDocument,
+		);
 		const patched = expectOk(
 			await handle.api.patch(`/webhooks/${created.data.id}`, webhookBody({ active: false })),
 			200,
 			webhookDocument,
 		);
-		expect(patched.data.attributes).toMatchObject({ url, active: false, events: ['container.updated'] });
+		expect(patched.data.attributes).toMatchObject({
+			url,
+			active: false,
+			events: ['container.updated'],
+		});
 		expect(patched.data.attributes.secret).toBe(created.data.attributes.secret);
 	});
 
 	it('accepts container.pickup_lfd_rail.changed when the account has the Rail Plan', async () => {
-		expectOk(await create({ url, events: ['container.pickup_lfd_rail.changed'] }), 201, webhookDocument);
+		expectOk(
+			await create({ url, events: ['container.pickup_lfd_rail.changed'] }),
+			201,
+			webhookDocument,
+		);
 	});
 
 	it.each([
-		['an invalid url', { url: 'not a url', events: ['container.updated'] }, ['/data/attributes/url']],
+		[
+			'an invalid url',
+			{ url: 'not a url', events: ['container.updated'] },
+			['/data/attributes/url'],
+		],
 		['a missing url', { events: ['container.updated'] }, ['/data/attributes/url']],
-		['an unknown event name', { url, events: ['container.teleported'] }, ['/data/attributes/events']],
+		[
+			'an unknown event name',
+			{ url, events: ['container.teleported'] },
+			['/data/attributes/events'],
+		],
 		['an empty event list', { url, events: [] }, ['/data/attributes/events']],
-		['a non-boolean active', { url, events: ['container.updated'], active: 'yes' }, ['/data/attributes/active']],
-		['a wrong url and no events', { url: 'ftp://x', events: [] }, ['/data/attributes/url', '/data/attributes/events']],
+		[
+			'a non-boolean active',
+			{ url, events: ['container.updated'], active: 'yes' },
+			['/data/attributes/active'],
+		],
+		[
+			'a wrong url and no events',
+			{ url: 'ftp://x', events: [] },
+			['/data/attributes/url', '/data/attributes/events'],
+		],
 	])('answers 422 for %s, pointing at the fields', async (_label, attributes, pointers) => {
 		const errors = expectApiError(await create(attributes), 422);
 		expect(pointersOf(errors).sort()).toEqual([...pointers].sort());
@@ -612,13 +810,21 @@ describe('webhooks', () => {
 	});
 
 	it('answers 422 to a PATCH with an unknown event name and leaves the webhook as it was', async () => {
-		const created = expectOk(await create({ url, events: ['container.updated'] }), 201, webhookDocument);
+		const created = expectOk(
+			await create({ url, events: ['container.updated'] }),
+			201,
+			webhookDocument,
+		);
 		const errors = expectApiError(
 			await handle.api.patch(`/webhooks/${created.data.id}`, webhookBody({ events: ['nope'] })),
 			422,
 		);
 		expect(pointersOf(errors)).toEqual(['/data/attributes/events']);
-		const read = expectOk(await handle.api.get(`/webhooks/${created.data.id}`), 200, webhookDocument);
+		const read = expectOk(
+			await handle.api.get(`/webhooks/${created.data.id}`),
+			200,
+			webhookDocument,
+		);
 		expect(read.data.attributes.events).toEqual(['container.updated']);
 	});
 });
@@ -633,7 +839,10 @@ describe('webhooks without the Rail Plan', () => {
 	it('answers 403 for container.pickup_lfd_rail.changed', async () => {
 		const response = await handle.api.post(
 			'/webhooks',
-			webhookBody({ url: 'https://example.com/hook', events: ['container.updated', 'container.pickup_lfd_rail.changed'] }),
+			webhookBody({
+				url: 'https://example.com/hook',
+				events: ['container.updated', 'container.pickup_lfd_rail.changed'],
+			}),
 		);
 		const errors = expectApiError(response, 403);
 		expect(errors[0].detail).toContain('container.pickup_lfd_rail.changed');
@@ -641,15 +850,25 @@ describe('webhooks without the Rail Plan', () => {
 
 	it('answers 403 when a PATCH adds container.pickup_lfd_rail.changed', async () => {
 		const created = expectOk(
-			await handle.api.post('/webhooks', webhookBody({ url: 'https://example.com/hook', events: ['container.updated'] })),
+			await handle.api.post(
+				'/webhooks',
+				webhookBody({ url: 'https://example.com/hook', events: ['container.updated'] }),
+			),
 			201,
 			webhookDocument,
 		);
 		expectApiError(
-			await handle.api.patch(`/webhooks/${created.data.id}`, webhookBody({ events: ['container.pickup_lfd_rail.changed'] })),
+			await handle.api.patch(
+				`/webhooks/${created.data.id}`,
+				webhookBody({ events: ['container.pickup_lfd_rail.changed'] }),
+			),
 			403,
 		);
-		const read = expectOk(await handle.api.get(`/webhooks/${created.data.id}`), 200, webhookDocument);
+		const read = expectOk(
+			await handle.api.get(`/webhooks/${created.data.id}`),
+			200,
+			webhookDocument,
+		);
 		expect(read.data.attributes.events).toEqual(['container.updated']);
 	});
 
@@ -657,7 +876,10 @@ describe('webhooks without the Rail Plan', () => {
 		expectOk(
 			await handle.api.post(
 				'/webhooks',
-				webhookBody({ url: 'https://example.com/hook', events: ['container.transport.rail_loaded', 'container.transport.rail_unloaded'] }),
+				webhookBody({
+					url: 'https://example.com/hook',
+					events: ['container.transport.rail_loaded', 'container.transport.rail_unloaded'],
+				}),
 			),
 			201,
 			webhookDocument,
@@ -684,7 +906,8 @@ describe('rate limits (timeScale 60: the 60 s window lasts one real second)', ()
 
 	const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 	let bodies = 0;
-	const uniqueTracking = () => trackingRequestBody(`MEDU${String(++bodies).padStart(8, '0')}`, 'MSCU', 'bill_of_lading');
+	const uniqueTracking = () =>
+		trackingRequestBody(`MEDU${String(++bodies).padStart(8, '0')}`, 'MSCU', 'bill_of_lading');
 
 	it('lets 200 infer_number calls pass and refuses the 201st with 429 and Retry-After', async () => {
 		const calls = Array.from({ length: 201 }, () =>
@@ -695,7 +918,11 @@ describe('rate limits (timeScale 60: the 60 s window lasts one real second)', ()
 		const refused = answers.filter((answer) => answer.status === 429);
 		const passed = answers.filter((answer) => answer.status === 200);
 		// The burst must fit in the one-second window; its duration is shown when it did not.
-		expect({ passed: passed.length, refused: refused.length, burstMs: Date.now() - started }).toMatchObject({
+		expect({
+			passed: passed.length,
+			refused: refused.length,
+			burstMs: Date.now() - started,
+		}).toMatchObject({
 			passed: 200,
 			refused: 1,
 		});
@@ -706,18 +933,31 @@ describe('rate limits (timeScale 60: the 60 s window lasts one real second)', ()
 		// infer_number has its own bucket: other calls still pass.
 		expectOk(await handle.api.get('/containers'), 200, containerListDocument);
 		// And the bucket stays closed until Retry-After has passed.
-		expectApiError(await handle.api.post('/tracking_requests/infer_number', { number: 'CSQU3054383' }), 429);
+		expectApiError(
+			await handle.api.post('/tracking_requests/infer_number', { number: 'CSQU3054383' }),
+			429,
+		);
 
 		await wait(retryAfter * 1000);
-		expectOk(await handle.api.post('/tracking_requests/infer_number', { number: 'CSQU3054383' }), 200, inferNumberDocument);
+		expectOk(
+			await handle.api.post('/tracking_requests/infer_number', { number: 'CSQU3054383' }),
+			200,
+			inferNumberDocument,
+		);
 	});
 
 	it('lets 100 tracking requests pass and refuses the 101st until Retry-After has passed', async () => {
 		const started = Date.now();
-		const answers = await Promise.all(Array.from({ length: 101 }, () => handle.api.post('/tracking_requests', uniqueTracking())));
+		const answers = await Promise.all(
+			Array.from({ length: 101 }, () => handle.api.post('/tracking_requests', uniqueTracking())),
+		);
 		const passed = answers.filter((answer) => answer.status === 201);
 		const refused = answers.filter((answer) => answer.status === 429);
-		expect({ passed: passed.length, refused: refused.length, burstMs: Date.now() - started }).toMatchObject({
+		expect({
+			passed: passed.length,
+			refused: refused.length,
+			burstMs: Date.now() - started,
+		}).toMatchObject({
 			passed: 100,
 			refused: 1,
 		});
@@ -729,11 +969,19 @@ describe('rate limits (timeScale 60: the 60 s window lasts one real second)', ()
 		expectOk(await handle.api.get('/webhooks'), 200, webhookListDocument);
 
 		await wait(retryAfter * 1000);
-		expectOk(await handle.api.post('/tracking_requests', uniqueTracking()), 201, trackingRequestDocument);
+		expectOk(
+			await handle.api.post('/tracking_requests', uniqueTracking()),
+			201,
+			trackingRequestDocument,
+		);
 	});
 
 	it('shares one bucket of 100 between the other calls', async () => {
-		const answers = await Promise.all(Array.from({ length: 101 }, (_, index) => handle.api.get(index % 2 ? '/containers' : '/webhooks')));
+		const answers = await Promise.all(
+			Array.from({ length: 101 }, (_, index) =>
+				handle.api.get(index % 2 ? '/containers' : '/webhooks'),
+			),
+		);
 		expect(answers.filter((answer) => answer.status === 200)).toHaveLength(100);
 		const refused = answers.filter((answer) => answer.status === 429);
 		expect(refused).toHaveLength(1);
@@ -760,24 +1008,40 @@ describe('injected faults', () => {
 
 	it('answers error_500 exactly `count` times, then normally', async () => {
 		await inject({ path: '/containers', kind: 'error_500', count: 3 });
-		for (let index = 0; index < 3; index++) expectApiError(await handle.api.get('/containers'), 500);
+		for (let index = 0; index < 3; index++)
+			expectApiError(await handle.api.get('/containers'), 500);
 		expectOk(await handle.api.get('/containers'), 200, containerListDocument);
-		expect(expectSchema(faultListBody, (await handle.control.get('/faults')).data).faults).toEqual([]);
+		expect(expectSchema(faultListBody, (await handle.control.get('/faults')).data).faults).toEqual(
+			[],
+		);
 	});
 
 	it('shows how many faulty answers remain', async () => {
 		await inject({ path: '/webhooks', kind: 'error_500', count: 2 });
 		expectApiError(await handle.api.get('/webhooks'), 500);
 		const listed = expectSchema(faultListBody, (await handle.control.get('/faults')).data);
-		expect(listed.faults).toEqual([expect.objectContaining({ path: '/webhooks', kind: 'error_500', remaining: 1 })]);
+		expect(listed.faults).toEqual([
+			expect.objectContaining({ path: '/webhooks', kind: 'error_500', remaining: 1 }),
+		]);
 	});
 
 	it('answers rate_limited with 429 and the chosen Retry-After', async () => {
-		await inject({ path: '/tracking_requests/infer_number', kind: 'rate_limited', count: 1, retry_after: 7 });
-		const refused = await handle.api.post('/tracking_requests/infer_number', { number: 'CSQU3054383' });
+		await inject({
+			path: '/tracking_requests/infer_number',
+			kind: 'rate_limited',
+			count: 1,
+			retry_after: 7,
+		});
+		const refused = await handle.api.post('/tracking_requests/infer_number', {
+			number: 'CSQU3054383',
+		});
 		expectApiError(refused, 429);
 		expect(refused.headers['retry-after']).toBe('7');
-		expectOk(await handle.api.post('/tracking_requests/infer_number', { number: 'CSQU3054383' }), 200, inferNumberDocument);
+		expectOk(
+			await handle.api.post('/tracking_requests/infer_number', { number: 'CSQU3054383' }),
+			200,
+			inferNumberDocument,
+		);
 	});
 
 	it('delays a slow answer by delay_ms, once', async () => {
@@ -792,7 +1056,9 @@ describe('injected faults', () => {
 
 	it('makes a client with a shorter timeout give up on a slow answer', async () => {
 		await inject({ path: '/webhooks', kind: 'slow', count: 1, delay_ms: 500 });
-		await expect(handle.api.get('/webhooks', { timeout: 100 })).rejects.toMatchObject({ code: 'ECONNABORTED' });
+		await expect(handle.api.get('/webhooks', { timeout: 100 })).rejects.toMatchObject({
+			code: 'ECONNABORTED',
+		});
 	});
 
 	it('answers malformed with a 200 whose body does not parse', async () => {
@@ -827,7 +1093,10 @@ describe('injected faults', () => {
 	});
 
 	it('rejects an unknown fault kind with 400', async () => {
-		expectApiError(await handle.control.post('/faults', { path: '/containers', kind: 'explode' }), 400);
+		expectApiError(
+			await handle.control.post('/faults', { path: '/containers', kind: 'explode' }),
+			400,
+		);
 	});
 });
 

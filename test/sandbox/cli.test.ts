@@ -56,7 +56,8 @@ async function firstLine(cli: RunningCli, timeoutMs = 20_000): Promise<string> {
 	void cli.exited.then(() => (ended = true));
 	while (!cli.stdout().includes('\n')) {
 		if (ended) throw new Error(`the CLI exited before printing a line; stderr: ${cli.stderr()}`);
-		if (Date.now() > deadline) throw new Error(`no line from the CLI after ${timeoutMs} ms; stderr: ${cli.stderr()}`);
+		if (Date.now() > deadline)
+			throw new Error(`no line from the CLI after ${timeoutMs} ms; stderr: ${cli.stderr()}`);
 		await new Promise((resolve) => setTimeout(resolve, 25));
 	}
 	return cli.stdout().split('\n')[0];
@@ -101,20 +102,34 @@ describe('sandbox CLI', () => {
 	it('answers 401 without the API key given on the command line', async () => {
 		const anonymous = axios.create({ baseURL: baseUrl, validateStatus: () => true });
 		expectApiError(await anonymous.get('/containers'), 401);
-		expectApiError(await anonymous.get('/containers', { headers: { Authorization: 'Token test-key' } }), 401);
+		expectApiError(
+			await anonymous.get('/containers', { headers: { Authorization: 'Token test-key' } }),
+			401,
+		);
 	});
 
 	it('answers infer_number with 200 for a correct and for a wrong check digit', async () => {
-		const right = expectOk(await client().post('/tracking_requests/infer_number', { number: 'CSQU3054383' }), 200, inferNumberDocument);
+		const right = expectOk(
+			await client().post('/tracking_requests/infer_number', { number: 'CSQU3054383' }),
+			200,
+			inferNumberDocument,
+		);
 		expect(right.data.attributes.validation.check_digit_passed).toBe(true);
-		const wrong = expectOk(await client().post('/tracking_requests/infer_number', { number: 'CSQU3054384' }), 200, inferNumberDocument);
+		const wrong = expectOk(
+			await client().post('/tracking_requests/infer_number', { number: 'CSQU3054384' }),
+			200,
+			inferNumberDocument,
+		);
 		expect(wrong.data.attributes.validation.is_valid).toBe(false);
 	});
 
 	it('accepts a tracking request with 201', async () => {
 		const created = expectOk(
 			await client().post('/tracking_requests', {
-				data: { type: 'tracking_request', attributes: { request_number: 'CSQU3054383', scac: 'COSU', request_type: 'container' } },
+				data: {
+					type: 'tracking_request',
+					attributes: { request_number: 'CSQU3054383', scac: 'COSU', request_type: 'container' },
+				},
 			}),
 			201,
 			trackingRequestDocument,
@@ -125,7 +140,10 @@ describe('sandbox CLI', () => {
 	it('creates a webhook with 201 and a secret', async () => {
 		const created = expectOk(
 			await client().post('/webhooks', {
-				data: { type: 'webhook', attributes: { url: 'https://example.com/hook', events: ['container.updated'] } },
+				data: {
+					type: 'webhook',
+					attributes: { url: 'https://example.com/hook', events: ['container.updated'] },
+				},
 			}),
 			201,
 			webhookDocument,
@@ -137,7 +155,9 @@ describe('sandbox CLI', () => {
 		cli.child.kill('SIGTERM');
 		const outcome = await withTimeout(cli.exited, 10_000, 'the CLI to exit after SIGTERM');
 		expect(outcome).toBe(0);
-		await expect(axios.get(`${baseUrl}/containers`, { timeout: 2000 })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+		await expect(axios.get(`${baseUrl}/containers`, { timeout: 2000 })).rejects.toMatchObject({
+			code: 'ECONNREFUSED',
+		});
 	});
 });
 

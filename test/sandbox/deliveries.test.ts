@@ -4,7 +4,12 @@
 import { EVENT_NAMES } from '../../nodes/ContainerTracking/logic/eventNames';
 import { startTestSandbox, trackContainer, type SandboxHandle } from '../support/sandbox';
 import { describeWithFixtures, fixtureNames, readFixture } from '../support/sharedFixtures';
-import { startWebhookReceiver, verifySignature, type ReceivedDelivery, type WebhookReceiver } from '../support/webhookReceiver';
+import {
+	startWebhookReceiver,
+	verifySignature,
+	type ReceivedDelivery,
+	type WebhookReceiver,
+} from '../support/webhookReceiver';
 import {
 	consistently,
 	controlChange,
@@ -34,7 +39,9 @@ async function deliveryLog(handle: SandboxHandle, event?: string): Promise<LogEn
 }
 
 function typesOf(delivery: ReceivedDelivery): string[] {
-	return ((delivery.body.included ?? []) as Array<{ type: string }>).map((record) => record.type).sort();
+	return ((delivery.body.included ?? []) as Array<{ type: string }>)
+		.map((record) => record.type)
+		.sort();
 }
 
 /** Every relationship of the reference record that names a record must find it in `included`. */
@@ -46,7 +53,10 @@ function expectRelationshipsIncluded(delivery: ReceivedDelivery): void {
 		const data = (relationship as { data: { id: string; type: string } | null }).data;
 		if (!data || Array.isArray(data)) continue;
 		const found = included.some((record) => record.id === data.id && record.type === data.type);
-		if (!found) throw new Error(`${eventOf(delivery)}: relationship ${name} (${data.type} ${data.id}) is not in included`);
+		if (!found)
+			throw new Error(
+				`${eventOf(delivery)}: relationship ${name} (${data.type} ${data.id}) is not in included`,
+			);
 	}
 }
 
@@ -61,7 +71,8 @@ function expectSignedAndValid(deliveries: ReceivedDelivery[], header = DEFAULT_H
 	}
 }
 
-const isPortPickup = (plan: { inland: unknown; outcome: string }) => plan.inland === null && plan.outcome === 'pickup';
+const isPortPickup = (plan: { inland: unknown; outcome: string }) =>
+	plan.inland === null && plan.outcome === 'pickup';
 
 describe('signed deliveries with their related records', () => {
 	let handle: SandboxHandle;
@@ -74,7 +85,9 @@ describe('signed deliveries with their related records', () => {
 		receiver = await startWebhookReceiver();
 		await subscribe(handle, receiver, EVENT_NAMES);
 		const number = findContainerNumber('MSKU', 'MAEU', isPortPickup);
-		({ containerIds: [containerId] } = await trackContainer(handle, number, 'MAEU'));
+		({
+			containerIds: [containerId],
+		} = await trackContainer(handle, number, 'MAEU'));
 		const advanced = await handle.control.post('/clock/advance', { days: 40 });
 		expect(advanced.status).toBe(200);
 		await eventuallyPasses(() => {
@@ -99,42 +112,74 @@ describe('signed deliveries with their related records', () => {
 	it('signs every delivery in X-SVC-Webhook-Signature and every body passes the envelope schema', async () => {
 		expectSignedAndValid(receiver.deliveries);
 		// The signature is the bare lowercase hex HMAC-SHA256 of the raw body.
-		for (const delivery of receiver.deliveries) expect(delivery.headers[DEFAULT_HEADER]).toMatch(/^[0-9a-f]{64}$/);
+		for (const delivery of receiver.deliveries)
+			expect(delivery.headers[DEFAULT_HEADER]).toMatch(/^[0-9a-f]{64}$/);
 		// A different secret must not verify: the check is not vacuous.
 		const first = receiver.deliveries[0];
-		expect(verifySignature(first.rawBody, 'not-the-secret', first.headers[DEFAULT_HEADER] as string)).toBe(false);
+		expect(
+			verifySignature(first.rawBody, 'not-the-secret', first.headers[DEFAULT_HEADER] as string),
+		).toBe(false);
 	});
 
 	it('uses data.id as the idempotency key, the notification id of the delivery log', async () => {
 		const ids = receiver.deliveries.map(notificationIdOf);
 		expect(new Set(ids).size).toBe(ids.length);
 		const log = await deliveryLog(handle);
-		for (const id of ids) expect(log.some((entry) => entry.notification_id === id && entry.status === 200)).toBe(true);
+		for (const id of ids)
+			expect(log.some((entry) => entry.notification_id === id && entry.status === 200)).toBe(true);
 	});
 
 	it('includes shipment, port, terminal, container and the container_updated_event with container.updated', () => {
 		const updates = deliveriesFor(receiver, { event: 'container.updated', containerId });
 		expect(updates.length).toBeGreaterThan(2);
 		for (const delivery of updates) {
-			expect(typesOf(delivery)).toEqual(['container', 'container_updated_event', 'port', 'shipment', 'terminal']);
-			expect(delivery.body.data.relationships.reference_object.data.type).toBe('container_updated_event');
+			expect(typesOf(delivery)).toEqual([
+				'container',
+				'container_updated_event',
+				'port',
+				'shipment',
+				'terminal',
+			]);
+			expect(delivery.body.data.relationships.reference_object.data.type).toBe(
+				'container_updated_event',
+			);
 			expectRelationshipsIncluded(delivery);
-			const container = delivery.body.included.find((record: { type: string }) => record.type === 'container');
+			const container = delivery.body.included.find(
+				(record: { type: string }) => record.type === 'container',
+			);
 			expect(container.id).toBe(containerId);
 		}
 	});
 
 	it('includes shipment, container, location, terminal, the vessel when relevant, and the transport_event', () => {
-		const discharged = deliveriesFor(receiver, { event: 'container.transport.vessel_discharged', containerId });
+		const discharged = deliveriesFor(receiver, {
+			event: 'container.transport.vessel_discharged',
+			containerId,
+		});
 		expect(discharged).toHaveLength(1);
-		expect(typesOf(discharged[0])).toEqual(['container', 'port', 'shipment', 'terminal', 'transport_event', 'vessel']);
+		expect(typesOf(discharged[0])).toEqual([
+			'container',
+			'port',
+			'shipment',
+			'terminal',
+			'transport_event',
+			'vessel',
+		]);
 		expectRelationshipsIncluded(discharged[0]);
-		expect(referenceRecord(discharged[0]).attributes.event).toBe('container.transport.vessel_discharged');
+		expect(referenceRecord(discharged[0]).attributes.event).toBe(
+			'container.transport.vessel_discharged',
+		);
 
 		for (const event of ['container.transport.full_out', 'container.transport.empty_in']) {
 			const [delivery] = deliveriesFor(receiver, { event, containerId });
 			expect(delivery).toBeDefined();
-			expect(typesOf(delivery)).toEqual(['container', 'port', 'shipment', 'terminal', 'transport_event']);
+			expect(typesOf(delivery)).toEqual([
+				'container',
+				'port',
+				'shipment',
+				'terminal',
+				'transport_event',
+			]);
 			expect(referenceRecord(delivery).relationships.vessel.data).toBeNull();
 			expectRelationshipsIncluded(delivery);
 		}
@@ -160,20 +205,42 @@ describe('signed deliveries with their related records', () => {
 				Object.keys(service)
 					.filter((key) => !(key in ours))
 					.map((key) => `${where}.${key}`);
-			const fixtureReference = fixture.included.find((record: { type: string }) => record.type === 'container_updated_event');
+			const fixtureReference = fixture.included.find(
+				(record: { type: string }) => record.type === 'container_updated_event',
+			);
 			const sandboxReference = referenceRecord(sandboxUpdated);
-			const fixtureContainer = fixture.included.find((record: { type: string }) => record.type === 'container');
-			const sandboxContainer = sandbox.included.find((record: { type: string }) => record.type === 'container');
+			const fixtureContainer = fixture.included.find(
+				(record: { type: string }) => record.type === 'container',
+			);
+			const sandboxContainer = sandbox.included.find(
+				(record: { type: string }) => record.type === 'container',
+			);
 			expect([
 				...missing(fixture, sandbox, '(top)'),
 				...missing(fixture.data, sandbox.data, 'data'),
 				...missing(fixture.data.attributes, sandbox.data.attributes, 'data.attributes'),
 				...missing(fixture.data.relationships, sandbox.data.relationships, 'data.relationships'),
 				...missing(fixtureReference, sandboxReference, 'container_updated_event'),
-				...missing(fixtureReference.attributes, sandboxReference.attributes, 'container_updated_event.attributes'),
-				...missing(fixtureReference.relationships, sandboxReference.relationships, 'container_updated_event.relationships'),
-				...missing(fixtureContainer.attributes, sandboxContainer.attributes, 'container.attributes'),
-				...missing(fixtureContainer.relationships, sandboxContainer.relationships, 'container.relationships'),
+				...missing(
+					fixtureReference.attributes,
+					sandboxReference.attributes,
+					'container_updated_event.attributes',
+				),
+				...missing(
+					fixtureReference.relationships,
+					sandboxReference.relationships,
+					'container_updated_event.relationships',
+				),
+				...missing(
+					fixtureContainer.attributes,
+					sandboxContainer.attributes,
+					'container.attributes',
+				),
+				...missing(
+					fixtureContainer.relationships,
+					sandboxContainer.relationships,
+					'container.relationships',
+				),
 			]).toEqual([]);
 			expect(typesOf(sandboxUpdated)).toEqual(
 				(fixture.included as Array<{ type: string }>).map((record) => record.type).sort(),
@@ -184,14 +251,18 @@ describe('signed deliveries with their related records', () => {
 
 describe('a custom signature header', () => {
 	it('signs in the header named by the signatureHeader option, and not in the default one', async () => {
-		const handle = await startTestSandbox({ trackingDelaySeconds: 0, signatureHeader: 'X-Acme-Signature' });
+		const handle = await startTestSandbox({
+			trackingDelaySeconds: 0,
+			signatureHeader: 'X-Acme-Signature',
+		});
 		const receiver = await startWebhookReceiver('X-Acme-Signature');
 		try {
 			await subscribe(handle, receiver, ['tracking_request.succeeded', 'container.created']);
 			await trackContainer(handle, 'TEST-TR-SUCCEEDED', 'TEST');
 			await eventuallyPasses(() => expect(receiver.deliveries).toHaveLength(2));
 			expectSignedAndValid(receiver.deliveries, 'x-acme-signature');
-			for (const delivery of receiver.deliveries) expect(delivery.headers[DEFAULT_HEADER]).toBeUndefined();
+			for (const delivery of receiver.deliveries)
+				expect(delivery.headers[DEFAULT_HEADER]).toBeUndefined();
 		} finally {
 			await handle.stop();
 			await receiver.close();
@@ -217,14 +288,23 @@ describe('subscriptions', () => {
 		const updatesOnly = await subscribe(handle, receiver, ['container.updated']);
 		const second = await subscribe(handle, receiver, ['container.updated']);
 		const inactive = await subscribe(handle, receiver, EVENT_NAMES);
-		const patched = await handle.api.patch(`/webhooks/${inactive.id}`, { data: { type: 'webhook', attributes: { active: false } } });
+		const patched = await handle.api.patch(`/webhooks/${inactive.id}`, {
+			data: { type: 'webhook', attributes: { active: false } },
+		});
 		expect(patched.status).toBe(200);
-		expect((await handle.api.get(`/webhooks/${inactive.id}`)).data.data.attributes.active).toBe(false);
+		expect((await handle.api.get(`/webhooks/${inactive.id}`)).data.data.attributes.active).toBe(
+			false,
+		);
 		expect(updatesOnly.secret).not.toBe(second.secret);
 
 		const number = findContainerNumber('MSKU', 'MAEU', isPortPickup);
 		const { containerIds } = await trackContainer(handle, number, 'MAEU');
-		await controlChange(handle, containerIds[0], { kind: 'place_hold', name: 'customs', status: 'hold', description: 'Exam' });
+		await controlChange(handle, containerIds[0], {
+			kind: 'place_hold',
+			name: 'customs',
+			status: 'hold',
+			description: 'Exam',
+		});
 		await controlChange(handle, containerIds[0], { kind: 'post_fee', type: 'exam', amount: 100 });
 		// Transport events, deadline events and more container.updated happen along the journey.
 		await handle.control.post('/clock/advance', { days: 40 });
@@ -246,8 +326,13 @@ describe('subscriptions', () => {
 
 		// Each webhook gets its own copy of each notification, signed with its own secret only.
 		const [mine, theirs] = await eventuallyPasses(() => {
-			const copies = [deliveriesFor(receiver, { webhookId: updatesOnly.id }), deliveriesFor(receiver, { webhookId: second.id })];
-			expect(copies[0].map(notificationIdOf).sort()).toEqual(copies[1].map(notificationIdOf).sort());
+			const copies = [
+				deliveriesFor(receiver, { webhookId: updatesOnly.id }),
+				deliveriesFor(receiver, { webhookId: second.id }),
+			];
+			expect(copies[0].map(notificationIdOf).sort()).toEqual(
+				copies[1].map(notificationIdOf).sort(),
+			);
 			return copies;
 		});
 		expect(mine.length).toBeGreaterThan(2);
@@ -259,7 +344,13 @@ describe('subscriptions', () => {
 		}
 		for (const delivery of theirs) {
 			expect(delivery.signatureValid).toBe(true);
-			expect(verifySignature(delivery.rawBody, updatesOnly.secret, delivery.headers[DEFAULT_HEADER] as string)).toBe(false);
+			expect(
+				verifySignature(
+					delivery.rawBody,
+					updatesOnly.secret,
+					delivery.headers[DEFAULT_HEADER] as string,
+				),
+			).toBe(false);
 		}
 	});
 });
@@ -270,7 +361,11 @@ describe('retries', () => {
 
 	// 10 000 sandbox seconds a second: 12 retries from a 1-second base (doubling) take 0.41 s.
 	beforeEach(async () => {
-		handle = await startTestSandbox({ trackingDelaySeconds: 0, timeScale: 10_000, retryBaseSeconds: 1 });
+		handle = await startTestSandbox({
+			trackingDelaySeconds: 0,
+			timeScale: 10_000,
+			retryBaseSeconds: 1,
+		});
 		receiver = await startWebhookReceiver();
 	});
 
@@ -281,7 +376,14 @@ describe('retries', () => {
 
 	const trackTestNumber = async () => {
 		const created = await handle.api.post('/tracking_requests', {
-			data: { type: 'tracking_request', attributes: { request_number: 'TEST-TR-SUCCEEDED', request_type: 'container', scac: 'TEST' } },
+			data: {
+				type: 'tracking_request',
+				attributes: {
+					request_number: 'TEST-TR-SUCCEEDED',
+					request_type: 'container',
+					scac: 'TEST',
+				},
+			},
 		});
 		expect(created.status).toBe(201);
 	};
@@ -304,7 +406,9 @@ describe('retries', () => {
 			expect(entries).toHaveLength(13);
 			return entries;
 		});
-		expect(log.map((entry) => entry.attempt)).toEqual(Array.from({ length: 13 }, (_, index) => index + 1));
+		expect(log.map((entry) => entry.attempt)).toEqual(
+			Array.from({ length: 13 }, (_, index) => index + 1),
+		);
 		for (const entry of log) {
 			expect(entry).toMatchObject({
 				url: receiver.url,
@@ -335,8 +439,10 @@ describe('retries', () => {
 	it('counts 200, 201, 202 and 204 as success, and retries 301, 400 and 404', async () => {
 		const statuses = [200, 201, 202, 204, 301, 400, 404];
 		const statusOf = new Map<string, number>();
-		for (const status of statuses) statusOf.set((await subscribe(handle, receiver, ['tracking_request.succeeded'])).id, status);
-		receiver.answer = (delivery) => statusOf.get(delivery.body.data.relationships.webhook.data.id) ?? 599;
+		for (const status of statuses)
+			statusOf.set((await subscribe(handle, receiver, ['tracking_request.succeeded'])).id, status);
+		receiver.answer = (delivery) =>
+			statusOf.get(delivery.body.data.relationships.webhook.data.id) ?? 599;
 		await trackTestNumber();
 
 		const countFor = (status: number) =>
@@ -356,7 +462,9 @@ describe('retries', () => {
 		const webhook = await subscribe(handle, down, ['tracking_request.succeeded']);
 		await trackTestNumber();
 		const log = await eventuallyPasses(async () => {
-			const entries = (await deliveryLog(handle)).filter((entry) => entry.webhook_id === webhook.id);
+			const entries = (await deliveryLog(handle)).filter(
+				(entry) => entry.webhook_id === webhook.id,
+			);
 			expect(entries).toHaveLength(13);
 			return entries;
 		});
@@ -375,9 +483,18 @@ describe('duplicates', () => {
 		const handle = await startTestSandbox({ trackingDelaySeconds: 0, duplicateRate });
 		const receiver = await startWebhookReceiver();
 		try {
-			await subscribe(handle, receiver, ['tracking_request.succeeded', 'container.created', 'container.updated']);
+			await subscribe(handle, receiver, [
+				'tracking_request.succeeded',
+				'container.created',
+				'container.updated',
+			]);
 			const { containerIds } = await trackContainer(handle, 'TEST-TR-SUCCEEDED', 'TEST');
-			await controlChange(handle, containerIds[0], { kind: 'place_hold', name: 'TMF', status: 'hold', description: null });
+			await controlChange(handle, containerIds[0], {
+				kind: 'place_hold',
+				name: 'TMF',
+				status: 'hold',
+				description: null,
+			});
 			await controlChange(handle, containerIds[0], { kind: 'clear_hold', name: 'TMF' });
 			// Four notifications: succeeded, created, two updates.
 			const copies = duplicateRate === 1 ? 2 : 1;
@@ -393,7 +510,11 @@ describe('duplicates', () => {
 	it('with duplicateRate 1 delivers every notification twice, same id, valid signature', async () => {
 		const { deliveries, log } = await run(1);
 		const byId = new Map<string, ReceivedDelivery[]>();
-		for (const delivery of deliveries) byId.set(notificationIdOf(delivery), [...(byId.get(notificationIdOf(delivery)) ?? []), delivery]);
+		for (const delivery of deliveries)
+			byId.set(notificationIdOf(delivery), [
+				...(byId.get(notificationIdOf(delivery)) ?? []),
+				delivery,
+			]);
 		expect(byId.size).toBe(4);
 		for (const copies of byId.values()) {
 			expect(copies).toHaveLength(2);

@@ -22,7 +22,9 @@ export function expectSchema<Schema extends z.ZodTypeAny>(
 	const result = schema.safeParse(body);
 	if (!result.success) {
 		const shown = JSON.stringify(body)?.slice(0, 600);
-		throw new Error(`${label} does not match its schema:\n${formatIssues(result.error)}\nbody: ${shown}`);
+		throw new Error(
+			`${label} does not match its schema:\n${formatIssues(result.error)}\nbody: ${shown}`,
+		);
 	}
 	return result.data;
 }
@@ -38,14 +40,20 @@ export function expectOk<Schema extends z.ZodTypeAny>(
 	status: number,
 	schema: Schema,
 ): z.infer<Schema> {
-	if (response.status !== status) throw new Error(`expected ${status}; ${describeResponse(response)}`);
+	if (response.status !== status)
+		throw new Error(`expected ${status}; ${describeResponse(response)}`);
 	expect(String(response.headers['content-type'])).toContain(JSON_API_CONTENT_TYPE);
-	return expectSchema(schema, response.data, `${response.config.method?.toUpperCase()} ${response.config.url}`);
+	return expectSchema(
+		schema,
+		response.data,
+		`${response.config.method?.toUpperCase()} ${response.config.url}`,
+	);
 }
 
 /** The answer is a JSON:API error document with `status`; returns its errors. */
 export function expectApiError(response: AxiosResponse, status: number): JsonApiError[] {
-	if (response.status !== status) throw new Error(`expected ${status}; ${describeResponse(response)}`);
+	if (response.status !== status)
+		throw new Error(`expected ${status}; ${describeResponse(response)}`);
 	expect(String(response.headers['content-type'])).toContain(JSON_API_CONTENT_TYPE);
 	const document = expectSchema(jsonApiErrorDocument, response.data, `${status} error body`);
 	expect(document.errors.length).toBeGreaterThan(0);

@@ -31,9 +31,14 @@ export function formatIssues(error: z.ZodError): string {
 }
 
 /** Parses `value` with `schema`; on failure throws an error listing every zod issue with its path. */
-export function expectValid<Schema extends z.ZodTypeAny>(schema: Schema, value: unknown, label = 'value'): z.infer<Schema> {
+export function expectValid<Schema extends z.ZodTypeAny>(
+	schema: Schema,
+	value: unknown,
+	label = 'value',
+): z.infer<Schema> {
 	const result = schema.safeParse(value);
-	if (!result.success) throw new Error(`${label} should match its schema, but:\n${formatIssues(result.error)}`);
+	if (!result.success)
+		throw new Error(`${label} should match its schema, but:\n${formatIssues(result.error)}`);
 	return result.data;
 }
 
@@ -43,12 +48,16 @@ export function expectValid<Schema extends z.ZodTypeAny>(schema: Schema, value: 
  */
 export function expectValidDelivery(body: unknown, label = 'delivery'): void {
 	expectValid(webhookNotificationEnvelope, body, label);
-	const included = ((body as { included?: unknown[] }).included ?? []) as Array<{ type: string; id: string }>;
+	const included = ((body as { included?: unknown[] }).included ?? []) as Array<{
+		type: string;
+		id: string;
+	}>;
 	included.forEach((record, index) => {
 		const schema = Object.prototype.hasOwnProperty.call(notificationSchemasByType, record.type)
 			? notificationSchemasByType[record.type]
 			: undefined;
-		if (!schema) throw new Error(`${label}: included[${index}] has type ${record.type}, which has no schema`);
+		if (!schema)
+			throw new Error(`${label}: included[${index}] has type ${record.type}, which has no schema`);
 		expectValid(schema, record, `${label}: included[${index}] (${record.type})`);
 	});
 }
@@ -71,20 +80,26 @@ export async function subscribe(
 	const answer = await handle.api.post('/webhooks', {
 		data: { type: 'webhook', attributes: { url, active: true, events } },
 	});
-	if (answer.status !== 201) throw new Error(`POST /webhooks answered ${answer.status}: ${JSON.stringify(answer.data)}`);
+	if (answer.status !== 201)
+		throw new Error(`POST /webhooks answered ${answer.status}: ${JSON.stringify(answer.data)}`);
 	const id = answer.data.data.id as string;
 	const secret = answer.data.data.attributes.secret as string;
 	receiver.secrets.set(id, secret);
 	return { id, secret };
 }
 
-export const eventOf = (delivery: ReceivedDelivery): string => delivery.body?.data?.attributes?.event;
-export const webhookOf = (delivery: ReceivedDelivery): string => delivery.body?.data?.relationships?.webhook?.data?.id;
+export const eventOf = (delivery: ReceivedDelivery): string =>
+	delivery.body?.data?.attributes?.event;
+export const webhookOf = (delivery: ReceivedDelivery): string =>
+	delivery.body?.data?.relationships?.webhook?.data?.id;
 export const notificationIdOf = (delivery: ReceivedDelivery): string => delivery.body?.data?.id;
 
 /** The record of `included` the notification is about (its reference object), if included. */
 export function referenceRecord(delivery: ReceivedDelivery): Json {
-	const reference = delivery.body.data.relationships.reference_object.data as { id: string; type: string };
+	const reference = delivery.body.data.relationships.reference_object.data as {
+		id: string;
+		type: string;
+	};
 	return ((delivery.body.included ?? []) as Json[]).find(
 		(record) => record.id === reference.id && record.type === reference.type,
 	);
@@ -110,9 +125,15 @@ export function deliveriesFor(
 export type Changeset = Record<string, [unknown, unknown]>;
 
 /** The `container.updated` changesets received for a container, in the order of their `timestamp`. */
-export function changesetsFor(receiver: WebhookReceiver, containerId: string): Array<{ timestamp: string; changeset: Changeset }> {
+export function changesetsFor(
+	receiver: WebhookReceiver,
+	containerId: string,
+): Array<{ timestamp: string; changeset: Changeset }> {
 	return deliveriesFor(receiver, { event: 'container.updated', containerId })
-		.map((delivery) => referenceRecord(delivery).attributes as { timestamp: string; changeset: Changeset })
+		.map(
+			(delivery) =>
+				referenceRecord(delivery).attributes as { timestamp: string; changeset: Changeset },
+		)
 		.sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
 }
 
@@ -120,15 +141,22 @@ export function changesetsFor(receiver: WebhookReceiver, containerId: string): A
  * Rule 6.2.1 on real values: every entry is `[old, new]` with old ≠ new, and for each attribute
  * the old value of a change is the new value of the change before it.
  */
-export function expectChangesetsChain(changesets: Changeset[], label: string): Record<string, unknown> {
+export function expectChangesetsChain(
+	changesets: Changeset[],
+	label: string,
+): Record<string, unknown> {
 	const last: Record<string, unknown> = {};
 	changesets.forEach((changeset, index) => {
 		for (const [name, entry] of Object.entries(changeset)) {
 			if (!Array.isArray(entry) || entry.length !== 2) {
-				throw new Error(`${label}: changeset ${index} ${name} is not [old, new]: ${JSON.stringify(entry)}`);
+				throw new Error(
+					`${label}: changeset ${index} ${name} is not [old, new]: ${JSON.stringify(entry)}`,
+				);
 			}
 			if (isEqual(entry[0], entry[1])) {
-				throw new Error(`${label}: changeset ${index} ${name} does not change: ${JSON.stringify(entry)}`);
+				throw new Error(
+					`${label}: changeset ${index} ${name} does not change: ${JSON.stringify(entry)}`,
+				);
 			}
 			if (name in last && !isEqual(last[name], entry[0])) {
 				throw new Error(
@@ -170,7 +198,11 @@ export async function eventuallyPasses<T>(
 }
 
 /** Checks that `check` keeps passing for `durationMs` (used to prove that something does NOT happen). */
-export async function consistently(check: () => void | Promise<void>, durationMs = 400, intervalMs = 25): Promise<void> {
+export async function consistently(
+	check: () => void | Promise<void>,
+	durationMs = 400,
+	intervalMs = 25,
+): Promise<void> {
 	const end = Date.now() + durationMs;
 	for (;;) {
 		await check();
@@ -183,7 +215,10 @@ export async function consistently(check: () => void | Promise<void>, durationMs
 // HTTP reads
 
 /** Every transport event of a container, following `links.next`. */
-export async function allTransportEvents(handle: SandboxHandle, containerId: string): Promise<Json[]> {
+export async function allTransportEvents(
+	handle: SandboxHandle,
+	containerId: string,
+): Promise<Json[]> {
 	const events: Json[] = [];
 	let url: string | undefined = `/containers/${containerId}/transport_events?page[size]=100`;
 	while (url) {
@@ -197,7 +232,8 @@ export async function allTransportEvents(handle: SandboxHandle, containerId: str
 
 export async function getContainer(handle: SandboxHandle, containerId: string): Promise<Json> {
 	const answer = await handle.api.get(`/containers/${containerId}`);
-	if (answer.status !== 200) throw new Error(`GET /containers/${containerId} answered ${answer.status}`);
+	if (answer.status !== 200)
+		throw new Error(`GET /containers/${containerId} answered ${answer.status}`);
 	return answer.data;
 }
 
@@ -206,7 +242,14 @@ export async function getContainer(handle: SandboxHandle, containerId: string): 
 // journey has the wanted shape. Only inputs are chosen this way; assertions go through HTTP.
 
 export function planOfNumber(number: string, scac: string): ContainerPlan {
-	return generateShipment({ number, scac, requestType: 'container', refNumbers: [], tags: [], createdAt: 0 }).plans[0];
+	return generateShipment({
+		number,
+		scac,
+		requestType: 'container',
+		refNumbers: [],
+		tags: [],
+		createdAt: 0,
+	}).plans[0];
 }
 
 export function findContainerNumber(
@@ -216,15 +259,24 @@ export function findContainerNumber(
 	skip: readonly string[] = [],
 ): string {
 	for (let serial = 0; serial < 5000; serial++) {
-		const number = withCheckDigit(`${prefix}${String((314159 + serial * 7919) % 1_000_000).padStart(6, '0')}`);
+		const number = withCheckDigit(
+			`${prefix}${String((314159 + serial * 7919) % 1_000_000).padStart(6, '0')}`,
+		);
 		if (skip.includes(number)) continue;
 		if (wanted(planOfNumber(number, scac))) return number;
 	}
 	throw new Error(`no ${prefix} number found for the wanted plan`);
 }
 
-export async function controlChange(handle: SandboxHandle, containerId: string, body: Record<string, unknown>): Promise<Changeset> {
+export async function controlChange(
+	handle: SandboxHandle,
+	containerId: string,
+	body: Record<string, unknown>,
+): Promise<Changeset> {
 	const answer = await handle.control.post(`/containers/${containerId}/changes`, body);
-	if (answer.status !== 200) throw new Error(`change ${JSON.stringify(body)} answered ${answer.status}: ${JSON.stringify(answer.data)}`);
+	if (answer.status !== 200)
+		throw new Error(
+			`change ${JSON.stringify(body)} answered ${answer.status}: ${JSON.stringify(answer.data)}`,
+		);
 	return answer.data.changeset as Changeset;
 }

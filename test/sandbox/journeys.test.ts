@@ -5,9 +5,16 @@ import { isEqual } from 'lodash';
 import { DateTime } from 'luxon';
 
 import { EVENT_NAMES } from '../../nodes/ContainerTracking/logic/eventNames';
-import { containerDocument, transportEventListDocument } from '../../nodes/ContainerTracking/schemas';
+import {
+	containerDocument,
+	transportEventListDocument,
+} from '../../nodes/ContainerTracking/schemas';
 import { startTestSandbox, trackContainer, type SandboxHandle } from '../support/sandbox';
-import { startWebhookReceiver, type ReceivedDelivery, type WebhookReceiver } from '../support/webhookReceiver';
+import {
+	startWebhookReceiver,
+	type ReceivedDelivery,
+	type WebhookReceiver,
+} from '../support/webhookReceiver';
 import {
 	allTransportEvents,
 	changesetsFor,
@@ -46,7 +53,10 @@ function expectTotalIsSum(fees: Fee[], label: string): void {
 	const currencies = new Set(items.map((fee) => fee.currency_code));
 	if (currencies.size !== 1 || !currencies.has(total.currency_code)) return;
 	const sum = Math.round(items.reduce((acc, fee) => acc + fee.amount, 0) * 100) / 100;
-	if (total.amount !== sum) throw new Error(`${label}: total ${total.amount} is not the sum ${sum} of ${JSON.stringify(items)}`);
+	if (total.amount !== sum)
+		throw new Error(
+			`${label}: total ${total.amount} is not the sum ${sum} of ${JSON.stringify(items)}`,
+		);
 }
 
 const shortName = (event: string) => event.replace(/^container\.transport\./, '');
@@ -68,7 +78,10 @@ describe('tracking requests at the default clock', () => {
 
 	const request = async (number: string) => {
 		const created = await handle.api.post('/tracking_requests', {
-			data: { type: 'tracking_request', attributes: { request_number: number, request_type: 'container', scac: 'TEST' } },
+			data: {
+				type: 'tracking_request',
+				attributes: { request_number: number, request_type: 'container', scac: 'TEST' },
+			},
 		});
 		expect(created.status).toBe(201);
 		expect(created.data.data.attributes.status).toBe('pending');
@@ -76,7 +89,9 @@ describe('tracking requests at the default clock', () => {
 	};
 
 	const deliveryAbout = (id: string) =>
-		receiver.deliveries.find((delivery) => delivery.body.data.relationships.reference_object.data.id === id);
+		receiver.deliveries.find(
+			(delivery) => delivery.body.data.relationships.reference_object.data.id === id,
+		);
 
 	it('TEST-TR-SUCCEEDED sends tracking_request.succeeded and TEST-TR-FAILED tracking_request.failed (not_found)', async () => {
 		expect(handle.sandbox.options).toMatchObject({ timeScale: 1, trackingDelaySeconds: 2 });
@@ -97,19 +112,33 @@ describe('tracking requests at the default clock', () => {
 
 		expect(succeeded.body.data.attributes.event).toBe('tracking_request.succeeded');
 		const trackingRequest = referenceRecord(succeeded);
-		expect(trackingRequest.attributes).toMatchObject({ status: 'created', request_number: 'TEST-TR-SUCCEEDED' });
+		expect(trackingRequest.attributes).toMatchObject({
+			status: 'created',
+			request_number: 'TEST-TR-SUCCEEDED',
+		});
 		const shipmentId = trackingRequest.relationships.tracked_object.data.id;
-		const types = (succeeded.body.included as Array<{ type: string; id: string }>).map((record) => record.type);
+		const types = (succeeded.body.included as Array<{ type: string; id: string }>).map(
+			(record) => record.type,
+		);
 		expect(types).toEqual(expect.arrayContaining(['container', 'shipment', 'tracking_request']));
-		expect(succeeded.body.included.some((record: { id: string }) => record.id === shipmentId)).toBe(true);
+		expect(succeeded.body.included.some((record: { id: string }) => record.id === shipmentId)).toBe(
+			true,
+		);
 
 		expect(failed.body.data.attributes.event).toBe('tracking_request.failed');
-		expect(referenceRecord(failed).attributes).toMatchObject({ status: 'failed', failed_reason: 'not_found' });
+		expect(referenceRecord(failed).attributes).toMatchObject({
+			status: 'failed',
+			failed_reason: 'not_found',
+		});
 		expect(referenceRecord(failed).relationships.tracked_object.data).toBeNull();
 
 		// The API agrees with the deliveries.
-		expect((await handle.api.get(`/tracking_requests/${succeededId}`)).data.data.attributes.status).toBe('created');
-		expect((await handle.api.get(`/tracking_requests/${failedId}`)).data.data.attributes).toMatchObject({
+		expect(
+			(await handle.api.get(`/tracking_requests/${succeededId}`)).data.data.attributes.status,
+		).toBe('created');
+		expect(
+			(await handle.api.get(`/tracking_requests/${failedId}`)).data.data.attributes,
+		).toMatchObject({
 			status: 'failed',
 			failed_reason: 'not_found',
 		});
@@ -118,28 +147,48 @@ describe('tracking requests at the default clock', () => {
 
 describe('determinism', () => {
 	/** What a user sees of a tracked number, read over HTTP. */
-	async function observe(handle: SandboxHandle, number: string, scac: string, requestType: 'container' | 'bill_of_lading') {
+	async function observe(
+		handle: SandboxHandle,
+		number: string,
+		scac: string,
+		requestType: 'container' | 'bill_of_lading',
+	) {
 		const { containerIds, shipmentId } = await trackContainer(handle, number, scac, requestType);
 		const shipment = (await handle.api.get(`/shipments/${shipmentId}`)).data.data;
 		const containers = [];
 		for (const id of containerIds) {
-			const document = (await handle.api.get(`/containers/${id}`, { params: { include: 'pod_terminal' } })).data;
+			const document = (
+				await handle.api.get(`/containers/${id}`, { params: { include: 'pod_terminal' } })
+			).data;
 			expectValid(containerDocument, document, `GET /containers/${id}`);
 			const { attributes } = document.data;
-			const journey = (await handle.control.get(`/containers/${id}/journey`)).data.remaining_steps as string[];
+			const journey = (await handle.control.get(`/containers/${id}/journey`)).data
+				.remaining_steps as string[];
 			containers.push({
 				id,
 				number: attributes.number,
-				equipment: [attributes.equipment_type, attributes.equipment_length, attributes.equipment_height, attributes.weight_in_lbs],
+				equipment: [
+					attributes.equipment_type,
+					attributes.equipment_length,
+					attributes.equipment_height,
+					attributes.weight_in_lbs,
+				],
 				seal: attributes.seal_number,
-				terminal: document.included.map((record: { attributes: { firms_code: string } }) => record.attributes.firms_code),
+				terminal: document.included.map(
+					(record: { attributes: { firms_code: string } }) => record.attributes.firms_code,
+				),
 				journey,
 			});
 		}
 		const a = shipment.attributes;
 		return {
 			shipmentId,
-			places: [a.port_of_lading_locode, a.port_of_discharge_locode, a.destination_locode, a.bill_of_lading_number],
+			places: [
+				a.port_of_lading_locode,
+				a.port_of_discharge_locode,
+				a.destination_locode,
+				a.bill_of_lading_number,
+			],
 			vessel: [a.pod_vessel_imo, a.pod_vessel_name, a.pod_voyage_number],
 			containers,
 		};
@@ -179,8 +228,16 @@ describe('the natural journey on an advanced clock', () => {
 	let handle: SandboxHandle;
 	let receiver: WebhookReceiver;
 	const isPort = (plan: { inland: unknown }) => plan.inland === null;
-	const portDemurrageVacis = findContainerNumber('MSKU', 'MAEU', (plan) => isPort(plan) && plan.outcome === 'demurrage' && plan.vacisExam);
-	const portPickup = findContainerNumber('MRKU', 'MAEU', (plan) => isPort(plan) && plan.outcome === 'pickup');
+	const portDemurrageVacis = findContainerNumber(
+		'MSKU',
+		'MAEU',
+		(plan) => isPort(plan) && plan.outcome === 'demurrage' && plan.vacisExam,
+	);
+	const portPickup = findContainerNumber(
+		'MRKU',
+		'MAEU',
+		(plan) => isPort(plan) && plan.outcome === 'pickup',
+	);
 	// A real number: its generated journey is an inland rail move with a VACIS exam.
 	const rail = 'MSKU4807969';
 	const ids: Record<string, string> = {};
@@ -194,7 +251,11 @@ describe('the natural journey on an advanced clock', () => {
 		}
 		// The scan chose the inputs from the generator; the world agrees on what it plans.
 		const planOf = (number: string) => handle.sandbox.world.journeyPlanOf(ids[number])!;
-		expect(planOf(portDemurrageVacis)).toMatchObject({ inland: null, outcome: 'demurrage', vacisExam: true });
+		expect(planOf(portDemurrageVacis)).toMatchObject({
+			inland: null,
+			outcome: 'demurrage',
+			vacisExam: true,
+		});
 		expect(planOf(portPickup)).toMatchObject({ inland: null, outcome: 'pickup' });
 		expect(planOf(rail).inland).not.toBeNull();
 		expect(planOf(rail).vacisExam).toBe(true);
@@ -220,8 +281,16 @@ describe('the natural journey on an advanced clock', () => {
 	});
 
 	it.each([
-		['port pickup', () => portPickup, ['vessel_arrived', 'vessel_discharged', 'available', 'full_out', 'empty_in']],
-		['port demurrage', () => portDemurrageVacis, ['vessel_arrived', 'vessel_discharged', 'available', 'full_out', 'empty_in']],
+		[
+			'port pickup',
+			() => portPickup,
+			['vessel_arrived', 'vessel_discharged', 'available', 'full_out', 'empty_in'],
+		],
+		[
+			'port demurrage',
+			() => portDemurrageVacis,
+			['vessel_arrived', 'vessel_discharged', 'available', 'full_out', 'empty_in'],
+		],
 		[
 			'inland rail',
 			() => rail,
@@ -237,34 +306,44 @@ describe('the natural journey on an advanced clock', () => {
 				'empty_in',
 			],
 		],
-	])('%s: transport events come in the expected order, each with data source, locode and timezone', async (_label, number, order) => {
-		const containerId = ids[number()];
-		const events = await allTransportEvents(handle, containerId);
-		expectValid(transportEventListDocument, { data: events }, 'transport events');
-		for (const event of events) {
-			expect(event.attributes.data_source).toEqual(expect.any(String));
-			expect(event.attributes.location_locode).toEqual(expect.any(String));
-			expect(event.attributes.timezone).toEqual(expect.any(String));
-			expect(event.attributes.timestamp).toEqual(expect.any(String));
-		}
-		const sorted = [...events].sort((a, b) => Date.parse(a.attributes.timestamp) - Date.parse(b.attributes.timestamp));
-		const names = sorted.map((event) => shortName(event.attributes.event)).filter((name) => order.includes(name));
-		expect(names).toEqual(order);
-		// Each filtered event happened strictly after the one before it.
-		const times = sorted
-			.filter((event) => order.includes(shortName(event.attributes.event)))
-			.map((event) => Date.parse(event.attributes.timestamp));
-		for (let index = 1; index < times.length; index++) expect(times[index]).toBeGreaterThan(times[index - 1]);
+	])(
+		'%s: transport events come in the expected order, each with data source, locode and timezone',
+		async (_label, number, order) => {
+			const containerId = ids[number()];
+			const events = await allTransportEvents(handle, containerId);
+			expectValid(transportEventListDocument, { data: events }, 'transport events');
+			for (const event of events) {
+				expect(event.attributes.data_source).toEqual(expect.any(String));
+				expect(event.attributes.location_locode).toEqual(expect.any(String));
+				expect(event.attributes.timezone).toEqual(expect.any(String));
+				expect(event.attributes.timestamp).toEqual(expect.any(String));
+			}
+			const sorted = [...events].sort(
+				(a, b) => Date.parse(a.attributes.timestamp) - Date.parse(b.attributes.timestamp),
+			);
+			const names = sorted
+				.map((event) => shortName(event.attributes.event))
+				.filter((name) => order.includes(name));
+			expect(names).toEqual(order);
+			// Each filtered event happened strictly after the one before it.
+			const times = sorted
+				.filter((event) => order.includes(shortName(event.attributes.event)))
+				.map((event) => Date.parse(event.attributes.timestamp));
+			for (let index = 1; index < times.length; index++)
+				expect(times[index]).toBeGreaterThan(times[index - 1]);
 
-		// full_out and empty_in happen where the box is picked up: the inland ramp, or the port.
-		const container = (await getContainer(handle, containerId)).data;
-		const shipment = (await handle.api.get(`/shipments/${container.relationships.shipment.data.id}`)).data.data.attributes;
-		const pickupPlace = shipment.destination_locode ?? shipment.port_of_discharge_locode;
-		for (const name of ['full_out', 'empty_in']) {
-			const event = events.find((candidate) => shortName(candidate.attributes.event) === name);
-			expect(event.attributes.location_locode).toBe(pickupPlace);
-		}
-	});
+			// full_out and empty_in happen where the box is picked up: the inland ramp, or the port.
+			const container = (await getContainer(handle, containerId)).data;
+			const shipment = (
+				await handle.api.get(`/shipments/${container.relationships.shipment.data.id}`)
+			).data.data.attributes;
+			const pickupPlace = shipment.destination_locode ?? shipment.port_of_discharge_locode;
+			for (const name of ['full_out', 'empty_in']) {
+				const event = events.find((candidate) => shortName(candidate.attributes.event) === name);
+				expect(event.attributes.location_locode).toBe(pickupPlace);
+			}
+		},
+	);
 
 	it('sends container.updated changesets built from real before/after values, ending at the container as read', async () => {
 		await eventuallyPasses(async () => {
@@ -273,7 +352,8 @@ describe('the natural journey on an advanced clock', () => {
 				expect(changesets.length).toBeGreaterThan(5);
 				const last = expectChangesetsChain(changesets, number);
 				const { attributes } = (await getContainer(handle, ids[number])).data;
-				for (const [name, value] of Object.entries(last)) expect([name, attributes[name] ?? null]).toEqual([name, value]);
+				for (const [name, value] of Object.entries(last))
+					expect([name, attributes[name] ?? null]).toEqual([name, value]);
 			}
 		});
 		for (const delivery of deliveriesFor(receiver)) {
@@ -284,25 +364,45 @@ describe('the natural journey on an advanced clock', () => {
 
 	it('includes with every container.updated the shipment, the terminal with its place, the container and the event', async () => {
 		for (const number of Object.keys(ids)) {
-			const updates = deliveriesFor(receiver, { event: 'container.updated', containerId: ids[number] });
+			const updates = deliveriesFor(receiver, {
+				event: 'container.updated',
+				containerId: ids[number],
+			});
 			expect(updates.length).toBeGreaterThan(5);
 			for (const delivery of updates) {
-				const included = delivery.body.included as Array<{ id: string; type: string; relationships?: Json }>;
-				const terminal = included.find((record) => record.type === 'terminal' || record.type === 'rail_terminal');
+				const included = delivery.body.included as Array<{
+					id: string;
+					type: string;
+					relationships?: Json;
+				}>;
+				const terminal = included.find(
+					(record) => record.type === 'terminal' || record.type === 'rail_terminal',
+				);
 				expect(terminal).toBeDefined();
-				expect(referenceRecord(delivery).relationships.terminal.data).toEqual({ id: terminal!.id, type: terminal!.type });
+				expect(referenceRecord(delivery).relationships.terminal.data).toEqual({
+					id: terminal!.id,
+					type: terminal!.type,
+				});
 				// A port terminal sits in a port, a rail terminal in a metro area: the place is included too.
-				const place = terminal!.type === 'terminal' ? terminal!.relationships.port.data : terminal!.relationships.metro_area.data;
+				const place =
+					terminal!.type === 'terminal'
+						? terminal!.relationships.port.data
+						: terminal!.relationships.metro_area.data;
 				const types = included.map((record) => record.type).sort();
 				expect([number, types]).toEqual([
 					number,
 					['container', 'container_updated_event', place.type, 'shipment', terminal!.type].sort(),
 				]);
-				expect(included.some((record) => record.id === place.id && record.type === place.type)).toBe(true);
+				expect(
+					included.some((record) => record.id === place.id && record.type === place.type),
+				).toBe(true);
 			}
 		}
 		// The inland container is updated at its rail terminal once it has arrived there.
-		const railTypes = deliveriesFor(receiver, { event: 'container.updated', containerId: ids[rail] }).flatMap((delivery) =>
+		const railTypes = deliveriesFor(receiver, {
+			event: 'container.updated',
+			containerId: ids[rail],
+		}).flatMap((delivery) =>
 			(delivery.body.included as Array<{ type: string }>).map((record) => record.type),
 		);
 		expect(railTypes).toContain('rail_terminal');
@@ -310,20 +410,30 @@ describe('the natural journey on an advanced clock', () => {
 
 	it('locates the inland estimated arrival at the inland destination, in its time zone', async () => {
 		const container = (await getContainer(handle, ids[rail])).data;
-		const shipment = (await handle.api.get(`/shipments/${container.relationships.shipment.data.id}`)).data.data.attributes;
-		const [estimate] = deliveriesFor(receiver, { event: 'container.transport.estimated.arrived_at_inland_destination' });
+		const shipment = (
+			await handle.api.get(`/shipments/${container.relationships.shipment.data.id}`)
+		).data.data.attributes;
+		const [estimate] = deliveriesFor(receiver, {
+			event: 'container.transport.estimated.arrived_at_inland_destination',
+		});
 		expect(estimate).toBeDefined();
 		const event = referenceRecord(estimate);
 		expect(event.attributes.timestamp).toBe(container.attributes.ind_eta_at);
 		// Null is allowed for estimated events; a place, when given, is the destination, not the port.
-		if (event.attributes.location_locode !== null) expect(event.attributes.location_locode).toBe(shipment.destination_locode);
-		if (event.attributes.timezone !== null) expect(event.attributes.timezone).toBe(container.attributes.final_destination_timezone);
+		if (event.attributes.location_locode !== null)
+			expect(event.attributes.location_locode).toBe(shipment.destination_locode);
+		if (event.attributes.timezone !== null)
+			expect(event.attributes.timezone).toBe(container.attributes.final_destination_timezone);
 	});
 
 	it('records the pickup at the port for a port move, at the final destination for an inland move', async () => {
 		for (const number of [portPickup, portDemurrageVacis]) {
 			const { attributes } = (await getContainer(handle, ids[number])).data;
-			expect([number, attributes.pod_full_out_at !== null, attributes.final_destination_full_out_at]).toEqual([number, true, null]);
+			expect([
+				number,
+				attributes.pod_full_out_at !== null,
+				attributes.final_destination_full_out_at,
+			]).toEqual([number, true, null]);
 		}
 		const { attributes } = (await getContainer(handle, ids[rail])).data;
 		expect(attributes.pod_full_out_at).toBeNull();
@@ -336,7 +446,8 @@ describe('the natural journey on an advanced clock', () => {
 		for (const number of Object.keys(ids)) {
 			const { attributes } = (await getContainer(handle, ids[number])).data;
 			const deadlines = attributes.import_deadlines;
-			const expected = deadlines.pickup_lfd_line ?? deadlines.pickup_lfd_terminal ?? deadlines.pickup_lfd_rail;
+			const expected =
+				deadlines.pickup_lfd_line ?? deadlines.pickup_lfd_terminal ?? deadlines.pickup_lfd_rail;
 			expect([number, attributes.pickup_lfd]).toEqual([number, expected]);
 			expect(expected).not.toBeNull();
 		}
@@ -344,21 +455,27 @@ describe('the natural journey on an advanced clock', () => {
 
 	it('charges demurrage only once the last free day is over, and a pickup box leaves before it ends', async () => {
 		/** End of the last free day: the local midnight that follows it. */
-		const endOf = (lastFreeDay: string, zone: string) => DateTime.fromISO(lastFreeDay, { zone }).plus({ days: 1 }).toMillis();
+		const endOf = (lastFreeDay: string, zone: string) =>
+			DateTime.fromISO(lastFreeDay, { zone }).plus({ days: 1 }).toMillis();
 		const demurrageOf = (fees: Fee[]) => fees.find((fee) => fee.type === 'demurrage')?.amount ?? 0;
 		const charged = await eventuallyPasses(() => {
-			const postings = deliveriesFor(receiver, { event: 'container.updated', containerId: ids[portDemurrageVacis] }).filter(
-				(delivery) => {
-					const fees = referenceRecord(delivery).attributes.changeset.fees_at_pod_terminal as [Fee[], Fee[]] | undefined;
-					return fees !== undefined && demurrageOf(fees[1]) > demurrageOf(fees[0]);
-				},
-			);
+			const postings = deliveriesFor(receiver, {
+				event: 'container.updated',
+				containerId: ids[portDemurrageVacis],
+			}).filter((delivery) => {
+				const fees = referenceRecord(delivery).attributes.changeset.fees_at_pod_terminal as
+					| [Fee[], Fee[]]
+					| undefined;
+				return fees !== undefined && demurrageOf(fees[1]) > demurrageOf(fees[0]);
+			});
 			expect(postings.length).toBeGreaterThanOrEqual(3);
 			return postings;
 		});
 		for (const delivery of charged) {
 			// The container as it was when the fee was posted travels with the delivery.
-			const container = delivery.body.included.find((record: { type: string }) => record.type === 'container');
+			const container = delivery.body.included.find(
+				(record: { type: string }) => record.type === 'container',
+			);
 			const { pickup_lfd: lastFreeDay, pod_timezone: zone } = container.attributes;
 			expect(lastFreeDay).not.toBeNull();
 			const postedAt = referenceRecord(delivery).attributes.timestamp;
@@ -372,7 +489,10 @@ describe('the natural journey on an advanced clock', () => {
 		] as const) {
 			const { attributes } = (await getContainer(handle, ids[number])).data;
 			const fullOut = Date.parse(attributes.pod_full_out_at);
-			expect([number, fullOut >= endOf(attributes.pickup_lfd, attributes.pod_timezone)]).toEqual([number, late]);
+			expect([number, fullOut >= endOf(attributes.pickup_lfd, attributes.pod_timezone)]).toEqual([
+				number,
+				late,
+			]);
 		}
 	});
 
@@ -388,7 +508,12 @@ describe('the natural journey on an advanced clock', () => {
 				const pending = holdStates.indexOf('pending');
 				const active = holdStates.indexOf('hold');
 				const cleared = holdStates.indexOf('cleared', active);
-				expect([number, pending >= 0, active > pending, cleared > active]).toEqual([number, true, true, true]);
+				expect([number, pending >= 0, active > pending, cleared > active]).toEqual([
+					number,
+					true,
+					true,
+					true,
+				]);
 				expect(holdStates[holdStates.length - 1]).toBe('cleared');
 			}
 		});
@@ -401,7 +526,9 @@ describe('the natural journey on an advanced clock', () => {
 				.map((entry) => entry.changeset.fees_at_pod_terminal as [Fee[], Fee[]]);
 		await eventuallyPasses(() => {
 			for (const number of [portDemurrageVacis, rail]) {
-				const exam = feesOf(number).flatMap(([, after]) => after).find((fee) => fee.type === 'exam');
+				const exam = feesOf(number)
+					.flatMap(([, after]) => after)
+					.find((fee) => fee.type === 'exam');
 				expect([number, exam?.amount]).toEqual([number, expect.any(Number)]);
 				expect(exam!.amount).toBeGreaterThan(0);
 			}
@@ -409,10 +536,15 @@ describe('the natural journey on an advanced clock', () => {
 				.map(([, after]) => after.find((fee) => fee.type === 'demurrage')?.amount)
 				.filter((amount): amount is number => amount !== undefined);
 			expect(demurrage.length).toBeGreaterThanOrEqual(3);
-			for (let index = 1; index < demurrage.length; index++) expect(demurrage[index]).toBeGreaterThan(demurrage[index - 1]);
+			for (let index = 1; index < demurrage.length; index++)
+				expect(demurrage[index]).toBeGreaterThan(demurrage[index - 1]);
 		});
 		// A pickup before the last free day owes no demurrage.
-		expect(feesOf(portPickup).flatMap(([, after]) => after).some((fee) => fee.type === 'demurrage')).toBe(false);
+		expect(
+			feesOf(portPickup)
+				.flatMap(([, after]) => after)
+				.some((fee) => fee.type === 'demurrage'),
+		).toBe(false);
 
 		let totals = 0;
 		for (const number of Object.keys(ids)) {
@@ -459,15 +591,27 @@ describe('changes through the control API', () => {
 		});
 		expect(delivered).toEqual(answered);
 		const { attributes } = (await getContainer(handle, containerId)).data;
-		for (const [name, [, value]] of Object.entries(delivered)) expect([name, attributes[name]]).toEqual([name, value]);
+		for (const [name, [, value]] of Object.entries(delivered))
+			expect([name, attributes[name]]).toEqual([name, value]);
 		return delivered;
 	};
 
 	it('reports holds and fees as whole arrays, from the real old value to the real new one', async () => {
 		const containerId = await trackPortContainer();
-		const customs = (status: string) => ({ name: 'customs', status, description: 'Documents under review' });
+		const customs = (status: string) => ({
+			name: 'customs',
+			status,
+			description: 'Documents under review',
+		});
 
-		expect(await change(containerId, { kind: 'place_hold', name: 'customs', status: 'pending', description: 'Documents under review' })).toEqual({
+		expect(
+			await change(containerId, {
+				kind: 'place_hold',
+				name: 'customs',
+				status: 'pending',
+				description: 'Documents under review',
+			}),
+		).toEqual({
 			holds_at_pod_terminal: [[], [customs('pending')]],
 		});
 		expect(await change(containerId, { kind: 'activate_hold', name: 'customs' })).toEqual({
@@ -476,7 +620,13 @@ describe('changes through the control API', () => {
 		expect(await change(containerId, { kind: 'clear_hold', name: 'customs' })).toEqual({
 			holds_at_pod_terminal: [[customs('hold')], []],
 		});
-		expect(await change(containerId, { kind: 'place_hold', name: 'customs', description: 'Documents under review' })).toEqual({
+		expect(
+			await change(containerId, {
+				kind: 'place_hold',
+				name: 'customs',
+				description: 'Documents under review',
+			}),
+		).toEqual({
 			holds_at_pod_terminal: [[], [customs('hold')]],
 		});
 
@@ -485,22 +635,33 @@ describe('changes through the control API', () => {
 		expect(await change(containerId, { kind: 'post_fee', type: 'exam', amount: 350 })).toEqual({
 			fees_at_pod_terminal: [[], [exam, { type: 'total', amount: 350, currency_code: 'USD' }]],
 		});
-		expect(await change(containerId, { kind: 'post_fee', type: 'demurrage', amount: 175 })).toEqual({
-			fees_at_pod_terminal: [
-				[exam, { type: 'total', amount: 350, currency_code: 'USD' }],
-				[exam, demurrage, { type: 'total', amount: 525, currency_code: 'USD' }],
-			],
-		});
-		expect(await change(containerId, { kind: 'post_fee', type: 'demurrage', amount: 350 })).toEqual({
-			fees_at_pod_terminal: [
-				[exam, demurrage, { type: 'total', amount: 525, currency_code: 'USD' }],
-				[exam, { ...demurrage, amount: 350 }, { type: 'total', amount: 700, currency_code: 'USD' }],
-			],
-		});
+		expect(await change(containerId, { kind: 'post_fee', type: 'demurrage', amount: 175 })).toEqual(
+			{
+				fees_at_pod_terminal: [
+					[exam, { type: 'total', amount: 350, currency_code: 'USD' }],
+					[exam, demurrage, { type: 'total', amount: 525, currency_code: 'USD' }],
+				],
+			},
+		);
+		expect(await change(containerId, { kind: 'post_fee', type: 'demurrage', amount: 350 })).toEqual(
+			{
+				fees_at_pod_terminal: [
+					[exam, demurrage, { type: 'total', amount: 525, currency_code: 'USD' }],
+					[
+						exam,
+						{ ...demurrage, amount: 350 },
+						{ type: 'total', amount: 700, currency_code: 'USD' },
+					],
+				],
+			},
+		);
 		expect(await change(containerId, { kind: 'remove_fee', type: 'exam' })).toEqual({
 			fees_at_pod_terminal: [
 				[exam, { ...demurrage, amount: 350 }, { type: 'total', amount: 700, currency_code: 'USD' }],
-				[{ ...demurrage, amount: 350 }, { type: 'total', amount: 350, currency_code: 'USD' }],
+				[
+					{ ...demurrage, amount: 350 },
+					{ type: 'total', amount: 350, currency_code: 'USD' },
+				],
 			],
 		});
 
@@ -512,19 +673,29 @@ describe('changes through the control API', () => {
 	it('keeps pickup_lfd at the first non-null of line, terminal, rail (a priority, not the earliest date)', async () => {
 		const containerId = await trackPortContainer();
 		const { attributes } = (await getContainer(handle, containerId)).data;
-		const today = DateTime.fromISO(String(attributes.created_at), { zone: String(attributes.pod_timezone) }).startOf('day');
+		const today = DateTime.fromISO(String(attributes.created_at), {
+			zone: String(attributes.pod_timezone),
+		}).startOf('day');
 		const day = (offset: number) => today.plus({ days: offset }).toISODate()!;
 		const lfd = (date: string, zone: string) =>
-			DateTime.fromISO(date, { zone }).toUTC().toISO({ suppressMilliseconds: true })!.replace('.000', '');
+			DateTime.fromISO(date, { zone })
+				.toUTC()
+				.toISO({ suppressMilliseconds: true })!
+				.replace('.000', '');
 		const terminal = lfd(day(5), attributes.pod_timezone);
 		const line = lfd(day(8), attributes.pod_timezone);
 		const railDay = lfd(day(2), attributes.final_destination_timezone);
 
 		const count = (event: string) => deliveriesFor(receiver, { event }).length;
 		const lastOf = (event: string) => deliveriesFor(receiver, { event }).at(-1)!;
-		const pickupLfd = async () => (await getContainer(handle, containerId)).data.attributes.pickup_lfd;
+		const pickupLfd = async () =>
+			(await getContainer(handle, containerId)).data.attributes.pickup_lfd;
 
-		await controlChange(handle, containerId, { kind: 'set_last_free_day', source: 'terminal', date: day(5) });
+		await controlChange(handle, containerId, {
+			kind: 'set_last_free_day',
+			source: 'terminal',
+			date: day(5),
+		});
 		await eventuallyPasses(() => {
 			expect(count('container.pickup_lfd_terminal.changed')).toBe(1);
 			expect(count('container.pickup_lfd.changed')).toBe(1);
@@ -534,7 +705,11 @@ describe('changes through the control API', () => {
 		expect(terminalChanged.attributes.event).toBe('container.pickup_lfd_terminal.changed');
 
 		// The line's date is later than the terminal's, and wins anyway.
-		await controlChange(handle, containerId, { kind: 'set_last_free_day', source: 'line', date: day(8) });
+		await controlChange(handle, containerId, {
+			kind: 'set_last_free_day',
+			source: 'line',
+			date: day(8),
+		});
 		await eventuallyPasses(() => {
 			expect(count('container.pickup_lfd_line.changed')).toBe(1);
 			expect(count('container.pickup_lfd.changed')).toBe(2);
@@ -546,22 +721,40 @@ describe('changes through the control API', () => {
 		expect(lfdChanged.attributes.pickup_lfd).toBe(line);
 
 		// The rail's date is the earliest, and does not move pickup_lfd.
-		await controlChange(handle, containerId, { kind: 'set_last_free_day', source: 'rail', date: day(2) });
+		await controlChange(handle, containerId, {
+			kind: 'set_last_free_day',
+			source: 'rail',
+			date: day(2),
+		});
 		await eventuallyPasses(() => expect(count('container.pickup_lfd_rail.changed')).toBe(1));
 		await consistently(() => expect(count('container.pickup_lfd.changed')).toBe(2));
 		const read = (await getContainer(handle, containerId)).data.attributes;
-		expect(read.import_deadlines).toEqual({ pickup_lfd_terminal: terminal, pickup_lfd_line: line, pickup_lfd_rail: railDay });
+		expect(read.import_deadlines).toEqual({
+			pickup_lfd_terminal: terminal,
+			pickup_lfd_line: line,
+			pickup_lfd_rail: railDay,
+		});
 		expect(read.pickup_lfd).toBe(line);
 
 		// Without the line, the terminal; without both, the rail.
-		await controlChange(handle, containerId, { kind: 'set_last_free_day', source: 'line', date: null });
+		await controlChange(handle, containerId, {
+			kind: 'set_last_free_day',
+			source: 'line',
+			date: null,
+		});
 		expect(await pickupLfd()).toBe(terminal);
-		await controlChange(handle, containerId, { kind: 'set_last_free_day', source: 'terminal', date: null });
+		await controlChange(handle, containerId, {
+			kind: 'set_last_free_day',
+			source: 'terminal',
+			date: null,
+		});
 		expect(await pickupLfd()).toBe(railDay);
 		await eventuallyPasses(() => expect(count('container.pickup_lfd.changed')).toBe(4));
 
 		const lfdChanges = await eventuallyPasses(() => {
-			const entries = changesetsFor(receiver, containerId).filter((entry) => 'pickup_lfd' in entry.changeset);
+			const entries = changesetsFor(receiver, containerId).filter(
+				(entry) => 'pickup_lfd' in entry.changeset,
+			);
 			expect(entries).toHaveLength(4);
 			return entries.map((entry) => entry.changeset.pickup_lfd);
 		});
@@ -594,7 +787,9 @@ describe('scenarios', () => {
 	});
 
 	const play = async (name: string, gapSeconds: number) => {
-		const answer = await handle.control.post(`/containers/${containerId}/scenarios/${name}`, { gap_seconds: gapSeconds });
+		const answer = await handle.control.post(`/containers/${containerId}/scenarios/${name}`, {
+			gap_seconds: gapSeconds,
+		});
 		expect(answer.status).toBe(202);
 		expect(answer.data.gap_seconds).toBe(gapSeconds);
 		return answer.data.steps as number;
@@ -612,7 +807,9 @@ describe('scenarios', () => {
 		}
 		const events = updates().map((delivery) => referenceRecord(delivery).attributes);
 		const statuses = events.map((event) =>
-			(event.changeset.holds_at_pod_terminal[1] as Hold[]).map((hold) => `${hold.name}:${hold.status}`),
+			(event.changeset.holds_at_pod_terminal[1] as Hold[]).map(
+				(hold) => `${hold.name}:${hold.status}`,
+			),
 		);
 		expect(statuses).toEqual([['customs:pending'], ['customs:hold'], []]);
 		const times = events.map((event) => Date.parse(event.timestamp));
@@ -627,15 +824,21 @@ describe('scenarios', () => {
 	it('vacis_exam places a VACIS hold, posts an exam fee and clears the hold', async () => {
 		expect(await play('vacis_exam', 0)).toBe(3);
 		await eventuallyPasses(() => expect(updates()).toHaveLength(3));
-		const changesets = updates().map((delivery) => referenceRecord(delivery).attributes.changeset as Changeset);
-		const fees = changesets.find((changeset) => 'fees_at_pod_terminal' in changeset)!.fees_at_pod_terminal[1] as Fee[];
+		const changesets = updates().map(
+			(delivery) => referenceRecord(delivery).attributes.changeset as Changeset,
+		);
+		const fees = changesets.find((changeset) => 'fees_at_pod_terminal' in changeset)!
+			.fees_at_pod_terminal[1] as Fee[];
 		expect(fees).toEqual([
 			{ type: 'exam', amount: 350, currency_code: 'USD' },
 			{ type: 'total', amount: 350, currency_code: 'USD' },
 		]);
 		expect(
 			changesets.some((changeset) =>
-				isEqual((changeset.holds_at_pod_terminal?.[1] as Hold[] | undefined)?.map((hold) => hold.name), ['VACIS']),
+				isEqual(
+					(changeset.holds_at_pod_terminal?.[1] as Hold[] | undefined)?.map((hold) => hold.name),
+					['VACIS'],
+				),
 			),
 		).toBe(true);
 		const { attributes } = (await getContainer(handle, containerId)).data;
@@ -646,8 +849,12 @@ describe('scenarios', () => {
 	it('hold_on_available_box puts two holds, one `other` with its description, on an available box', async () => {
 		expect(await play('hold_on_available_box', 0)).toBe(5);
 		await eventuallyPasses(() => expect(updates()).toHaveLength(5));
-		const changesets = updates().map((delivery) => referenceRecord(delivery).attributes.changeset as Changeset);
-		expect(changesets.some((changeset) => isEqual(changeset.available_for_pickup, [null, true]))).toBe(true);
+		const changesets = updates().map(
+			(delivery) => referenceRecord(delivery).attributes.changeset as Changeset,
+		);
+		expect(
+			changesets.some((changeset) => isEqual(changeset.available_for_pickup, [null, true])),
+		).toBe(true);
 		const holdStates = changesets
 			.filter((changeset) => 'holds_at_pod_terminal' in changeset)
 			.map((changeset) => changeset.holds_at_pod_terminal[1] as Hold[]);

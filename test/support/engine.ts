@@ -44,7 +44,8 @@ export function registerNodeType(type: string, nodeType: INodeType | IVersionedN
 
 export const nodeTypes: INodeTypes = {
 	getByName: (type) => NODE_TYPES[type],
-	getByNameAndVersion: (type, version) => NodeHelpers.getVersionedNodeType(NODE_TYPES[type], version),
+	getByNameAndVersion: (type, version) =>
+		NodeHelpers.getVersionedNodeType(NODE_TYPES[type], version),
 	getKnownTypes: () => ({}),
 };
 
@@ -71,12 +72,18 @@ class TestCredentialsHelper extends ICredentialsHelper {
 	): Promise<IHttpRequestOptions> {
 		const type = CREDENTIAL_TYPES[typeName];
 		const authenticate = type?.authenticate;
-		if (!authenticate || typeof authenticate === 'function' || !workflow || !node) return requestOptions;
+		if (!authenticate || typeof authenticate === 'function' || !workflow || !node)
+			return requestOptions;
 		const headers: IDataObject = { ...(requestOptions.headers as IDataObject) };
 		for (const [name, value] of Object.entries(authenticate.properties.headers ?? {})) {
-			headers[name] = workflow.expression.getSimpleParameterValue(node, value as string, 'internal', {
-				$credentials: credentials,
-			}) as string;
+			headers[name] = workflow.expression.getSimpleParameterValue(
+				node,
+				value as string,
+				'internal',
+				{
+					$credentials: credentials,
+				},
+			) as string;
 		}
 		return { ...requestOptions, headers };
 	}
@@ -199,7 +206,11 @@ export async function runContainerTrackingNode(
 }
 
 /** Executes any registered node on `input` items through WorkflowExecute. */
-export async function runNode(node: INode, input: IDataObject[], credentials: TestCredentials): Promise<EngineRun> {
+export async function runNode(
+	node: INode,
+	input: IDataObject[],
+	credentials: TestCredentials,
+): Promise<EngineRun> {
 	const workflow = new Workflow({
 		id: 'engine-test',
 		nodes: [node],

@@ -16,7 +16,9 @@ export interface SandboxHandle {
 	stop(): Promise<void>;
 }
 
-export async function startTestSandbox(options: Partial<SandboxOptions> = {}): Promise<SandboxHandle> {
+export async function startTestSandbox(
+	options: Partial<SandboxOptions> = {},
+): Promise<SandboxHandle> {
 	const sandbox = await startSandbox({ port: 0, apiKey: API_KEY, ...options });
 	const client = (baseURL: string) =>
 		axios.create({
@@ -24,7 +26,10 @@ export async function startTestSandbox(options: Partial<SandboxOptions> = {}): P
 			headers: { Authorization: `Token ${API_KEY}`, Accept: 'application/json' },
 			validateStatus: () => true,
 			// Brackets stay unencoded in page[number]/page[size], as the service writes them.
-			paramsSerializer: { encode: (value: string) => encodeURIComponent(value).replace(/%5B/g, '[').replace(/%5D/g, ']') },
+			paramsSerializer: {
+				encode: (value: string) =>
+					encodeURIComponent(value).replace(/%5B/g, '[').replace(/%5D/g, ']'),
+			},
 		});
 	return {
 		sandbox,
@@ -43,7 +48,8 @@ export async function eventually<T>(
 	for (;;) {
 		const value = await check();
 		if (value !== undefined) return value;
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+		if (Date.now() > deadline)
+			throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 		await new Promise((resolve) => setTimeout(resolve, intervalMs));
 	}
 }
@@ -56,9 +62,13 @@ export async function trackContainer(
 	requestType: 'container' | 'bill_of_lading' | 'booking' = 'container',
 ): Promise<{ trackingRequestId: string; containerIds: string[]; shipmentId: string }> {
 	const created = await handle.api.post('/tracking_requests', {
-		data: { type: 'tracking_request', attributes: { request_number: number, request_type: requestType, scac } },
+		data: {
+			type: 'tracking_request',
+			attributes: { request_number: number, request_type: requestType, scac },
+		},
 	});
-	if (created.status !== 201) throw new Error(`tracking request answered ${created.status}: ${JSON.stringify(created.data)}`);
+	if (created.status !== 201)
+		throw new Error(`tracking request answered ${created.status}: ${JSON.stringify(created.data)}`);
 	const trackingRequestId = created.data.data.id as string;
 	const shipmentId = await eventually(
 		async () => {
@@ -68,6 +78,8 @@ export async function trackContainer(
 		{ what: `tracking request ${number} to succeed` },
 	);
 	const shipment = handle.sandbox.world.store.get('shipment', shipmentId)!;
-	const containerIds = (shipment.relationships!.containers.data as Array<{ id: string }>).map((c) => c.id);
+	const containerIds = (shipment.relationships!.containers.data as Array<{ id: string }>).map(
+		(c) => c.id,
+	);
 	return { trackingRequestId, containerIds, shipmentId };
 }

@@ -75,7 +75,11 @@ export class TriggerHarness {
 			path: `${TRIGGER_WEBHOOK_ID}/webhook`,
 			webhookDescription: this.trigger.description.webhooks![0],
 			workflowId: 'trigger-test',
-			workflowExecuteAdditionalData: engineAdditionalData(undefined, this.credentials, this.engineOptions),
+			workflowExecuteAdditionalData: engineAdditionalData(
+				undefined,
+				this.credentials,
+				this.engineOptions,
+			),
 			webhookId: TRIGGER_WEBHOOK_ID,
 		};
 	}
@@ -102,9 +106,15 @@ export class TriggerHarness {
 	async deliver(
 		rawBody: Buffer | string,
 		headers: Record<string, string>,
-	): Promise<{ result: IWebhookResponseData; sent: SentResponse | undefined; items: IDataObject[] }> {
+	): Promise<{
+		result: IWebhookResponseData;
+		sent: SentResponse | undefined;
+		items: IDataObject[];
+	}> {
 		const raw = Buffer.isBuffer(rawBody) ? rawBody : Buffer.from(rawBody, 'utf8');
-		const lowerCased = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+		const lowerCased = Object.fromEntries(
+			Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]),
+		);
 		let body: unknown = {};
 		try {
 			body = JSON.parse(raw.toString('utf8'));

@@ -27,14 +27,20 @@ export interface WebhookReceiver {
 	close(): Promise<void>;
 }
 
-export function verifySignature(rawBody: Buffer, secret: string, header: string | undefined): boolean {
+export function verifySignature(
+	rawBody: Buffer,
+	secret: string,
+	header: string | undefined,
+): boolean {
 	if (!header) return false;
 	const expected = createHmac('sha256', secret).update(rawBody).digest('hex');
 	if (!/^[0-9a-f]{64}$/.test(header)) return false;
 	return timingSafeEqual(Buffer.from(expected, 'utf8'), Buffer.from(header, 'utf8'));
 }
 
-export async function startWebhookReceiver(signatureHeader = 'X-SVC-Webhook-Signature'): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(
+	signatureHeader = 'X-SVC-Webhook-Signature',
+): Promise<WebhookReceiver> {
 	const receiver: WebhookReceiver = {
 		url: '',
 		deliveries: [],

@@ -14,12 +14,20 @@ import { describeWithFixtures, readFixture } from '../support/sharedFixtures';
 const EXPANDED = { expandHoldsAndFees: true };
 const WHOLE = { expandHoldsAndFees: false };
 
-const customsPending = { name: 'customs', status: 'pending', description: 'Awaiting customs release' };
+const customsPending = {
+	name: 'customs',
+	status: 'pending',
+	description: 'Awaiting customs release',
+};
 const customsHold = { name: 'customs', status: 'hold', description: 'Awaiting customs release' };
 const freightHold = { name: 'freight', status: 'hold', description: null };
 const usdaHold = { name: 'USDA', status: 'hold', description: 'Phytosanitary inspection' };
 
-const demurrage = (amount: number, currency_code = 'USD') => ({ type: 'demurrage', amount, currency_code });
+const demurrage = (amount: number, currency_code = 'USD') => ({
+	type: 'demurrage',
+	amount,
+	currency_code,
+});
 
 /** Compact view of hold changes: kind and the hold's name (and description for `other`). */
 const holdSummary = (changes: FieldChange[]) =>
@@ -28,34 +36,66 @@ const holdSummary = (changes: FieldChange[]) =>
 describe('diffHolds: the transitions of interface 3.3', () => {
 	it('placed: a hold that was absent and is now active', () => {
 		expect(diffHolds([], [customsHold])).toEqual([
-			{ field: HOLDS_FIELD, old_value: null, new_value: customsHold, change: 'placed', hold: customsHold },
+			{
+				field: HOLDS_FIELD,
+				old_value: null,
+				new_value: customsHold,
+				change: 'placed',
+				hold: customsHold,
+			},
 		]);
 	});
 
 	it('pending: a hold that was absent and is now expected', () => {
 		expect(diffHolds([], [customsPending])).toEqual([
-			{ field: HOLDS_FIELD, old_value: null, new_value: customsPending, change: 'pending', hold: customsPending },
+			{
+				field: HOLDS_FIELD,
+				old_value: null,
+				new_value: customsPending,
+				change: 'pending',
+				hold: customsPending,
+			},
 		]);
 	});
 
 	it('activated: the same hold going from pending to hold', () => {
 		expect(diffHolds([customsPending], [customsHold])).toEqual([
-			{ field: HOLDS_FIELD, old_value: customsPending, new_value: customsHold, change: 'activated', hold: customsHold },
+			{
+				field: HOLDS_FIELD,
+				old_value: customsPending,
+				new_value: customsHold,
+				change: 'activated',
+				hold: customsHold,
+			},
 		]);
 	});
 
 	it('cleared: a hold removed from the array (there is no released status); the item shows the hold as it was', () => {
 		expect(diffHolds([customsHold], [])).toEqual([
-			{ field: HOLDS_FIELD, old_value: customsHold, new_value: null, change: 'cleared', hold: customsHold },
+			{
+				field: HOLDS_FIELD,
+				old_value: customsHold,
+				new_value: null,
+				change: 'cleared',
+				hold: customsHold,
+			},
 		]);
 		// A pending hold that goes away is cleared as well.
-		expect(holdSummary(diffHolds([customsPending], []))).toEqual([['cleared', 'customs', 'Awaiting customs release']]);
+		expect(holdSummary(diffHolds([customsPending], []))).toEqual([
+			['cleared', 'customs', 'Awaiting customs release'],
+		]);
 	});
 
 	it('updated: any other difference of a hold that stays (text, or back from hold to pending)', () => {
 		const reworded = { ...customsHold, description: 'Exam ordered' };
 		expect(diffHolds([customsHold], [reworded])).toEqual([
-			{ field: HOLDS_FIELD, old_value: customsHold, new_value: reworded, change: 'updated', hold: reworded },
+			{
+				field: HOLDS_FIELD,
+				old_value: customsHold,
+				new_value: reworded,
+				change: 'updated',
+				hold: reworded,
+			},
 		]);
 		expect(holdSummary(diffHolds([customsHold], [customsPending]))).toEqual([
 			['updated', 'customs', 'Awaiting customs release'],
@@ -64,7 +104,9 @@ describe('diffHolds: the transitions of interface 3.3', () => {
 
 	it('holds that did not change give nothing, whatever their position', () => {
 		expect(diffHolds([freightHold, customsPending], [customsPending, freightHold])).toEqual([]);
-		expect(holdSummary(diffHolds([freightHold, customsPending], [customsHold, freightHold, usdaHold]))).toEqual([
+		expect(
+			holdSummary(diffHolds([freightHold, customsPending], [customsHold, freightHold, usdaHold])),
+		).toEqual([
 			['activated', 'customs', 'Awaiting customs release'],
 			['placed', 'USDA', 'Phytosanitary inspection'],
 		]);
@@ -79,7 +121,11 @@ describe('diffHolds: the transitions of interface 3.3', () => {
 	});
 
 	it('several `other` holds are told apart by their description', () => {
-		const broken = { name: 'other', status: 'hold', description: 'DOWN - Broken Machine Over Pile' };
+		const broken = {
+			name: 'other',
+			status: 'hold',
+			description: 'DOWN - Broken Machine Over Pile',
+		};
 		const machine = { name: 'other', status: 'hold', description: 'MACHINE - ' };
 		const pendingOther = { name: 'other', status: 'pending', description: 'Line review' };
 		const activeOther = { ...pendingOther, status: 'hold' };
@@ -105,13 +151,19 @@ describe('diffHolds: the transitions of interface 3.3', () => {
 		expect(diffHolds([twin, { ...twin }], [{ ...twin }])).toEqual([
 			{ field: HOLDS_FIELD, old_value: twin, new_value: null, change: 'cleared', hold: twin },
 		]);
-		expect(holdSummary(diffHolds([twin], [twin, { ...twin }]))).toEqual([['placed', 'other', 'Gate hold']]);
+		expect(holdSummary(diffHolds([twin], [twin, { ...twin }]))).toEqual([
+			['placed', 'other', 'Gate hold'],
+		]);
 		expect(diffHolds([twin, twin], [twin, twin])).toEqual([]);
 	});
 
 	it('null or missing arrays count as empty (rule 2.3.6)', () => {
-		expect(holdSummary(diffHolds(null, [customsHold]))).toEqual([['placed', 'customs', 'Awaiting customs release']]);
-		expect(holdSummary(diffHolds([customsHold], null))).toEqual([['cleared', 'customs', 'Awaiting customs release']]);
+		expect(holdSummary(diffHolds(null, [customsHold]))).toEqual([
+			['placed', 'customs', 'Awaiting customs release'],
+		]);
+		expect(holdSummary(diffHolds([customsHold], null))).toEqual([
+			['cleared', 'customs', 'Awaiting customs release'],
+		]);
 		expect(diffHolds(undefined, undefined)).toEqual([]);
 	});
 });
@@ -160,7 +212,10 @@ describe('diffFees: fees of interface 2.10', () => {
 	});
 
 	it('an amount of 0 (fee reported, not posted yet) is an amount, not a missing one', () => {
-		const [change] = diffFees([{ type: 'exam', amount: 0, currency_code: 'USD' }], [{ type: 'exam', amount: 350, currency_code: 'USD' }]);
+		const [change] = diffFees(
+			[{ type: 'exam', amount: 0, currency_code: 'USD' }],
+			[{ type: 'exam', amount: 350, currency_code: 'USD' }],
+		);
 		expect(change).toMatchObject({ change: 'amount_changed', old_amount: 0, new_amount: 350 });
 		const [added] = diffFees([], [{ type: 'exam', amount: 0, currency_code: 'USD' }]);
 		expect(added).toMatchObject({ change: 'added', old_amount: null, new_amount: 0 });
@@ -168,8 +223,18 @@ describe('diffFees: fees of interface 2.10', () => {
 
 	it('a `total` fee is a fee like the others', () => {
 		const total = (amount: number) => ({ type: 'total', amount, currency_code: 'USD' });
-		const changes = diffFees([demurrage(175), total(175)], [demurrage(350), total(700), { type: 'exam', amount: 350, currency_code: 'USD' }]);
-		expect(changes.map((change) => [change.change, change.fee?.type, change.old_amount, change.new_amount])).toEqual([
+		const changes = diffFees(
+			[demurrage(175), total(175)],
+			[demurrage(350), total(700), { type: 'exam', amount: 350, currency_code: 'USD' }],
+		);
+		expect(
+			changes.map((change) => [
+				change.change,
+				change.fee?.type,
+				change.old_amount,
+				change.new_amount,
+			]),
+		).toEqual([
 			['amount_changed', 'demurrage', 175, 350],
 			['amount_changed', 'total', 175, 700],
 			['added', 'exam', null, 350],
@@ -177,22 +242,38 @@ describe('diffFees: fees of interface 2.10', () => {
 	});
 
 	it('fees are matched by type and currency: the same type in two currencies is two fees', () => {
-		const changes = diffFees([demurrage(100, 'USD')], [demurrage(100, 'USD'), demurrage(90, 'CAD')]);
-		expect(changes.map((change) => [change.change, change.fee?.currency_code, change.new_amount])).toEqual([
-			['added', 'CAD', 90],
-		]);
+		const changes = diffFees(
+			[demurrage(100, 'USD')],
+			[demurrage(100, 'USD'), demurrage(90, 'CAD')],
+		);
+		expect(
+			changes.map((change) => [change.change, change.fee?.currency_code, change.new_amount]),
+		).toEqual([['added', 'CAD', 90]]);
 	});
 
 	it('updated: same amount, another difference', () => {
 		const before = { type: 'other', amount: 40, currency_code: 'USD' };
 		const after = { ...before, description: 'Chassis split' };
 		expect(diffFees([before], [after])).toEqual([
-			{ field: FEES_FIELD, old_value: before, new_value: after, change: 'updated', fee: after, old_amount: 40, new_amount: 40 },
+			{
+				field: FEES_FIELD,
+				old_value: before,
+				new_value: after,
+				change: 'updated',
+				fee: after,
+				old_amount: 40,
+				new_amount: 40,
+			},
 		]);
 	});
 
 	it('unchanged fees give nothing', () => {
-		expect(diffFees([demurrage(175), { type: 'exam', amount: 350, currency_code: 'USD' }], [{ type: 'exam', amount: 350, currency_code: 'USD' }, demurrage(175)])).toEqual([]);
+		expect(
+			diffFees(
+				[demurrage(175), { type: 'exam', amount: 350, currency_code: 'USD' }],
+				[{ type: 'exam', amount: 350, currency_code: 'USD' }, demurrage(175)],
+			),
+		).toEqual([]);
 	});
 });
 
@@ -214,7 +295,11 @@ describe('splitChangeset', () => {
 			['pickup_lfd', null],
 			[FEES_FIELD, 'added'],
 		]);
-		expect(changes[0]).toEqual({ field: 'available_for_pickup', old_value: false, new_value: true });
+		expect(changes[0]).toEqual({
+			field: 'available_for_pickup',
+			old_value: false,
+			new_value: true,
+		});
 		expect(changes[2].hold).toEqual(freightHold);
 		expect(changes[4]).toMatchObject({ fee: demurrage(175), old_amount: null, new_amount: 175 });
 	});
@@ -225,18 +310,23 @@ describe('splitChangeset', () => {
 			[[customsPending], [customsHold]],
 			[[customsHold], []],
 		];
-		const kinds = steps.map(
-			(pair) => splitChangeset({ [HOLDS_FIELD]: pair }, EXPANDED).map((change) => change.change),
+		const kinds = steps.map((pair) =>
+			splitChangeset({ [HOLDS_FIELD]: pair }, EXPANDED).map((change) => change.change),
 		);
 		expect(kinds).toEqual([['pending'], ['activated'], ['cleared']]);
-		expect(splitChangeset({ [HOLDS_FIELD]: [[], [customsHold]] }, EXPANDED).map((change) => change.change)).toEqual([
-			'placed',
-		]);
+		expect(
+			splitChangeset({ [HOLDS_FIELD]: [[], [customsHold]] }, EXPANDED).map(
+				(change) => change.change,
+			),
+		).toEqual(['placed']);
 	});
 
 	it('unknown attribute names are passed on like any other', () => {
 		expect(
-			splitChangeset({ berth_window: ['A', 'B'], custom_attribute: [{ x: 1 }, { x: 2 }] }, EXPANDED),
+			splitChangeset(
+				{ berth_window: ['A', 'B'], custom_attribute: [{ x: 1 }, { x: 2 }] },
+				EXPANDED,
+			),
 		).toEqual([
 			{ field: 'berth_window', old_value: 'A', new_value: 'B' },
 			{ field: 'custom_attribute', old_value: { x: 1 }, new_value: { x: 2 } },
@@ -244,19 +334,29 @@ describe('splitChangeset', () => {
 	});
 
 	it('null old (or new) values stay null', () => {
-		expect(splitChangeset({ pickup_appointment_at: [null, '2024-07-09T15:00:00Z'], seal_number: ['S1', null] }, EXPANDED)).toEqual([
+		expect(
+			splitChangeset(
+				{ pickup_appointment_at: [null, '2024-07-09T15:00:00Z'], seal_number: ['S1', null] },
+				EXPANDED,
+			),
+		).toEqual([
 			{ field: 'pickup_appointment_at', old_value: null, new_value: '2024-07-09T15:00:00Z' },
 			{ field: 'seal_number', old_value: 'S1', new_value: null },
 		]);
 		// A null holds array before the hold (rather than []) is still a placement.
-		expect(splitChangeset({ [HOLDS_FIELD]: [null, [customsHold]] }, EXPANDED).map((change) => change.change)).toEqual([
-			'placed',
-		]);
+		expect(
+			splitChangeset({ [HOLDS_FIELD]: [null, [customsHold]] }, EXPANDED).map(
+				(change) => change.change,
+			),
+		).toEqual(['placed']);
 	});
 
 	it('a value that is not an [old, new] pair is passed on as the new value, never dropped', () => {
 		expect(
-			splitChangeset({ plain: 'now', triple: [1, 2, 3], single: ['only'], empty: [], nothing: null }, EXPANDED),
+			splitChangeset(
+				{ plain: 'now', triple: [1, 2, 3], single: ['only'], empty: [], nothing: null },
+				EXPANDED,
+			),
 		).toEqual([
 			{ field: 'plain', old_value: null, new_value: 'now' },
 			{ field: 'triple', old_value: null, new_value: [1, 2, 3] },
@@ -279,10 +379,18 @@ describe('splitChangeset', () => {
 			[FEES_FIELD]: [[], [demurrage(175)]],
 		};
 		expect(splitChangeset(changeset, { ...EXPANDED, fields: [HOLDS_FIELD] })).toEqual([
-			{ field: HOLDS_FIELD, old_value: customsHold, new_value: null, change: 'cleared', hold: customsHold },
+			{
+				field: HOLDS_FIELD,
+				old_value: customsHold,
+				new_value: null,
+				change: 'cleared',
+				hold: customsHold,
+			},
 		]);
 		expect(
-			splitChangeset(changeset, { ...EXPANDED, fields: [FEES_FIELD, 'available_for_pickup'] }).map((change) => change.field),
+			splitChangeset(changeset, { ...EXPANDED, fields: [FEES_FIELD, 'available_for_pickup'] }).map(
+				(change) => change.field,
+			),
 		).toEqual(['available_for_pickup', FEES_FIELD]);
 		expect(splitChangeset(changeset, { ...EXPANDED, fields: ['pickup_lfd'] })).toEqual([]);
 		expect(splitChangeset(changeset, { ...EXPANDED, fields: [] })).toHaveLength(3);
@@ -293,14 +401,22 @@ describe('splitChangeset', () => {
 		const holdsAfter = [customsHold];
 		const feesBefore = [demurrage(175)];
 		const feesAfter = [demurrage(350), { type: 'total', amount: 350, currency_code: 'USD' }];
-		expect(splitChangeset({ [HOLDS_FIELD]: [holdsBefore, holdsAfter], [FEES_FIELD]: [feesBefore, feesAfter] }, WHOLE)).toEqual([
+		expect(
+			splitChangeset(
+				{ [HOLDS_FIELD]: [holdsBefore, holdsAfter], [FEES_FIELD]: [feesBefore, feesAfter] },
+				WHOLE,
+			),
+		).toEqual([
 			{ field: HOLDS_FIELD, old_value: holdsBefore, new_value: holdsAfter },
 			{ field: FEES_FIELD, old_value: feesBefore, new_value: feesAfter },
 		]);
 	});
 
 	it('a changeset of 1,000 attributes gives all 1,000, in order', () => {
-		const names = Array.from({ length: 1000 }, (_, index) => `attribute_${String(index).padStart(4, '0')}`);
+		const names = Array.from(
+			{ length: 1000 },
+			(_, index) => `attribute_${String(index).padStart(4, '0')}`,
+		);
 		const changeset = Object.fromEntries(names.map((name, index) => [name, [index, index + 1]]));
 		const changes = splitChangeset(changeset, EXPANDED);
 		expect(changes).toHaveLength(1000);
@@ -311,7 +427,10 @@ describe('splitChangeset', () => {
 
 describeWithFixtures('splitChangeset on the published container.updated example', () => {
 	interface Fixture {
-		included: Array<{ type: string; attributes: { changeset: Record<string, [unknown, unknown]> } }>;
+		included: Array<{
+			type: string;
+			attributes: { changeset: Record<string, [unknown, unknown]> };
+		}>;
 	}
 	const changesetOf = () => {
 		const fixture = readFixture<Fixture>('notifications', 'container.updated.json');
@@ -325,7 +444,11 @@ describeWithFixtures('splitChangeset on the published container.updated example'
 		const [holdsBefore] = changeset[HOLDS_FIELD] as [Array<{ description: string }>, unknown];
 		expect(holdsBefore).toHaveLength(2);
 		const changes = splitChangeset(changeset, EXPANDED);
-		expect(changes[0]).toEqual({ field: 'available_for_pickup', old_value: false, new_value: true });
+		expect(changes[0]).toEqual({
+			field: 'available_for_pickup',
+			old_value: false,
+			new_value: true,
+		});
 		expect(holdSummary(changes.slice(1))).toEqual([
 			['cleared', 'other', holdsBefore[0].description],
 			['cleared', 'other', holdsBefore[1].description],
@@ -336,7 +459,11 @@ describeWithFixtures('splitChangeset on the published container.updated example'
 	it('without expansion it is one entry per attribute', () => {
 		const changeset = changesetOf();
 		expect(splitChangeset(changeset, WHOLE)).toEqual(
-			Object.entries(changeset).map(([field, [oldValue, newValue]]) => ({ field, old_value: oldValue, new_value: newValue })),
+			Object.entries(changeset).map(([field, [oldValue, newValue]]) => ({
+				field,
+				old_value: oldValue,
+				new_value: newValue,
+			})),
 		);
 	});
 });

@@ -47,7 +47,12 @@ export const SHIPPING_LINES: readonly ShippingLine[] = [
 	},
 	{ scac: 'HDMU', name: 'HMM', containerPrefixes: ['HDMU'], billOfLadingPrefix: 'HDMU' },
 	{ scac: 'ZIMU', name: 'ZIM', containerPrefixes: ['ZIMU', 'ZCSU'], billOfLadingPrefix: 'ZIMU' },
-	{ scac: 'WHLC', name: 'Wan Hai', containerPrefixes: ['WHLU', 'WHSU'], billOfLadingPrefix: 'WHLC' },
+	{
+		scac: 'WHLC',
+		name: 'Wan Hai',
+		containerPrefixes: ['WHLU', 'WHSU'],
+		billOfLadingPrefix: 'WHLC',
+	},
 	{ scac: 'TEST', name: 'Test carrier', containerPrefixes: [], billOfLadingPrefix: null },
 ];
 

@@ -53,7 +53,9 @@ export function apiErrorMessage(
 			return where ? `${what} (${where})` : what;
 		})
 		.filter((part): part is string => Boolean(part));
-	const meaning = STATUS_MEANINGS[status] ?? (status >= 500 ? 'The service failed' : 'The service refused the request');
+	const meaning =
+		STATUS_MEANINGS[status] ??
+		(status >= 500 ? 'The service failed' : 'The service refused the request');
 	let message = parts.length > 0 ? parts.join('; ') : meaning;
 	// "Not Found" alone does not say what was looked for.
 	if (status === 404) message = `${message} (${method} ${path})`;
@@ -69,8 +71,12 @@ export function apiErrorMessage(
 }
 
 /** A short, readable list of zod issues: where, and what was wrong. */
-export function describeIssues(issues: Array<{ path: Array<string | number>; message: string }>): string {
-	const shown = issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+export function describeIssues(
+	issues: Array<{ path: Array<string | number>; message: string }>,
+): string {
+	const shown = issues
+		.slice(0, 5)
+		.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
 	if (issues.length > 5) shown.push(`and ${issues.length - 5} more`);
 	return shown.join('; ');
 }

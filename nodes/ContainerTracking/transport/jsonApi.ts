@@ -34,7 +34,11 @@ function identifiers(data: unknown): Array<{ id: string; type: string }> {
  * `depth` limits how far related records are resolved in turn (a terminal's port, say), so that
  * cycles such as container → shipment → containers stay finite.
  */
-export function flattenResource(resource: ResourceLike, included: IncludedIndex, depth = 1): IDataObject {
+export function flattenResource(
+	resource: ResourceLike,
+	included: IncludedIndex,
+	depth = 1,
+): IDataObject {
 	const flat: IDataObject = { id: resource.id, ...(resource.attributes ?? {}) };
 	for (const [name, relationship] of Object.entries(resource.relationships ?? {})) {
 		const data = relationship?.data;

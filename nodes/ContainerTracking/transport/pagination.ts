@@ -22,7 +22,8 @@ export async function fetchAllPages(
 ): Promise<PageWalk> {
 	const records: IDataObject[] = [];
 	const included: IDataObject[] = [];
-	const pageSize = limit === undefined ? MAX_PAGE_SIZE : Math.min(MAX_PAGE_SIZE, Math.max(1, limit));
+	const pageSize =
+		limit === undefined ? MAX_PAGE_SIZE : Math.min(MAX_PAGE_SIZE, Math.max(1, limit));
 	let next: string | undefined;
 	const seen = new Set<string>();
 	for (;;) {
@@ -34,7 +35,8 @@ export async function fetchAllPages(
 				});
 		const data = response.body.data;
 		if (Array.isArray(data)) records.push(...(data as IDataObject[]));
-		if (Array.isArray(response.body.included)) included.push(...(response.body.included as IDataObject[]));
+		if (Array.isArray(response.body.included))
+			included.push(...(response.body.included as IDataObject[]));
 		const links = (response.body.links ?? {}) as IDataObject;
 		next = typeof links.next === 'string' && links.next ? links.next : undefined;
 		// A page that repeats, or an empty one, ends the walk: never loop forever on a bad link.

@@ -54,7 +54,9 @@ interface FullResponse {
 
 /** Reads are safe to repeat; so is infer_number (a POST that changes nothing) and DELETE. */
 function isRetryable(method: IHttpRequestMethods, path: string): boolean {
-	return method === 'GET' || method === 'DELETE' || path.startsWith('/tracking_requests/infer_number');
+	return (
+		method === 'GET' || method === 'DELETE' || path.startsWith('/tracking_requests/infer_number')
+	);
 }
 
 function retryAfterSeconds(headers: FullResponse['headers']): number {
@@ -70,11 +72,13 @@ function retryAfterSeconds(headers: FullResponse['headers']): number {
 /** Bodies may come as `application/vnd.api+json` or not be JSON at all (an HTML 404 page). */
 function parseBody(raw: unknown): { json: IDataObject | undefined; text: string } {
 	if (raw === undefined || raw === null || raw === '') return { json: {}, text: '' };
-	if (typeof raw === 'object' && !Buffer.isBuffer(raw)) return { json: raw as IDataObject, text: '' };
+	if (typeof raw === 'object' && !Buffer.isBuffer(raw))
+		return { json: raw as IDataObject, text: '' };
 	const text = Buffer.isBuffer(raw) ? raw.toString('utf8') : String(raw);
 	try {
 		const parsed = JSON.parse(text) as unknown;
-		if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return { json: parsed as IDataObject, text };
+		if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+			return { json: parsed as IDataObject, text };
 		return { json: undefined, text };
 	} catch {
 		return { json: undefined, text };
@@ -82,11 +86,24 @@ function parseBody(raw: unknown): { json: IDataObject | undefined; text: string 
 }
 
 function isNetworkError(error: unknown): boolean {
-	const code = (error as { code?: string; cause?: { code?: string } })?.code ?? (error as { cause?: { code?: string } })?.cause?.code;
+	const code =
+		(error as { code?: string; cause?: { code?: string } })?.code ??
+		(error as { cause?: { code?: string } })?.cause?.code;
 	return (
-		typeof code === 'string' &&
-		['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'ECONNABORTED', 'ENOTFOUND', 'EAI_AGAIN', 'ERR_BAD_RESPONSE', 'ESOCKETTIMEDOUT'].includes(code)
-	) || /socket hang up|timeout|ECONNRESET/i.test((error as Error)?.message ?? '');
+		(typeof code === 'string' &&
+			[
+				'ECONNRESET',
+				'ECONNREFUSED',
+				'ETIMEDOUT',
+				'EPIPE',
+				'ECONNABORTED',
+				'ENOTFOUND',
+				'EAI_AGAIN',
+				'ERR_BAD_RESPONSE',
+				'ESOCKETTIMEDOUT',
+			].includes(code)) ||
+		/socket hang up|timeout|ECONNRESET/i.test((error as Error)?.message ?? '')
+	);
 }
 
 /**
@@ -101,7 +118,9 @@ export async function containerTrackingRequest(
 	{ body, qs, itemIndex, url, acceptStatuses = [] }: RequestParameters = {},
 ): Promise<ServiceResponse> {
 	const credentials = await this.getCredentials(CREDENTIAL_NAME);
-	const base = String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '');
+	const base = String(credentials.baseUrl ?? '')
+		.trim()
+		.replace(/\/+$/, '');
 	const gate = rateGate(String(credentials.apiKey ?? ''), bucketOf(method, path));
 	const options: IHttpRequestOptions = {
 		method,
@@ -186,12 +205,16 @@ export function serviceError(
 ): NodeApiError {
 	const text = answer.text ?? '';
 	const { message, description } = apiErrorMessage(answer.status, answer.body, text, method, path);
-	return new NodeApiError(context.getNode(), (answer.body ?? { body: text.slice(0, 500) }) as JsonObject, {
-		itemIndex,
-		httpCode: String(answer.status),
-		message,
-		description,
-	});
+	return new NodeApiError(
+		context.getNode(),
+		(answer.body ?? { body: text.slice(0, 500) }) as JsonObject,
+		{
+			itemIndex,
+			httpCode: String(answer.status),
+			message,
+			description,
+		},
+	);
 }
 
 /** Checks an answer against its schema at the boundary: a malformed answer is a clear error here. */

@@ -28,14 +28,24 @@ export interface Notification {
 	included?: unknown[];
 }
 
-function referenceOf(notification: Notification, included: IncludedIndex): ResourceLike | undefined {
-	const ref = notification.data.relationships?.reference_object?.data as { id?: string; type?: string } | undefined;
+function referenceOf(
+	notification: Notification,
+	included: IncludedIndex,
+): ResourceLike | undefined {
+	const ref = notification.data.relationships?.reference_object?.data as
+		| { id?: string; type?: string }
+		| undefined;
 	if (!ref?.id || !ref.type) return undefined;
 	return included.get(`${ref.type}:${ref.id}`);
 }
 
-function referenceIdentifier(notification: Notification): { id: string | null; type: string | null } {
-	const ref = notification.data.relationships?.reference_object?.data as { id?: string; type?: string } | undefined;
+function referenceIdentifier(notification: Notification): {
+	id: string | null;
+	type: string | null;
+} {
+	const ref = notification.data.relationships?.reference_object?.data as
+		| { id?: string; type?: string }
+		| undefined;
 	return { id: ref?.id ?? null, type: ref?.type ?? null };
 }
 
@@ -71,7 +81,8 @@ function commonFields(notification: Notification, included: IncludedIndex): IDat
 		container_id: container?.id ?? null,
 		container_number: (container?.attributes?.number as string | undefined) ?? null,
 		shipment_id: shipment?.id ?? null,
-		bill_of_lading_number: (shipment?.attributes?.bill_of_lading_number as string | undefined) ?? null,
+		bill_of_lading_number:
+			(shipment?.attributes?.bill_of_lading_number as string | undefined) ?? null,
 		terminal_id: terminal?.id ?? null,
 		terminal_name: terminalName(terminal),
 	};
@@ -82,11 +93,17 @@ function commonFields(notification: Notification, included: IncludedIndex): IDat
  * changed when those are expanded. `pod_terminal` values are terminal ids: their names are
  * added from `included`.
  */
-function containerUpdatedItems(notification: Notification, included: IncludedIndex, options: DeliveryOptions): IDataObject[] {
+function containerUpdatedItems(
+	notification: Notification,
+	included: IncludedIndex,
+	options: DeliveryOptions,
+): IDataObject[] {
 	const reference = referenceOf(notification, included);
 	const attributes = reference?.attributes ?? {};
 	const { container } = subjects(reference, included);
-	const readiness = container ? pickupReadiness(container.attributes as ContainerAttributes) : undefined;
+	const readiness = container
+		? pickupReadiness(container.attributes as ContainerAttributes)
+		: undefined;
 	const common = {
 		...commonFields(notification, included),
 		changed_at: attributes.timestamp ?? null,
@@ -123,11 +140,14 @@ function eventItem(notification: Notification, included: IncludedIndex): IDataOb
 	if (reference) {
 		const flat = flattenResource(reference, included, 0);
 		item[type ?? 'reference'] = flat;
-		if (reference.attributes?.timestamp !== undefined) item.event_timestamp = reference.attributes.timestamp;
+		if (reference.attributes?.timestamp !== undefined)
+			item.event_timestamp = reference.attributes.timestamp;
 		if (reference.attributes?.timezone !== undefined) item.timezone = reference.attributes.timezone;
-		if (reference.attributes?.location_locode !== undefined) item.location_locode = reference.attributes.location_locode;
+		if (reference.attributes?.location_locode !== undefined)
+			item.location_locode = reference.attributes.location_locode;
 	}
-	if (container && container !== reference) item.container = flattenResource(container, included, 0);
+	if (container && container !== reference)
+		item.container = flattenResource(container, included, 0);
 	if (shipment && shipment !== reference) item.shipment = flattenResource(shipment, included, 0);
 	return item;
 }
@@ -136,7 +156,10 @@ function eventItem(notification: Notification, included: IncludedIndex): IDataOb
 export function deliveryItems(notification: Notification, options: DeliveryOptions): IDataObject[] {
 	if (options.raw) return [notification as unknown as IDataObject];
 	const included = indexIncluded(notification.included);
-	if (notification.data.attributes?.event === 'container.updated' && referenceOf(notification, included)) {
+	if (
+		notification.data.attributes?.event === 'container.updated' &&
+		referenceOf(notification, included)
+	) {
 		return containerUpdatedItems(notification, included, options);
 	}
 	return [eventItem(notification, included)];

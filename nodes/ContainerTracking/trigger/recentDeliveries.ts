@@ -14,7 +14,9 @@ export function wasSeen(staticData: IDataObject, scope: string, notificationId: 
 	const stored = Array.isArray(staticData.recentNotificationIds)
 		? (staticData.recentNotificationIds as string[])
 		: [];
-	return stored.includes(notificationId) || (recentInMemory.get(scope) ?? []).includes(notificationId);
+	return (
+		stored.includes(notificationId) || (recentInMemory.get(scope) ?? []).includes(notificationId)
+	);
 }
 
 export function remember(staticData: IDataObject, scope: string, notificationId: string): void {
@@ -22,6 +24,8 @@ export function remember(staticData: IDataObject, scope: string, notificationId:
 		? (staticData.recentNotificationIds as string[])
 		: [];
 	staticData.recentNotificationIds = [...stored, notificationId].slice(-REMEMBERED_DELIVERIES);
-	const inMemory = [...(recentInMemory.get(scope) ?? []), notificationId].slice(-REMEMBERED_DELIVERIES);
+	const inMemory = [...(recentInMemory.get(scope) ?? []), notificationId].slice(
+		-REMEMBERED_DELIVERIES,
+	);
 	recentInMemory.set(scope, inMemory);
 }

@@ -6,7 +6,6 @@ import { containerTrackingRequest, parseAnswer } from '../../transport/request';
 import { optionsCollection, requiredText, showFor } from '../common';
 import { containerItem } from './summary';
 
-
 export const CONTAINER_INCLUDES = [
 	{ name: 'Shipment', value: 'shipment' },
 	{ name: 'Port Terminal', value: 'pod_terminal' },
@@ -21,7 +20,8 @@ export const containerIdField = (operation: string): INodeProperties => ({
 	required: true,
 	default: '',
 	placeholder: '55a700e4-7005-45a9-92fd-1ff38641dbd9',
-	description: "The container's ID in the service (a UUID), e.g. from a tracking request or a trigger item",
+	description:
+		"The container's ID in the service (a UUID), e.g. from a tracking request or a trigger item",
 	displayOptions: showFor('container', operation),
 });
 
@@ -47,19 +47,40 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const containerId = requiredText(this, 'containerId', 'Container ID', itemIndex);
-	const options = this.getNodeParameter('options', itemIndex, {}) as { include?: string[]; raw?: boolean };
+	const options = this.getNodeParameter('options', itemIndex, {}) as {
+		include?: string[];
+		raw?: boolean;
+	};
 	const include = options.include ?? ['shipment', 'pod_terminal'];
-	const response = await containerTrackingRequest.call(this, 'GET', `/containers/${encodeURIComponent(containerId)}`, {
-		qs: include.length > 0 ? { include: include.join(',') } : undefined,
-		itemIndex,
-	});
+	const response = await containerTrackingRequest.call(
+		this,
+		'GET',
+		`/containers/${encodeURIComponent(containerId)}`,
+		{
+			qs: include.length > 0 ? { include: include.join(',') } : undefined,
+			itemIndex,
+		},
+	);
 	if (options.raw) return [{ json: response.body, pairedItem: { item: itemIndex } }];
-	const document = parseAnswer(this, containerDocument, response.body, 'getting a container', itemIndex);
+	const document = parseAnswer(
+		this,
+		containerDocument,
+		response.body,
+		'getting a container',
+		itemIndex,
+	);
 	return [
 		{
-			json: containerItem(document.data as ResourceLike, indexIncluded(document.included), new Date()),
+			json: containerItem(
+				document.data as ResourceLike,
+				indexIncluded(document.included),
+				new Date(),
+			),
 			pairedItem: { item: itemIndex },
 		},
 	];

@@ -21,14 +21,23 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const options = this.getNodeParameter('options', itemIndex, {}) as { include?: string[] };
 	const include = options.include ?? [];
-	const { records, included } = await fetchList.call(this, '/containers', containerListDocument, 'listing containers', {
-		qs: include.length > 0 ? { include: include.join(',') } : {},
-		limit: limitOf(this, itemIndex),
-		itemIndex,
-	});
+	const { records, included } = await fetchList.call(
+		this,
+		'/containers',
+		containerListDocument,
+		'listing containers',
+		{
+			qs: include.length > 0 ? { include: include.join(',') } : {},
+			limit: limitOf(this, itemIndex),
+			itemIndex,
+		},
+	);
 	const now = new Date();
 	return itemsFrom(
 		records.map((container) => containerItem(container as ResourceLike, included, now)),

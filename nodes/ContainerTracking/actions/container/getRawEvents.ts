@@ -9,7 +9,10 @@ import { containerIdField } from './get';
 export const description: INodeProperties[] = [containerIdField('getRawEvents')];
 
 /** The carriers' and terminals' own events, estimated future ones included; one item each. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const containerId = requiredText(this, 'containerId', 'Container ID', itemIndex);
 	const response = await containerTrackingRequest.call(
 		this,
@@ -17,7 +20,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		`/containers/${encodeURIComponent(containerId)}/raw_events`,
 		{ itemIndex },
 	);
-	const document = parseAnswer(this, rawEventListDocument, response.body, 'listing raw events', itemIndex);
+	const document = parseAnswer(
+		this,
+		rawEventListDocument,
+		response.body,
+		'listing raw events',
+		itemIndex,
+	);
 	const included = indexIncluded(document.included);
 	return itemsFrom(
 		document.data.map((event) => flattenResource(event as ResourceLike, included)),

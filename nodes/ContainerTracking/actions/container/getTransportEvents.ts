@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { EVENT_NAMES } from '../../logic/eventNames';
 import { transportEventListDocument } from '../../schemas';
@@ -6,7 +11,6 @@ import { flattenResource, type ResourceLike } from '../../transport/jsonApi';
 import { fetchList } from '../../transport/pagination';
 import { itemsFrom, limitOf, optionsCollection, requiredText, returnAllAndLimit } from '../common';
 import { containerIdField } from './get';
-
 
 /** `container.transport.vessel_arrived` → `Vessel Arrived`, for readable dropdowns. */
 function eventLabel(name: string): string {
@@ -70,7 +74,8 @@ export const description: INodeProperties[] = [
 				{ name: 'Newest First', value: 'desc' },
 			],
 			default: 'asc',
-			description: 'The service returns events in no particular order; events without a timestamp come last',
+			description:
+				'The service returns events in no particular order; events without a timestamp come last',
 		},
 	]),
 ];
@@ -88,7 +93,10 @@ export function sortByTimestamp(events: IDataObject[], direction: 'asc' | 'desc'
 	});
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const containerId = requiredText(this, 'containerId', 'Container ID', itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as {
 		dataSources?: string[];

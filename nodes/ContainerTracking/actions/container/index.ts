@@ -26,7 +26,8 @@ export const description: INodeProperties[] = [
 				name: 'Get Many',
 				value: 'getMany',
 				action: 'Get many containers',
-				description: 'List the containers the account tracks, with pickup readiness, fees and last free day',
+				description:
+					'List the containers the account tracks, with pickup readiness, fees and last free day',
 			},
 			{
 				name: 'Get Raw Events',

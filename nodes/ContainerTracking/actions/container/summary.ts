@@ -11,7 +11,11 @@ import { flattenResource, type IncludedIndex, type ResourceLike } from '../../tr
  * out by the interface's rules — is it ready for pickup, what does it owe, when is its last
  * free day and how many days are left.
  */
-export function containerItem(container: ResourceLike, included: IncludedIndex, now: Date): IDataObject {
+export function containerItem(
+	container: ResourceLike,
+	included: IncludedIndex,
+	now: Date,
+): IDataObject {
 	const attributes = (container.attributes ?? {}) as ContainerAttributes;
 	const readiness = pickupReadiness(attributes);
 	const fees = feeTotals(attributes.fees_at_pod_terminal);

@@ -93,7 +93,11 @@ export const description: INodeProperties[] = [
 ];
 
 function commaList(value: unknown): string[] {
-	if (Array.isArray(value)) return value.map(String).map((entry) => entry.trim()).filter(Boolean);
+	if (Array.isArray(value))
+		return value
+			.map(String)
+			.map((entry) => entry.trim())
+			.filter(Boolean);
 	return String(value ?? '')
 		.split(',')
 		.map((entry) => entry.trim())
@@ -104,11 +108,17 @@ function candidatesText(inference: InferNumberAttributes): string {
 	const candidates = inference.shipping_line.candidates ?? [];
 	if (candidates.length === 0) return 'no candidates';
 	return candidates
-		.map((candidate) => `${candidate.name} (${candidate.scac}, ${Math.round(candidate.confidence * 100)} %)`)
+		.map(
+			(candidate) =>
+				`${candidate.name} (${candidate.scac}, ${Math.round(candidate.confidence * 100)} %)`,
+		)
 		.join(', ');
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const requestNumber = requiredText(this, 'requestNumber', 'Request Number', itemIndex);
 	let requestType = this.getNodeParameter('requestType', itemIndex, INFER) as string;
 	let scac = String(this.getNodeParameter('scac', itemIndex, INFER) ?? '')
@@ -124,7 +134,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (inference && (scac === INFER.toUpperCase() || scac === '')) {
 		const { decision, selected } = inference.shipping_line;
 		const accepted =
-			decision === 'auto_select' || (decision === 'needs_confirmation' && options.acceptNeedsConfirmation === true);
+			decision === 'auto_select' ||
+			(decision === 'needs_confirmation' && options.acceptNeedsConfirmation === true);
 		if (!accepted || !selected) {
 			throw new NodeOperationError(
 				this.getNode(),
@@ -133,7 +144,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				{
 					itemIndex,
 					description: `Candidates: ${candidatesText(inference)}. Choose the shipping line in "Shipping Line (SCAC)"${
-						decision === 'needs_confirmation' ? ', or turn on "Accept Carrier Needing Confirmation"' : ''
+						decision === 'needs_confirmation'
+							? ', or turn on "Accept Carrier Needing Confirmation"'
+							: ''
 					}.`,
 				},
 			);
@@ -160,7 +173,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		acceptStatuses: [422],
 	});
 	if (response.status === 422) {
-		const errors = Array.isArray(response.body.errors) ? (response.body.errors as IDataObject[]) : [];
+		const errors = Array.isArray(response.body.errors)
+			? (response.body.errors as IDataObject[])
+			: [];
 		const duplicate = errors.find((error) => error.code === 'duplicate');
 		// Tracking the same number and SCAC twice means "already tracked", not a broken request.
 		if (!duplicate) throw serviceError(this, response, 'POST', '/tracking_requests', itemIndex);
@@ -178,7 +193,15 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			},
 		];
 	}
-	const document = parseAnswer(this, trackingRequestDocument, response.body, 'creating a tracking request', itemIndex);
+	const document = parseAnswer(
+		this,
+		trackingRequestDocument,
+		response.body,
+		'creating a tracking request',
+		itemIndex,
+	);
 	const record = flattenResource(document.data as ResourceLike, indexIncluded(document.included));
-	return [{ json: { ...record, already_tracked: false, ...inferred }, pairedItem: { item: itemIndex } }];
+	return [
+		{ json: { ...record, already_tracked: false, ...inferred }, pairedItem: { item: itemIndex } },
+	];
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { inferNumberDocument, type InferNumberAttributes } from '../../schemas';
 import { containerTrackingRequest, parseAnswer } from '../../transport/request';
@@ -24,11 +29,17 @@ export async function requestInference(
 	number: string,
 	itemIndex: number,
 ): Promise<InferNumberAttributes> {
-	const response = await containerTrackingRequest.call(context, 'POST', '/tracking_requests/infer_number', {
-		body: { number },
-		itemIndex,
-	});
-	return parseAnswer(context, inferNumberDocument, response.body, 'infer_number', itemIndex).data.attributes;
+	const response = await containerTrackingRequest.call(
+		context,
+		'POST',
+		'/tracking_requests/infer_number',
+		{
+			body: { number },
+			itemIndex,
+		},
+	);
+	return parseAnswer(context, inferNumberDocument, response.body, 'infer_number', itemIndex).data
+		.attributes;
 }
 
 /** The flat summary users branch on, next to the service's own fields. */
@@ -44,7 +55,10 @@ export function inferenceSummary(attributes: InferNumberAttributes): IDataObject
 	};
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const number = requiredText(this, 'number', 'Number', itemIndex);
 	const attributes = await requestInference(this, number, itemIndex);
 	return [

@@ -44,7 +44,10 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const url = requiredText(this, 'url', 'URL', itemIndex);
 	const events = this.getNodeParameter('events', itemIndex, []) as string[];
 	const active = this.getNodeParameter('active', itemIndex, true) as boolean;
@@ -52,7 +55,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		body: { data: { type: 'webhook', attributes: { url, events, active } } },
 		itemIndex,
 	});
-	const document = parseAnswer(this, webhookDocument, response.body, 'creating a webhook', itemIndex);
+	const document = parseAnswer(
+		this,
+		webhookDocument,
+		response.body,
+		'creating a webhook',
+		itemIndex,
+	);
 	const webhook = flattenResource(document.data as ResourceLike, indexIncluded(undefined));
 	return [{ json: { ...webhook, secret_notice: SECRET_NOTICE }, pairedItem: { item: itemIndex } }];
 }

@@ -15,8 +15,16 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const webhookId = requiredText(this, 'webhookId', 'Webhook ID', itemIndex);
-	await containerTrackingRequest.call(this, 'DELETE', `/webhooks/${encodeURIComponent(webhookId)}`, { itemIndex });
+	await containerTrackingRequest.call(
+		this,
+		'DELETE',
+		`/webhooks/${encodeURIComponent(webhookId)}`,
+		{ itemIndex },
+	);
 	return [{ json: { id: webhookId, deleted: true }, pairedItem: { item: itemIndex } }];
 }

@@ -7,11 +7,20 @@ import { itemsFrom, limitOf, returnAllAndLimit } from '../common';
 
 export const description: INodeProperties[] = [...returnAllAndLimit('webhook', 'getMany')];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const { records, included } = await fetchList.call(this, '/webhooks', webhookListDocument, 'listing webhooks', {
-		limit: limitOf(this, itemIndex),
-		itemIndex,
-	});
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const { records, included } = await fetchList.call(
+		this,
+		'/webhooks',
+		webhookListDocument,
+		'listing webhooks',
+		{
+			limit: limitOf(this, itemIndex),
+			itemIndex,
+		},
+	);
 	return itemsFrom(
 		records.map((webhook) => flattenResource(webhook as ResourceLike, included)),
 		itemIndex,
