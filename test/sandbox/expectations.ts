@@ -4,30 +4,11 @@ import type { AxiosResponse } from 'axios';
 import type { z } from 'zod';
 
 import { jsonApiErrorDocument, type JsonApiError } from '../../nodes/ContainerTracking/schemas';
+import { expectSchema } from '../support/schemaAssertions';
 
 export const JSON_API_CONTENT_TYPE = 'application/vnd.api+json';
 
-function formatIssues(error: z.ZodError): string {
-	return error.issues
-		.map((issue) => `  at ${issue.path.join('.') || '(root)'}: ${issue.message} [${issue.code}]`)
-		.join('\n');
-}
-
-/** Parses `body` with `schema`; on failure throws with every zod issue and the body itself. */
-export function expectSchema<Schema extends z.ZodTypeAny>(
-	schema: Schema,
-	body: unknown,
-	label = 'answer',
-): z.infer<Schema> {
-	const result = schema.safeParse(body);
-	if (!result.success) {
-		const shown = JSON.stringify(body)?.slice(0, 600);
-		throw new Error(
-			`${label} does not match its schema:\n${formatIssues(result.error)}\nbody: ${shown}`,
-		);
-	}
-	return result.data;
-}
+export { expectSchema };
 
 function describeResponse(response: AxiosResponse): string {
 	const body = typeof response.data === 'string' ? response.data : JSON.stringify(response.data);

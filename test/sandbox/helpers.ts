@@ -3,7 +3,6 @@
 // subscription, polling assertions, and a deterministic scan for journey variants.
 import type { AxiosResponse } from 'axios';
 import { isEqual } from 'lodash';
-import type { z } from 'zod';
 
 import { withCheckDigit } from '../../nodes/ContainerTracking/logic/iso6346';
 import {
@@ -13,6 +12,7 @@ import {
 import { generateShipment } from '../../sandbox/world/generator';
 import type { ContainerPlan } from '../../sandbox/world/plan';
 import { eventually, type SandboxHandle } from '../support/sandbox';
+import { expectSchema, formatIssues } from '../support/schemaAssertions';
 import type { ReceivedDelivery, WebhookReceiver } from '../support/webhookReceiver';
 
 /**
@@ -24,30 +24,14 @@ export type Json = ReturnType<typeof JSON.parse>;
 // ---------------------------------------------------------------------------------------------
 // Schemas
 
-export function formatIssues(error: z.ZodError): string {
-	return error.issues
-		.map((issue) => `  at ${issue.path.join('.') || '(root)'}: ${issue.message} [${issue.code}]`)
-		.join('\n');
-}
-
-/** Parses `value` with `schema`; on failure throws an error listing every zod issue with its path. */
-export function expectValid<Schema extends z.ZodTypeAny>(
-	schema: Schema,
-	value: unknown,
-	label = 'value',
-): z.infer<Schema> {
-	const result = schema.safeParse(value);
-	if (!result.success)
-		throw new Error(`${label} should match its schema, but:\n${formatIssues(result.error)}`);
-	return result.data;
-}
+export { expectSchema, formatIssues };
 
 /**
  * A whole delivery body: the envelope, and every record of `included` against the schema of its
  * type (a type without a schema fails: the suites should know every type the sandbox sends).
  */
 export function expectValidDelivery(body: unknown, label = 'delivery'): void {
-	expectValid(webhookNotificationEnvelope, body, label);
+	expectSchema(webhookNotificationEnvelope, body, label);
 	const included = ((body as { included?: unknown[] }).included ?? []) as Array<{
 		type: string;
 		id: string;
@@ -58,7 +42,7 @@ export function expectValidDelivery(body: unknown, label = 'delivery'): void {
 			: undefined;
 		if (!schema)
 			throw new Error(`${label}: included[${index}] has type ${record.type}, which has no schema`);
-		expectValid(schema, record, `${label}: included[${index}] (${record.type})`);
+		expectSchema(schema, record, `${label}: included[${index}] (${record.type})`);
 	});
 }
 

@@ -23,7 +23,7 @@ import {
 	deliveriesFor,
 	eventuallyPasses,
 	expectChangesetsChain,
-	expectValid,
+	expectSchema,
 	expectValidDelivery,
 	findContainerNumber,
 	getContainer,
@@ -160,7 +160,7 @@ describe('determinism', () => {
 			const document = (
 				await handle.api.get(`/containers/${id}`, { params: { include: 'pod_terminal' } })
 			).data;
-			expectValid(containerDocument, document, `GET /containers/${id}`);
+			expectSchema(containerDocument, document, `GET /containers/${id}`);
 			const { attributes } = document.data;
 			const journey = (await handle.control.get(`/containers/${id}/journey`)).data
 				.remaining_steps as string[];
@@ -274,7 +274,7 @@ describe('the natural journey on an advanced clock', () => {
 			const journey = await handle.control.get(`/containers/${ids[number]}/journey`);
 			expect(journey.data.remaining_steps).toEqual([]);
 			const document = await getContainer(handle, ids[number]);
-			expectValid(containerDocument, document, number);
+			expectSchema(containerDocument, document, number);
 			expect(document.data.attributes.current_status).toBe('empty_returned');
 			expect(document.data.attributes.empty_terminated_at).not.toBeNull();
 		}
@@ -311,7 +311,7 @@ describe('the natural journey on an advanced clock', () => {
 		async (_label, number, order) => {
 			const containerId = ids[number()];
 			const events = await allTransportEvents(handle, containerId);
-			expectValid(transportEventListDocument, { data: events }, 'transport events');
+			expectSchema(transportEventListDocument, { data: events }, 'transport events');
 			for (const event of events) {
 				expect(event.attributes.data_source).toEqual(expect.any(String));
 				expect(event.attributes.location_locode).toEqual(expect.any(String));

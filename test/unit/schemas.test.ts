@@ -17,28 +17,11 @@ import {
 	webhookListDocument,
 	webhookNotificationDocument,
 } from '../../nodes/ContainerTracking/schemas';
+import { expectSchema, formatIssues } from '../support/schemaAssertions';
 import { describeWithFixtures, fixtureNames, readFixture } from '../support/sharedFixtures';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers: every failure message lists the zod issues with their paths.
-
-function formatIssues(error: z.ZodError): string {
-	return error.issues
-		.map((issue) => `  at ${issue.path.join('.') || '(root)'}: ${issue.message} [${issue.code}]`)
-		.join('\n');
-}
-
-function expectValid<Schema extends z.ZodTypeAny>(
-	schema: Schema,
-	value: unknown,
-	label = 'value',
-): z.infer<Schema> {
-	const result = schema.safeParse(value);
-	if (!result.success) {
-		throw new Error(`${label} should match its schema, but:\n${formatIssues(result.error)}`);
-	}
-	return result.data;
-}
 
 /** Fails unless parsing fails with an issue at `path` (or inside it). */
 function expectInvalidAt(schema: z.ZodTypeAny, value: unknown, path: Array<string | number>) {
@@ -114,7 +97,7 @@ describeWithFixtures('schemas: published API examples', () => {
 	eachApiFixture('%s matches its schema', (name) => {
 		const schema = apiFixtureSchemas[name];
 		if (!schema) throw new Error(`no schema mapped for fixtures/api/${name}`);
-		expectValid(schema, readFixture('api', name), `fixtures/api/${name}`);
+		expectSchema(schema, readFixture('api', name), `fixtures/api/${name}`);
 	});
 });
 
@@ -128,7 +111,7 @@ describeWithFixtures('schemas: published webhook deliveries', () => {
 
 	const eachNotificationFixture = names.length > 0 ? it.each(names) : it.skip.each(['(none)']);
 	eachNotificationFixture('%s matches the webhook_notification envelope', (name) => {
-		const delivery = expectValid(
+		const delivery = expectSchema(
 			webhookNotificationDocument,
 			readFixture('notifications', name),
 			`fixtures/notifications/${name}`,
@@ -203,7 +186,7 @@ const attributesPath = ['data', 'attributes'];
 
 describe('schemas: container', () => {
 	it('accepts a container with only its number', () => {
-		expectValid(containerDocument, containerDocumentWith({}));
+		expectSchema(containerDocument, containerDocumentWith({}));
 	});
 
 	it('rejects a hold with status "released" (cleared holds leave the array)', () => {
@@ -220,7 +203,7 @@ describe('schemas: container', () => {
 
 	it('rejects a hold name in the wrong case', () => {
 		expectInvalidAt(terminalHold, { name: 'usda', status: 'hold' }, ['name']);
-		expectValid(terminalHold, { name: 'USDA', status: 'pending' });
+		expectSchema(terminalHold, { name: 'USDA', status: 'pending' });
 	});
 
 	it('rejects holds_at_pod_terminal that is not an array', () => {
@@ -244,7 +227,7 @@ describe('schemas: container', () => {
 			0,
 			'amount',
 		]);
-		expectValid(terminalFee, { type: 'exam', amount: 0, currency_code: 'USD' });
+		expectSchema(terminalFee, { type: 'exam', amount: 0, currency_code: 'USD' });
 		expectInvalidAt(terminalFee, { type: 'storage', amount: 10 }, ['type']);
 	});
 
@@ -270,7 +253,7 @@ describe('schemas: container', () => {
 			...attributesPath,
 			'pickup_lfd',
 		]);
-		expectValid(
+		expectSchema(
 			containerDocument,
 			containerDocumentWith({
 				created_at: '2020-04-04T16:13:35-07:00',
@@ -290,13 +273,13 @@ describe('schemas: container', () => {
 			brand_new_attribute: { nested: true },
 			holds_at_pod_terminal: [{ name: 'TMF', status: 'hold', since: '2024-01-01' }],
 		});
-		const parsed = expectValid(containerDocument, { ...doc, jsonapi: { version: '1.0' } });
+		const parsed = expectSchema(containerDocument, { ...doc, jsonapi: { version: '1.0' } });
 		expect(parsed.data.attributes.brand_new_attribute).toEqual({ nested: true });
 		expect(parsed.data.attributes.holds_at_pod_terminal?.[0]).toMatchObject({
 			since: '2024-01-01',
 		});
 		expect(parsed).toHaveProperty('jsonapi');
-		expectValid(container, { ...doc.data, extra_top_level: 1 });
+		expectSchema(container, { ...doc.data, extra_top_level: 1 });
 	});
 });
 
@@ -309,7 +292,7 @@ describe('schemas: port coordinates', () => {
 
 	it('accepts numbers, numeric strings and null', () => {
 		for (const latitude of [37.8044, '37.8044', '-122.2712', null]) {
-			expectValid(port, portWith(latitude), `latitude ${String(latitude)}`);
+			expectSchema(port, portWith(latitude), `latitude ${String(latitude)}`);
 		}
 	});
 
@@ -332,7 +315,7 @@ describe('schemas: infer_number result', () => {
 	});
 
 	it('accepts a result without `selected`', () => {
-		expectValid(inferNumberDocument, result({ decision: 'no_prediction', candidates: [] }));
+		expectSchema(inferNumberDocument, result({ decision: 'no_prediction', candidates: [] }));
 	});
 
 	it('rejects an unknown decision and a confidence above 1', () => {
@@ -383,7 +366,7 @@ describe('schemas: tracking requests and webhooks', () => {
 				headers,
 			},
 		});
-		expectValid(webhookListDocument, {
+		expectSchema(webhookListDocument, {
 			data: [webhookRecord(null), webhookRecord([{ name: 'X-Token', value: 'abc' }])],
 			links: { self: 'https://api.example.com/v2/webhooks?page[number]=1' },
 			meta: { size: 30, total: 2 },
@@ -395,7 +378,7 @@ describe('schemas: tracking requests and webhooks', () => {
 	});
 
 	it('accepts error bodies with null or missing title and detail', () => {
-		expectValid(jsonApiErrorDocument, {
+		expectSchema(jsonApiErrorDocument, {
 			errors: [
 				{ status: '404', title: 'Not Found' },
 				{
@@ -415,13 +398,13 @@ describe('schemas: webhook deliveries', () => {
 	const changed = { available_for_pickup: [false, true] };
 
 	it('accepts a delivery with an unknown event name', () => {
-		const parsed = expectValid(webhookNotificationDocument, delivery('container.teleported'));
+		const parsed = expectSchema(webhookNotificationDocument, delivery('container.teleported'));
 		expect(parsed.data.attributes.event).toBe('container.teleported');
 	});
 
 	it('accepts included records of unknown types as generic resources', () => {
 		const unknownRecord = { id: 'd1', type: 'document', attributes: { pages: 3 } };
-		expectValid(webhookNotificationDocument, delivery('document.extracted', [unknownRecord]));
+		expectSchema(webhookNotificationDocument, delivery('document.extracted', [unknownRecord]));
 	});
 
 	it('rejects a delivery without data.relationships.reference_object', () => {
@@ -458,9 +441,9 @@ describe('schemas: webhook deliveries', () => {
 			holds_at_pod_terminal: [[], [{ name: 'customs', status: 'hold', description: null }]],
 			some_future_attribute: [null, { anything: 1 }],
 		});
-		const parsed = expectValid(containerUpdatedEvent, record);
+		const parsed = expectSchema(containerUpdatedEvent, record);
 		expect(Object.keys(parsed.attributes.changeset)).toHaveLength(3);
-		expectValid(webhookNotificationDocument, delivery('container.updated', [record]));
+		expectSchema(webhookNotificationDocument, delivery('container.updated', [record]));
 	});
 
 	it('checks included records of known types against their schema', () => {
@@ -479,7 +462,7 @@ describe('schemas: webhook deliveries', () => {
 			'container.transport.available',
 		);
 		delete withoutIncluded.included;
-		expectValid(webhookNotificationDocument, withoutIncluded);
-		expectValid(webhookNotificationDocument, delivery('container.transport.available', []));
+		expectSchema(webhookNotificationDocument, withoutIncluded);
+		expectSchema(webhookNotificationDocument, delivery('container.transport.available', []));
 	});
 });
