@@ -219,10 +219,15 @@ function playJourneys(sandbox) {
 
 async function main() {
 	const { n8nPort, sandboxPort, demoDir } = options();
-	await checkPorts([
-		['n8n', n8nPort, '--n8n-port'],
-		['sandbox', sandboxPort, '--sandbox-port'],
-	]);
+	try {
+		await checkPorts([
+			['n8n', n8nPort, '--n8n-port'],
+			['sandbox', sandboxPort, '--sandbox-port'],
+		]);
+	} catch (error) {
+		process.stderr.write(`[demo] ${error.message}\n`);
+		process.exit(1);
+	}
 	const started = [];
 	let stopping = false;
 	const stopAll = async (code) => {
