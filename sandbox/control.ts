@@ -2,7 +2,7 @@
  * The control API under /_sandbox/ (same API key as the service): move the clock, play a
  * scenario or emit one change for a container, inject faults, read the delivery log.
  */
-import { badRequest, notFound, type ApiAnswer } from './http/jsonApi';
+import { badRequest, type ApiAnswer } from './http/jsonApi';
 import { FAULT_KINDS, type FaultInjector, type FaultKind } from './http/faults';
 import type { WebhookDispatcher } from './webhooks/delivery';
 import {
@@ -193,8 +193,6 @@ export function changeFromBody(world: World, containerId: string, body: unknown)
 
 /** Named stories, each a list of changes played one `gap` apart. */
 function scenarioChanges(name: string, world: World, containerId: string): Change[] | undefined {
-	const container = world.requireContainer(containerId);
-	const zone = String(container.attributes.pod_timezone ?? 'UTC');
 	const inDays = (days: number) =>
 		isoTimestamp(Date.parse(isoTimestamp(world.clock.now())) + days * DAY);
 	const change = (body: Record<string, unknown>) => changeFromBody(world, containerId, body);
@@ -262,7 +260,6 @@ function scenarioChanges(name: string, world: World, containerId: string): Chang
 				}),
 			];
 		default:
-			void zone;
 			return undefined;
 	}
 }
@@ -443,8 +440,4 @@ export function controlRoutes(
 			},
 		},
 	];
-}
-
-export function unknownControlRoute(): never {
-	throw notFound();
 }

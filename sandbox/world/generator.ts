@@ -66,35 +66,11 @@ function portResource(port: PortRecord): Resource {
 }
 
 function terminalResource(terminal: TerminalRecord, port: Resource): Resource {
-	const {
-		name,
-		nickname,
-		firms_code,
-		smdg_code,
-		bic_facility_code,
-		street,
-		city,
-		state,
-		state_abbr,
-		zip,
-		country,
-	} = terminal;
+	// A terminal record holds exactly the attributes of the interface's terminal (2.6).
 	return {
 		id: deterministicUuid('terminal', terminal.firms_code),
 		type: 'terminal',
-		attributes: {
-			name,
-			nickname,
-			firms_code,
-			smdg_code,
-			bic_facility_code,
-			street,
-			city,
-			state,
-			state_abbr,
-			zip,
-			country,
-		},
+		attributes: { ...terminal },
 		relationships: { port: relationshipTo(port) },
 	};
 }
