@@ -10,9 +10,23 @@ import {
 } from 'n8n-workflow';
 
 import { EVENT_NAMES } from './logic/eventNames';
-import { webhookDocument, webhookListDocument, webhookNotificationEnvelope } from './schemas';
-import { CREDENTIAL_NAME, containerTrackingRequest, parseAnswer } from './transport/request';
-import { fetchAllPages, fetchList } from './transport/pagination';
+import {
+	deliveryCore,
+	documentWarnings,
+	singleDocumentCore,
+	webhookDocument,
+	webhookNotificationEnvelope,
+	type DocumentWarnings,
+} from './schemas';
+import { CREDENTIAL_NAME, containerTrackingRequest, readAnswer } from './transport/request';
+import { fetchAllPages } from './transport/pagination';
+import {
+	createWebhook,
+	listWebhooks,
+	webhookAttributes,
+	webhookBody,
+	type WebhookRecord,
+} from './transport/webhooks';
 import { deliveryItems, type Notification } from './trigger/deliveryItems';
 import { remember, wasSeen } from './trigger/recentDeliveries';
 import { isValidSignature } from './trigger/signature';
@@ -30,6 +44,36 @@ interface TriggerOptions {
 
 function sameEvents(a: unknown, b: string[]): boolean {
 	return Array.isArray(a) && a.length === b.length && b.every((event) => a.includes(event));
+}
+
+/** The service's answers during registration may differ from the interface: say so in the log. */
+function logWarnings(context: IHookFunctions, what: string, warnings: DocumentWarnings): void {
+	if (warnings.all.length > 0)
+		context.logger.warn(`Container tracking: unexpected parts in the answer to ${what}`, {
+			warnings: warnings.all,
+		});
+}
+
+/** Subscribes an adopted or stored webhook to exactly the node's events, and turns it on. */
+async function syncEvents(
+	context: IHookFunctions,
+	webhook: WebhookRecord,
+	events: string[],
+): Promise<void> {
+	const attributes = webhookAttributes(webhook);
+	if (sameEvents(attributes.events, events) && attributes.active !== false) return;
+	await containerTrackingRequest.call(
+		context,
+		'PATCH',
+		`/webhooks/${encodeURIComponent(webhook.id)}`,
+		{ body: webhookBody({ events, active: true }) },
+	);
+}
+
+/** A BOM before the JSON is not part of it: n8n's Webhook node reads such bodies too. */
+function parseJsonBody(rawBody: Buffer): unknown {
+	const text = rawBody.toString('utf8');
+	return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 }
 
 /**
@@ -211,43 +255,31 @@ export class ContainerTrackingTrigger implements INodeType {
 						{ acceptStatuses: [404] },
 					);
 					if (response.status !== 404) {
-						const webhook = parseAnswer(
+						const { document, warnings } = readAnswer(
 							this,
+							singleDocumentCore,
 							webhookDocument,
 							response.body,
 							'reading the webhook',
-						).data;
-						if (webhook.attributes.url === url) {
-							if (
-								!sameEvents(webhook.attributes.events, events) ||
-								webhook.attributes.active === false
-							) {
-								await containerTrackingRequest.call(this, 'PATCH', `/webhooks/${webhook.id}`, {
-									body: { data: { type: 'webhook', attributes: { events, active: true } } },
-								});
-							}
+						);
+						logWarnings(this, 'reading the webhook', warnings);
+						const webhook = document.data as WebhookRecord;
+						if (webhookAttributes(webhook).url === url) {
+							await syncEvents(this, webhook, events);
 							return true;
 						}
 					}
 					delete staticData.webhookId;
 					delete staticData.webhookSecret;
 				}
-				// Every page: an account may have more webhooks than one page holds.
-				const { records: webhooks } = await fetchList.call(
-					this,
-					'/webhooks',
-					webhookListDocument,
-					'listing webhooks',
-				);
-				const mine = webhooks.find((webhook) => webhook.attributes.url === url);
-				if (!mine || typeof mine.attributes.secret !== 'string') return false;
+				const { records, warnings } = await listWebhooks.call(this);
+				logWarnings(this, 'listing webhooks', warnings);
+				const mine = records.find((webhook) => webhookAttributes(webhook).url === url);
+				const secret = webhookAttributes(mine).secret;
+				if (!mine || typeof secret !== 'string' || secret === '') return false;
 				staticData.webhookId = mine.id;
-				staticData.webhookSecret = mine.attributes.secret;
-				if (!sameEvents(mine.attributes.events, events) || mine.attributes.active === false) {
-					await containerTrackingRequest.call(this, 'PATCH', `/webhooks/${mine.id}`, {
-						body: { data: { type: 'webhook', attributes: { events, active: true } } },
-					});
-				}
+				staticData.webhookSecret = secret;
+				await syncEvents(this, mine, events);
 				return true;
 			},
 
@@ -258,16 +290,18 @@ export class ContainerTrackingTrigger implements INodeType {
 				if (events.length === 0) {
 					throw new NodeOperationError(this.getNode(), 'Choose at least one event to subscribe to');
 				}
-				const response = await containerTrackingRequest.call(this, 'POST', '/webhooks', {
-					body: { data: { type: 'webhook', attributes: { url, events, active: true } } },
-				});
-				const webhook = parseAnswer(
+				const { response, adopted } = await createWebhook.call(this, { url, events, active: true });
+				const { document, warnings } = readAnswer(
 					this,
+					singleDocumentCore,
 					webhookDocument,
 					response.body,
 					'creating the webhook',
-				).data;
-				if (typeof webhook.attributes.secret !== 'string' || webhook.attributes.secret === '') {
+				);
+				logWarnings(this, 'creating the webhook', warnings);
+				const webhook = document.data as WebhookRecord;
+				const secret = webhookAttributes(webhook).secret;
+				if (typeof secret !== 'string' || secret === '') {
 					throw new NodeOperationError(
 						this.getNode(),
 						'The service created the webhook without a secret',
@@ -276,9 +310,11 @@ export class ContainerTrackingTrigger implements INodeType {
 						},
 					);
 				}
+				// A webhook the lost first attempt created is taken as it is: bring its events in line.
+				if (adopted) await syncEvents(this, webhook, events);
 				const staticData = this.getWorkflowStaticData('node');
 				staticData.webhookId = webhook.id;
-				staticData.webhookSecret = webhook.attributes.secret;
+				staticData.webhookSecret = secret;
 				return true;
 			},
 
@@ -321,33 +357,41 @@ export class ContainerTrackingTrigger implements INodeType {
 			return answer(this, 401, 'Invalid or missing signature');
 		}
 
-		let notification: Notification;
+		// Refused only what cannot be identified: not JSON, or no notification id or event name.
+		// Everything else starts the workflow; what does not match the interface is a warning.
+		let body: unknown;
 		try {
-			const parsed = webhookNotificationEnvelope.safeParse(JSON.parse(rawBody!.toString('utf8')));
-			if (!parsed.success)
-				return answer(this, 400, 'The body is not a notification of the service');
-			notification = parsed.data as unknown as Notification;
+			body = parseJsonBody(rawBody!);
 		} catch {
 			return answer(this, 400, 'The body is not JSON');
 		}
+		if (!deliveryCore.safeParse(body).success) {
+			return answer(this, 400, 'The body is not a notification: it has no data.id or no event');
+		}
+		const notification = body as Notification;
+		const notificationId = String(notification.data.id);
 
 		const options = this.getNodeParameter('options', {}) as TriggerOptions;
 		const scope = `${this.getWorkflow().id ?? ''}:${this.getNode().id}`;
 		const deduplicate = options.deduplicate !== false;
-		if (deduplicate && wasSeen(staticData, scope, notification.data.id)) {
+		if (deduplicate && wasSeen(staticData, scope, notificationId)) {
 			return { webhookResponse: { message: 'Already received' } };
 		}
 
-		const items = deliveryItems(notification, {
-			expandHoldsAndFees: options.expandHoldsAndFees !== false,
-			fields: options.fields ?? [],
-			raw: options.raw === true,
-		});
+		const items = deliveryItems(
+			notification,
+			{
+				expandHoldsAndFees: options.expandHoldsAndFees !== false,
+				fields: options.fields ?? [],
+				raw: options.raw === true,
+			},
+			options.raw ? [] : documentWarnings(webhookNotificationEnvelope, body).all,
+		);
 		if (items.length > 0 && options.fetchContainer && !options.raw)
 			await addMissingContainers.call(this, items);
 		// Remembered only once the items are ready: when the container lookup fails, n8n answers 500
 		// and the service retries, and that retry must still start the workflow.
-		if (deduplicate) remember(staticData, scope, notification.data.id);
+		if (deduplicate) remember(staticData, scope, notificationId);
 		if (items.length === 0) return { webhookResponse: { message: 'Nothing to report' } };
 		return { workflowData: [this.helpers.returnJsonArray(items as IDataObject[])] };
 	}

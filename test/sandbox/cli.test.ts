@@ -114,13 +114,13 @@ describe('sandbox CLI', () => {
 			200,
 			inferNumberDocument,
 		);
-		expect(right.data.attributes.validation.check_digit_passed).toBe(true);
+		expect(right.data.attributes.validation?.check_digit_passed).toBe(true);
 		const wrong = expectOk(
 			await client().post('/tracking_requests/infer_number', { number: 'CSQU3054384' }),
 			200,
 			inferNumberDocument,
 		);
-		expect(wrong.data.attributes.validation.is_valid).toBe(false);
+		expect(wrong.data.attributes.validation?.is_valid).toBe(false);
 	});
 
 	it('accepts a tracking request with 201', async () => {

@@ -33,6 +33,51 @@ const demurrage = (amount: number, currency_code = 'USD') => ({
 const holdSummary = (changes: FieldChange[]) =>
 	changes.map((change) => [change.change, change.hold?.name, change.hold?.description ?? null]);
 
+describe('diffHolds: statuses no table lists', () => {
+	const satisfied = { name: 'CTF', status: 'satisfied', description: 'Clean Truck Fee paid' };
+
+	it('listed, not placed: a new hold whose status is not `hold` or `pending`', () => {
+		expect(holdSummary(diffHolds([], [satisfied]))).toEqual([
+			['listed', 'CTF', 'Clean Truck Fee paid'],
+		]);
+		expect(holdSummary(diffHolds([], [{ name: 'customs' }]))).toEqual([
+			['listed', 'customs', null],
+		]);
+	});
+
+	it('activated: any status other than `hold` that turns into `hold`', () => {
+		const active = { ...satisfied, status: 'hold' };
+		expect(holdSummary(diffHolds([satisfied], [active]))).toEqual([
+			['activated', 'CTF', 'Clean Truck Fee paid'],
+		]);
+		expect(holdSummary(diffHolds([active], [satisfied]))).toEqual([
+			['updated', 'CTF', 'Clean Truck Fee paid'],
+		]);
+	});
+
+	it('an unknown hold name is a hold like any other', () => {
+		const ctfHold = { name: 'CTF', status: 'hold', description: null };
+		expect(holdSummary(diffHolds([], [ctfHold]))).toEqual([['placed', 'CTF', null]]);
+		expect(holdSummary(diffHolds([ctfHold], []))).toEqual([['cleared', 'CTF', null]]);
+	});
+});
+
+describe('diffFees: values no table lists', () => {
+	it('diffs unknown fee types, and reads numeric-string amounts as numbers', () => {
+		expect(diffFees([], [{ type: 'storage', amount: '40.5', currency_code: 'USD' }])).toEqual([
+			expect.objectContaining({ change: 'added', old_amount: null, new_amount: 40.5 }),
+		]);
+		const before = { type: 'storage', amount: 40, currency_code: 'USD' };
+		expect(diffFees([before], [{ ...before, amount: '55' }])).toEqual([
+			expect.objectContaining({ change: 'amount_changed', old_amount: 40, new_amount: 55 }),
+		]);
+		// The same amount written as text is not an amount change.
+		expect(diffFees([before], [{ ...before, amount: '40' }])).toEqual([
+			expect.objectContaining({ change: 'updated', old_amount: 40, new_amount: 40 }),
+		]);
+	});
+});
+
 describe('diffHolds: the transitions of interface 3.3', () => {
 	it('placed: a hold that was absent and is now active', () => {
 		expect(diffHolds([], [customsHold])).toEqual([
@@ -351,19 +396,41 @@ describe('splitChangeset', () => {
 		).toEqual(['placed']);
 	});
 
-	it('a value that is not an [old, new] pair is passed on as the new value, never dropped', () => {
-		expect(
-			splitChangeset(
-				{ plain: 'now', triple: [1, 2, 3], single: ['only'], empty: [], nothing: null },
-				EXPANDED,
-			),
-		).toEqual([
-			{ field: 'plain', old_value: null, new_value: 'now' },
-			{ field: 'triple', old_value: null, new_value: [1, 2, 3] },
-			{ field: 'single', old_value: null, new_value: ['only'] },
-			{ field: 'empty', old_value: null, new_value: [] },
-			{ field: 'nothing', old_value: null, new_value: null },
+	it('a value that is not an [old, new] pair is passed on as raw_value with a warning, never dropped', () => {
+		const odd = { plain: 'now', triple: [1, 2, 3], single: ['only'], empty: [], nothing: null };
+		expect(splitChangeset(odd, EXPANDED)).toEqual(
+			Object.entries(odd).map(([field, value]) => ({
+				field,
+				old_value: null,
+				new_value: null,
+				raw_value: value,
+				warning: {
+					path: `attributes.changeset.${field}`,
+					expected: 'an [old, new] pair',
+					received: JSON.stringify(value),
+				},
+			})),
+		);
+	});
+
+	it('holds and fees must be a pair of lists: a bare list of two holds is not read as a change', () => {
+		const bare = [customsHold, usdaHold];
+		for (const options of [EXPANDED, WHOLE]) {
+			expect(splitChangeset({ [HOLDS_FIELD]: bare }, options)).toEqual([
+				expect.objectContaining({
+					field: HOLDS_FIELD,
+					raw_value: bare,
+					warning: expect.objectContaining({ expected: 'an [old, new] pair of lists' }),
+				}),
+			]);
+		}
+		// null stands for "no list" on either side.
+		expect(splitChangeset({ [HOLDS_FIELD]: [null, [customsHold]] }, EXPANDED)).toEqual([
+			expect.objectContaining({ change: 'placed', hold: customsHold }),
 		]);
+		expect(splitChangeset({ [FEES_FIELD]: [[], 'demurrage 175'] }, EXPANDED)[0]).toMatchObject({
+			raw_value: [[], 'demurrage 175'],
+		});
 	});
 
 	it('something that is not a changeset gives no entries', () => {

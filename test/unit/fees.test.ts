@@ -130,14 +130,35 @@ describe('feeTotals', () => {
 		});
 	});
 
-	it('skips entries without a usable amount', () => {
+	it('counts amounts sent as numeric strings, and skips entries without a usable amount', () => {
 		const fees = [
 			fee('demurrage', 100, 'USD'),
-			{ type: 'exam', amount: '50', currency_code: 'USD' },
+			{ type: 'exam', amount: '50.25', currency_code: 'USD' },
 			{ type: 'other', amount: Number.NaN, currency_code: 'USD' },
+			{ type: 'other', amount: 'fifty', currency_code: 'USD' },
+			{ type: 'other', currency_code: 'USD' },
 			null,
+			'demurrage',
 		] as unknown as TerminalFee[];
-		expect(feeTotals(fees).fees_total).toBe(100);
+		expect(feeTotals(fees)).toEqual({
+			fees_total: 150.25,
+			fees_currency: 'USD',
+			fees_by_currency: { USD: 150.25 },
+		});
+	});
+
+	it('counts fee types no table lists: only `total` is left out', () => {
+		const fees = [
+			fee('demurrage', 100, 'USD'),
+			fee('storage', 40, 'USD'),
+			fee('chassis_split', 12.5, 'USD'),
+			fee('total', 152.5, 'USD'),
+		] as unknown as TerminalFee[];
+		expect(feeTotals(fees)).toMatchObject({ fees_total: 152.5, fees_currency: 'USD' });
+		// Alone, an unknown type is a line item too; a lone `total` is used only when nothing else is.
+		expect(
+			feeTotals([fee('storage', 40, 'USD'), fee('total', 999, 'USD')] as TerminalFee[]),
+		).toMatchObject({ fees_total: 40 });
 	});
 
 	it('does not change the fees it is given', () => {

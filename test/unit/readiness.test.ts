@@ -377,6 +377,7 @@ describe('pickupReadiness: missing data', () => {
 				pickup_status: 'not_available',
 				active_holds: [],
 				pending_holds: [],
+				holds_with_unknown_status: [],
 				reason: 'Not available: the container has not been discharged from the vessel yet.',
 			});
 		}
@@ -387,9 +388,85 @@ describe('pickupReadiness: missing data', () => {
 		expect(readiness({ holds_at_pod_terminal: undefined }).pickup_status).toBe('ready');
 	});
 
-	it('skips hold entries that are not objects', () => {
+	it('skips null hold entries and reports entries that are not holds, without letting them block', () => {
 		const holds = [null, 'customs', 42, customsHold] as unknown as TerminalHold[];
-		expect(readiness({ holds_at_pod_terminal: holds }).active_holds).toEqual([customsHold]);
+		const result = readiness({ holds_at_pod_terminal: holds });
+		expect(result.active_holds).toEqual([customsHold]);
+		expect(result.holds_with_unknown_status).toEqual(['customs', 42]);
+		expect(result.reason).toContain(
+			'2 holds with a status this node does not know ("customs" and 42)',
+		);
+	});
+});
+
+describe('pickupReadiness: values no table lists', () => {
+	const satisfied = offSpecHold({
+		name: 'CTF',
+		status: 'satisfied',
+		description: 'Clean Truck Fee paid',
+	});
+
+	it('a hold with an unknown status does not block pickup, and the reason names it', () => {
+		const result = readiness({ holds_at_pod_terminal: [satisfied] });
+		expect(result).toMatchObject({
+			ready_for_pickup: true,
+			pickup_status: 'ready',
+			active_holds: [],
+			pending_holds: [],
+			holds_with_unknown_status: [satisfied],
+		});
+		expect(result.reason).toBe(
+			'Ready for pickup: the terminal reports the container available with no holds. ' +
+				'The terminal also lists 1 hold with a status this node does not know ' +
+				'(unrecognized "CTF" "Clean Truck Fee paid" (status "satisfied")); check with the terminal.',
+		);
+	});
+
+	it('a hold without a status, or in another case, is reported and does not block', () => {
+		const holds = [
+			offSpecHold({ name: 'customs' }),
+			offSpecHold({ name: 'customs', status: 'HOLD' }),
+		];
+		const result = readiness({ available_for_pickup: false, holds_at_pod_terminal: holds });
+		expect(result.pickup_status).toBe('out_of_sync');
+		expect(result.holds_with_unknown_status).toEqual(holds);
+		expect(result.reason).toContain('customs (no status) and customs (status "HOLD")');
+	});
+
+	it('the note follows every reason, milestones included', () => {
+		const result = readiness({
+			pod_full_out_at: '2022-10-21T15:00:00Z',
+			holds_at_pod_terminal: [satisfied],
+		});
+		expect(result.pickup_status).toBe('not_available');
+		expect(result.reason).toMatch(/^Not available: .* check with the terminal\.$/);
+	});
+
+	it('an unknown hold name with status `hold` blocks like any hold', () => {
+		const demurrageHold = offSpecHold({ name: 'DEMURRAGE', status: 'hold', description: null });
+		expect(
+			readiness({ available_for_pickup: false, holds_at_pod_terminal: [demurrageHold] }),
+		).toMatchObject({
+			pickup_status: 'on_hold',
+			active_holds: [demurrageHold],
+			holds_with_unknown_status: [],
+		});
+	});
+
+	it('an unknown current_status is no milestone: availability and holds decide', () => {
+		for (const current_status of ['in_transit_inland', 'customs_exam', '']) {
+			expect(readiness({ current_status }).pickup_status).toBe('ready');
+			expect(
+				readiness({
+					current_status,
+					available_for_pickup: false,
+					holds_at_pod_terminal: [customsHold],
+				}).pickup_status,
+			).toBe('on_hold');
+			expect(readiness({ current_status, pod_discharged_at: null }).pickup_status).toBe(
+				'not_available',
+			);
+		}
 	});
 });
 

@@ -4,13 +4,15 @@ import {
 	changeset,
 	container,
 	containerDocument,
+	containerListDocument,
 	containerUpdatedEvent,
+	deliveryCore,
+	documentWarnings,
 	inferNumberDocument,
 	jsonApiErrorDocument,
-	port,
+	listDocumentCore,
 	rawEventListDocument,
-	terminalFee,
-	terminalHold,
+	singleDocumentCore,
 	trackingRequestDocument,
 	transportEventListDocument,
 	webhookDocument,
@@ -116,7 +118,8 @@ describeWithFixtures('schemas: published webhook deliveries', () => {
 			readFixture('notifications', name),
 			`fixtures/notifications/${name}`,
 		);
-		const referenceType = delivery.data.relationships.reference_object.data.type;
+		const referenceType = (delivery.data.relationships.reference_object.data as { type: string })
+			.type;
 		expect(referenceType).toBe(notificationReferenceTypes[name]);
 		expect(referenceTypeOfEvent(delivery.data.attributes.event)).toBe(referenceType);
 	});
@@ -182,90 +185,82 @@ function delivery(event: string, included: unknown[] = []) {
 	};
 }
 
-const attributesPath = ['data', 'attributes'];
+/** The warnings a document gives, as `record | path | expected | received` lines. */
+function warningLines(schema: z.ZodTypeAny, value: unknown): string[] {
+	return documentWarnings(schema, value).all.map(
+		(warning) => `${warning.record} | ${warning.path} | ${warning.expected} | ${warning.received}`,
+	);
+}
 
-describe('schemas: container', () => {
-	it('accepts a container with only its number', () => {
-		expectSchema(containerDocument, containerDocumentWith({}));
-	});
-
-	it('rejects a hold with status "released" (cleared holds leave the array)', () => {
+describe('schemas: values no table lists pass, unchanged', () => {
+	it('container: unknown status, equipment, hold names and statuses, fee types', () => {
 		const doc = containerDocumentWith({
-			holds_at_pod_terminal: [{ name: 'customs', status: 'released', description: null }],
+			current_status: 'in_transit_inland',
+			equipment_type: 'ventilated',
+			equipment_length: 53,
+			equipment_height: 'super_high_cube',
+			holds_at_pod_terminal: [
+				{ name: 'usda', status: 'released', description: null },
+				{ name: 'CTF', status: 'satisfied' },
+			],
+			fees_at_pod_terminal: [{ type: 'storage', amount: 10, currency_code: 'USD' }],
 		});
-		expectInvalidAt(containerDocument, doc, [
-			...attributesPath,
-			'holds_at_pod_terminal',
-			0,
-			'status',
-		]);
+		expect(warningLines(containerDocument, doc)).toEqual([]);
+		expect(expectSchema(containerDocument, doc).data.attributes).toEqual(doc.data.attributes);
 	});
 
-	it('rejects a hold name in the wrong case', () => {
-		expectInvalidAt(terminalHold, { name: 'usda', status: 'hold' }, ['name']);
-		expectSchema(terminalHold, { name: 'USDA', status: 'pending' });
-	});
-
-	it('rejects holds_at_pod_terminal that is not an array', () => {
-		const doc = containerDocumentWith({
-			holds_at_pod_terminal: { name: 'customs', status: 'hold' },
-		});
-		expectInvalidAt(containerDocument, doc, [...attributesPath, 'holds_at_pod_terminal']);
-		expectInvalidAt(containerDocument, containerDocumentWith({ holds_at_pod_terminal: null }), [
-			...attributesPath,
-			'holds_at_pod_terminal',
-		]);
-	});
-
-	it('rejects a fee without amount, accepts amount 0', () => {
-		const doc = containerDocumentWith({
-			fees_at_pod_terminal: [{ type: 'demurrage', currency_code: 'USD' }],
-		});
-		expectInvalidAt(containerDocument, doc, [
-			...attributesPath,
-			'fees_at_pod_terminal',
-			0,
-			'amount',
-		]);
-		expectSchema(terminalFee, { type: 'exam', amount: 0, currency_code: 'USD' });
-		expectInvalidAt(terminalFee, { type: 'storage', amount: 10 }, ['type']);
-	});
-
-	it('rejects a container whose number is null or missing', () => {
-		expectInvalidAt(containerDocument, containerDocumentWith({ number: null }), [
-			...attributesPath,
-			'number',
-		]);
-		const withoutNumber = { data: { id: ids.container, type: 'container', attributes: {} } };
-		expectInvalidAt(containerDocument, withoutNumber, [...attributesPath, 'number']);
-	});
-
-	it('checks enums and date-times of present attributes', () => {
-		expectInvalidAt(containerDocument, containerDocumentWith({ current_status: 'lost' }), [
-			...attributesPath,
-			'current_status',
-		]);
-		expectInvalidAt(containerDocument, containerDocumentWith({ equipment_length: 30 }), [
-			...attributesPath,
-			'equipment_length',
-		]);
-		expectInvalidAt(containerDocument, containerDocumentWith({ pickup_lfd: '07/07/2024' }), [
-			...attributesPath,
-			'pickup_lfd',
-		]);
-		expectSchema(
-			containerDocument,
-			containerDocumentWith({
-				created_at: '2020-04-04T16:13:35-07:00',
-				pickup_lfd: '2022-10-21T20:19:12Z',
-				ind_facility_lfd_on: null,
-				import_deadlines: {
-					pickup_lfd_terminal: null,
-					pickup_lfd_rail: null,
-					pickup_lfd_line: null,
+	it('tracking request, shipment, transport event and inference values', () => {
+		const trackingRequest = {
+			data: {
+				id: 't1',
+				type: 'tracking_request',
+				attributes: {
+					request_number: 'MEDUFR030802',
+					request_type: 'booking_number',
+					scac: 'MSCU',
+					status: 'accepted',
+					failed_reason: 'scac_auto_detect_failed',
 				},
-			}),
-		);
+			},
+		};
+		expect(warningLines(trackingRequestDocument, trackingRequest)).toEqual([]);
+		for (const status of ['hold', 'awaiting_manifest', 'created']) {
+			const doc = structuredClone(trackingRequest);
+			doc.data.attributes.status = status;
+			expect(warningLines(trackingRequestDocument, doc)).toEqual([]);
+		}
+		const events = {
+			data: [
+				{
+					id: 'e1',
+					type: 'transport_event',
+					attributes: { event: 'container.transport.gate_scanned', data_source: 'pierpass' },
+				},
+			],
+			included: [
+				{
+					id: 's1',
+					type: 'shipment',
+					attributes: {
+						bill_of_lading_number: 'MEDUFR030802',
+						line_tracking_stopped_reason: 'account_closed',
+					},
+				},
+			],
+		};
+		expect(warningLines(transportEventListDocument, events)).toEqual([]);
+		const inference = {
+			data: {
+				id: 'req_1',
+				type: 'infer_number_results',
+				attributes: {
+					number_type: 'house_bill_of_lading',
+					validation: { is_valid: true, type: 'shipment' },
+					shipping_line: { decision: 'manual_review', candidates: [] },
+				},
+			},
+		};
+		expect(warningLines(inferNumberDocument, inference)).toEqual([]);
 	});
 
 	it('lets unknown fields through and keeps them', () => {
@@ -283,98 +278,149 @@ describe('schemas: container', () => {
 	});
 });
 
-describe('schemas: port coordinates', () => {
-	const portWith = (latitude: unknown) => ({
-		id: 'p1',
-		type: 'port',
-		attributes: { name: 'Oakland', code: 'USOAK', country_code: 'US', latitude },
-	});
-
-	it('accepts numbers, numeric strings and null', () => {
-		for (const latitude of [37.8044, '37.8044', '-122.2712', null]) {
-			expectSchema(port, portWith(latitude), `latitude ${String(latitude)}`);
-		}
-	});
-
-	it('rejects text that is not a number', () => {
-		expectInvalidAt(port, portWith('north'), ['attributes', 'latitude']);
-	});
-});
-
-describe('schemas: infer_number result', () => {
-	const result = (shippingLine: Record<string, unknown>) => ({
-		data: {
-			id: 'req_1',
-			type: 'infer_number_results',
-			attributes: {
-				number_type: 'bill_of_lading',
-				validation: { is_valid: null, type: 'shipment', reason: null, parsed_number: null },
-				shipping_line: shippingLine,
-			},
-		},
-	});
-
-	it('accepts a result without `selected`', () => {
-		expectSchema(inferNumberDocument, result({ decision: 'no_prediction', candidates: [] }));
-	});
-
-	it('rejects an unknown decision and a confidence above 1', () => {
-		expectInvalidAt(inferNumberDocument, result({ decision: 'maybe', candidates: [] }), [
-			...attributesPath,
-			'shipping_line',
-			'decision',
-		]);
-		const tooConfident = result({
-			decision: 'auto_select',
-			candidates: [{ scac: 'MAEU', name: 'Maersk', confidence: 95 }],
-		});
-		expectInvalidAt(inferNumberDocument, tooConfident, [
-			...attributesPath,
-			'shipping_line',
-			'candidates',
-			0,
-			'confidence',
-		]);
-	});
-});
-
-describe('schemas: tracking requests and webhooks', () => {
-	it('rejects an unknown tracking request status', () => {
+describe('schemas: structure real answers carry', () => {
+	it('null relationships, records without links, relationships or meta, null list entries, numeric strings', () => {
 		const doc = {
 			data: {
-				id: 't1',
-				type: 'tracking_request',
+				id: ids.container,
+				type: 'container',
 				attributes: {
-					request_number: 'MEDUFR030802',
-					request_type: 'bill_of_lading',
-					scac: 'MSCU',
-					status: 'done',
+					number: 'MSKU4807969',
+					ref_numbers: [null],
+					weight_in_lbs: '52910',
+					fees_at_pod_terminal: [{ type: 'demurrage', amount: '175.50' }],
+				},
+				relationships: {
+					shipment: { data: null },
+					pod_terminal: { links: { related: '/v2/terminals/1' } },
+					transport_events: { data: null },
+				},
+			},
+			included: [
+				{
+					id: ids.shipment,
+					type: 'shipment',
+					attributes: { bill_of_lading_number: 'X', ref_numbers: [null], tags: [null] },
+				},
+				{
+					id: 't1',
+					type: 'terminal',
+					attributes: { name: 'APM' },
+					relationships: { port: { data: null } },
+				},
+				{ id: 'p1', type: 'port', attributes: { latitude: '37.8044', longitude: -122.27 } },
+			],
+			links: null,
+			meta: null,
+		};
+		expect(warningLines(containerDocument, doc)).toEqual([]);
+	});
+});
+
+describe('schemas: differences become warnings that name the record, the path and the expectation', () => {
+	it('container attributes of the wrong shape', () => {
+		const doc = containerDocumentWith({
+			holds_at_pod_terminal: { name: 'customs', status: 'hold' },
+			fees_at_pod_terminal: [
+				{ type: 'demurrage', currency_code: 'USD' },
+				{ type: 'exam', amount: 'twelve' },
+			],
+			pickup_lfd: '07/07/2024',
+			available_for_pickup: 'yes',
+		});
+		expect(warningLines(containerDocument, doc)).toEqual([
+			`container ${ids.container} | attributes.pickup_lfd | an ISO 8601 date-time | "07/07/2024"`,
+			`container ${ids.container} | attributes.available_for_pickup | true or false | "yes"`,
+			`container ${ids.container} | attributes.holds_at_pod_terminal | a list | {"name":"customs","status":"hold"}`,
+			`container ${ids.container} | attributes.fees_at_pod_terminal.0.amount | a number or a numeric string | nothing`,
+			`container ${ids.container} | attributes.fees_at_pod_terminal.1.amount | a number or a numeric string | "twelve"`,
+		]);
+	});
+
+	it('a container without its number', () => {
+		expect(warningLines(containerDocument, containerDocumentWith({ number: null }))).toEqual([
+			`container ${ids.container} | attributes.number | text | null`,
+		]);
+	});
+
+	it('a warning in an included record names that record; a list item gets its own and its related records\u2019 warnings', () => {
+		const list = {
+			data: [
+				{
+					id: 'c1',
+					type: 'container',
+					attributes: { number: 'A' },
+					relationships: { shipment: { data: { id: 's1', type: 'shipment' } } },
+				},
+				{ id: 'c2', type: 'container', attributes: { number: 2 } },
+			],
+			included: [
+				{
+					id: 's1',
+					type: 'shipment',
+					attributes: { bill_of_lading_number: 'B', ref_numbers: 'PO-1' },
+				},
+			],
+		};
+		const warnings = documentWarnings(containerListDocument, list);
+		expect(warnings.forRecord(0)).toEqual([
+			{
+				record: 'shipment s1',
+				path: 'attributes.ref_numbers',
+				expected: 'a list of strings',
+				received: '"PO-1"',
+			},
+		]);
+		expect(warnings.forRecord(1)).toEqual([
+			{ record: 'container c2', path: 'attributes.number', expected: 'text', received: '2' },
+		]);
+		expect(warnings.all).toHaveLength(2);
+	});
+
+	it('tracking requests, inferences and webhooks', () => {
+		const inference = {
+			data: {
+				id: 'req_1',
+				type: 'infer_number_results',
+				attributes: {
+					number_type: 'container',
+					shipping_line: {
+						decision: 'auto_select',
+						selected: { scac: 'MAEU', confidence: 'high' },
+					},
 				},
 			},
 		};
-		expectInvalidAt(trackingRequestDocument, doc, [...attributesPath, 'status']);
-	});
-
-	it('accepts webhook headers as null or [{name, value}], and any event name', () => {
-		const webhookRecord = (headers: unknown) => ({
+		expect(warningLines(inferNumberDocument, inference)).toEqual([
+			'infer_number_results req_1 | attributes.shipping_line.selected.confidence | a number or a numeric string | "high"',
+		]);
+		const webhookRecord = {
 			id: 'w1',
 			type: 'webhook',
-			attributes: {
-				url: 'https://example.com/hook',
-				active: true,
-				events: ['container.updated', 'some.future.event'],
-				headers,
-			},
-		});
-		expectSchema(webhookListDocument, {
-			data: [webhookRecord(null), webhookRecord([{ name: 'X-Token', value: 'abc' }])],
-			links: { self: 'https://api.example.com/v2/webhooks?page[number]=1' },
-			meta: { size: 30, total: 2 },
-		});
-		expectInvalidAt(webhookDocument, { data: webhookRecord('X-Token: abc') }, [
-			...attributesPath,
-			'headers',
+			attributes: { url: 'https://example.com/hook', headers: 'X-Token: abc' },
+		};
+		expect(warningLines(webhookDocument, { data: webhookRecord })).toEqual([
+			'webhook w1 | attributes.headers | a list | "X-Token: abc"',
 		]);
+		expect(
+			warningLines(webhookListDocument, { data: [webhookRecord], meta: { size: 30, total: 1 } }),
+		).toHaveLength(1);
+	});
+
+	it('never throws, whatever the body', () => {
+		for (const body of [
+			null,
+			'text',
+			42,
+			[],
+			{},
+			{ data: null },
+			{ data: [null] },
+			{ included: 'x' },
+		]) {
+			expect(() => documentWarnings(containerDocument, body)).not.toThrow();
+			expect(() => documentWarnings(containerListDocument, body).forRecord(0)).not.toThrow();
+		}
 	});
 
 	it('accepts error bodies with null or missing title and detail', () => {
@@ -394,6 +440,44 @@ describe('schemas: tracking requests and webhooks', () => {
 	});
 });
 
+describe('schemas: what an operation cannot work without', () => {
+	it('a single answer needs data with an id and a type', () => {
+		expectSchema(singleDocumentCore, { data: { id: 'c1', type: 'container' } });
+		expectInvalidAt(singleDocumentCore, {}, ['data']);
+		expectInvalidAt(singleDocumentCore, { data: null }, ['data']);
+		expectInvalidAt(singleDocumentCore, { data: { type: 'container' } }, ['data', 'id']);
+		expectInvalidAt(singleDocumentCore, { data: { id: 'c1' } }, ['data', 'type']);
+	});
+
+	it('a list answer needs a list of records with ids and types (an empty list is an answer)', () => {
+		expectSchema(listDocumentCore, { data: [] });
+		expectInvalidAt(listDocumentCore, { data: { id: 'c1', type: 'container' } }, ['data']);
+		expectInvalidAt(
+			listDocumentCore,
+			{ data: [{ id: 'c1', type: 'container' }, { type: 'container' }] },
+			['data', 1, 'id'],
+		);
+	});
+
+	it('a delivery needs data.id and data.attributes.event, nothing else', () => {
+		expectSchema(deliveryCore, { data: { id: 'n1', attributes: { event: 'container.updated' } } });
+		expectInvalidAt(deliveryCore, { data: { attributes: { event: 'container.updated' } } }, [
+			'data',
+			'id',
+		]);
+		expectInvalidAt(deliveryCore, { data: { id: 'n1', attributes: {} } }, [
+			'data',
+			'attributes',
+			'event',
+		]);
+		expectInvalidAt(deliveryCore, { data: { id: 'n1', attributes: { event: '' } } }, [
+			'data',
+			'attributes',
+			'event',
+		]);
+	});
+});
+
 describe('schemas: webhook deliveries', () => {
 	const changed = { available_for_pickup: [false, true] };
 
@@ -407,32 +491,25 @@ describe('schemas: webhook deliveries', () => {
 		expectSchema(webhookNotificationDocument, delivery('document.extracted', [unknownRecord]));
 	});
 
-	it('rejects a delivery without data.relationships.reference_object', () => {
+	it('a delivery without data.relationships.reference_object is a warning, not a refusal', () => {
 		const withoutReference = delivery('container.updated');
 		delete (
 			withoutReference.data.relationships as Partial<typeof withoutReference.data.relationships>
 		).reference_object;
-		expectInvalidAt(webhookNotificationDocument, withoutReference, [
-			'data',
-			'relationships',
-			'reference_object',
+		expect(warningLines(webhookNotificationDocument, withoutReference)).toEqual([
+			`webhook_notification ${ids.notification} | relationships.reference_object | an object | nothing`,
 		]);
+		expectSchema(deliveryCore, withoutReference);
 	});
 
-	it('rejects a changeset value that is not a two-element array', () => {
+	it('lets any changeset value through: pairs are checked where the changeset is split', () => {
 		for (const value of [[true], [false, true, true], 'true', null]) {
 			const body = delivery('container.updated', [
 				containerUpdatedRecord({ available_for_pickup: value }),
 			]);
-			expectInvalidAt(webhookNotificationDocument, body, [
-				'included',
-				0,
-				'attributes',
-				'changeset',
-				'available_for_pickup',
-			]);
+			expect(warningLines(webhookNotificationDocument, body)).toEqual([]);
 		}
-		expectInvalidAt(changeset, { pickup_lfd: [null] }, ['pickup_lfd']);
+		expectSchema(changeset, { pickup_lfd: [null] });
 	});
 
 	it('accepts changesets with any attribute name and any old/new values', () => {
@@ -446,23 +523,27 @@ describe('schemas: webhook deliveries', () => {
 		expectSchema(webhookNotificationDocument, delivery('container.updated', [record]));
 	});
 
-	it('checks included records of known types against their schema', () => {
+	it('checks included records of known types against their schema, as warnings on that record', () => {
 		const badContainer = containerDocumentWith({
-			holds_at_pod_terminal: [{ name: 'customs', status: 'released' }],
+			holds_at_pod_terminal: [{ name: 'customs', status: 7 }],
 		}).data;
-		expectInvalidAt(
-			webhookNotificationDocument,
-			delivery('container.updated', [containerUpdatedRecord(changed), badContainer]),
-			['included', 1, 'attributes', 'holds_at_pod_terminal', 0, 'status'],
-		);
+		expect(
+			warningLines(
+				webhookNotificationDocument,
+				delivery('container.updated', [containerUpdatedRecord(changed), badContainer]),
+			),
+		).toEqual([
+			`container ${ids.container} | attributes.holds_at_pod_terminal.0.status | text | 7`,
+		]);
 	});
 
-	it('accepts a delivery whose included is empty or absent', () => {
+	it('accepts a delivery whose included is empty, null or absent', () => {
 		const withoutIncluded: Partial<ReturnType<typeof delivery>> = delivery(
 			'container.transport.available',
 		);
 		delete withoutIncluded.included;
 		expectSchema(webhookNotificationDocument, withoutIncluded);
 		expectSchema(webhookNotificationDocument, delivery('container.transport.available', []));
+		expectSchema(webhookNotificationDocument, { ...withoutIncluded, included: null });
 	});
 });

@@ -6,6 +6,9 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
+import type { DataWarning, DocumentWarnings } from '../schemas/warnings';
+import type { ServiceResponse } from '../transport/request';
+
 /** `displayOptions` for the fields of one operation. */
 export function showFor(resource: string, operation: string): INodeProperties['displayOptions'] {
 	return { show: { resource: [resource], operation: [operation] } };
@@ -59,9 +62,37 @@ export function limitOf(context: IExecuteFunctions, itemIndex: number): number |
 	return returnAll ? undefined : (context.getNodeParameter('limit', itemIndex, 50) as number);
 }
 
-/** One output item per record, each paired with the input item it came from. */
-export function itemsFrom(records: IDataObject[], itemIndex: number): INodeExecutionData[] {
-	return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
+/**
+ * What the node could not read as the interface promises goes on the item as `warnings`, only
+ * when there is some, so that items of answers that match the interface stay as they were.
+ */
+export function withWarnings(json: IDataObject, warnings: DataWarning[]): IDataObject {
+	return warnings.length > 0 ? { ...json, warnings: warnings as unknown as IDataObject[] } : json;
+}
+
+/**
+ * A write that was sent again after an attempt whose outcome was unknown says so on its item:
+ * `retried: true` and what the earlier attempts met (`retried_after: "HTTP 502"`).
+ */
+export function repeatFields(response: ServiceResponse): IDataObject {
+	return response.repeatedAfter.length > 0
+		? { retried: true, retried_after: response.repeatedAfter.join(', ') }
+		: {};
+}
+
+/**
+ * One output item per record of a list answer, each paired with the input item it came from and
+ * carrying the warnings of its record (`warnings.forRecord(index)`).
+ */
+export function itemsFrom(
+	records: IDataObject[],
+	itemIndex: number,
+	warnings?: DocumentWarnings,
+): INodeExecutionData[] {
+	return records.map((json, index) => ({
+		json: warnings ? withWarnings(json, warnings.forRecord(index)) : json,
+		pairedItem: { item: itemIndex },
+	}));
 }
 
 /** A required text field, trimmed; an empty value is a clear error naming the field. */

@@ -5,18 +5,31 @@
  * Holds (2.9, 3.3): matched by `name`; `other` holds also by `description`, since several
  * unmapped holds can stand side by side. A cleared hold disappears from the array.
  *
- * | before           | after            | change      |
- * |------------------|------------------|-------------|
- * | absent           | status `hold`    | `placed`    |
- * | absent           | status `pending` | `pending`   |
- * | status `pending` | status `hold`    | `activated` |
- * | present          | absent           | `cleared`   |
- * | present          | other difference | `updated`   |
+ * | before              | after                       | change      |
+ * |---------------------|-----------------------------|-------------|
+ * | absent              | status `hold`               | `placed`    |
+ * | absent              | status `pending`            | `pending`   |
+ * | absent              | any other status, or none   | `listed`    |
+ * | status other than   | status `hold`               | `activated` |
+ * | `hold`              |                             |             |
+ * | present             | absent                      | `cleared`   |
+ * | present             | other difference            | `updated`   |
+ *
+ * A status no table lists never reads as `placed`: only `hold` blocks pickup (logic/readiness.ts),
+ * so such a hold is `listed`, and becomes `activated` if it turns into `hold`.
  *
  * Fees (2.10): matched by `type` and `currency_code`: `added`, `removed`, `amount_changed`
- * (with `old_amount` and `new_amount`), `updated` for any other difference.
+ * (with `old_amount` and `new_amount`; numeric strings count as their number), `updated` for any
+ * other difference. Fee types no table lists are diffed like the others.
+ *
+ * A changeset value must be an `[old, new]` pair, and for holds and fees each side a list (or
+ * null). Anything else still gives an entry, with the value as sent under `raw_value`, null old
+ * and new values, and a `warning`: a change is never dropped.
  */
 import { isEqual } from 'lodash';
+
+import { shortJson, type DataWarning } from '../schemas/warnings';
+import { toNumber } from '../schemas/values';
 
 export const HOLDS_FIELD = 'holds_at_pod_terminal';
 export const FEES_FIELD = 'fees_at_pod_terminal';
@@ -24,7 +37,7 @@ export const FEES_FIELD = 'fees_at_pod_terminal';
 type Json = unknown;
 type Element = Record<string, Json>;
 
-export type HoldChangeKind = 'placed' | 'pending' | 'activated' | 'cleared' | 'updated';
+export type HoldChangeKind = 'placed' | 'pending' | 'listed' | 'activated' | 'cleared' | 'updated';
 export type FeeChangeKind = 'added' | 'removed' | 'amount_changed' | 'updated';
 
 export interface FieldChange {
@@ -38,6 +51,10 @@ export interface FieldChange {
 	fee?: Element;
 	old_amount?: number | null;
 	new_amount?: number | null;
+	/** The value as sent, when it is not an `[old, new]` pair. */
+	raw_value?: Json;
+	/** Why `raw_value` could not be read as a change (path relative to the changeset). */
+	warning?: Omit<DataWarning, 'record'>;
 }
 
 function elements(value: Json): Element[] {
@@ -80,14 +97,20 @@ function pairByKey(
 	return pairs;
 }
 
+/** What a hold that was not there before is, by its status; any other status is `listed`. */
+const NEW_HOLD_CHANGES: Readonly<Record<string, HoldChangeKind>> = {
+	hold: 'placed',
+	pending: 'pending',
+};
+
 export function diffHolds(before: Json, after: Json): FieldChange[] {
 	const changes: FieldChange[] = [];
 	for (const pair of pairByKey(elements(before), elements(after), holdKey)) {
 		if (pair.old && pair.new && isEqual(pair.old, pair.new)) continue;
 		let change: HoldChangeKind;
-		if (!pair.old) change = pair.new!.status === 'pending' ? 'pending' : 'placed';
+		if (!pair.old) change = NEW_HOLD_CHANGES[String(pair.new!.status)] ?? 'listed';
 		else if (!pair.new) change = 'cleared';
-		else if (pair.old.status === 'pending' && pair.new.status === 'hold') change = 'activated';
+		else if (pair.old.status !== 'hold' && pair.new.status === 'hold') change = 'activated';
 		else change = 'updated';
 		changes.push({
 			field: HOLDS_FIELD,
@@ -101,7 +124,7 @@ export function diffHolds(before: Json, after: Json): FieldChange[] {
 }
 
 function amountOf(fee: Element | undefined): number | null {
-	return typeof fee?.amount === 'number' ? fee.amount : null;
+	return toNumber(fee?.amount);
 }
 
 export function diffFees(before: Json, after: Json): FieldChange[] {
@@ -133,10 +156,17 @@ export interface SplitOptions {
 	fields?: readonly string[];
 }
 
+/** Whether `value` reads as `[old, new]`; for holds and fees each side must be a list or null. */
+function isPair(field: string, value: Json): value is [Json, Json] {
+	if (!Array.isArray(value) || value.length !== 2) return false;
+	if (field !== HOLDS_FIELD && field !== FEES_FIELD) return true;
+	return value.every((side) => side === null || Array.isArray(side));
+}
+
 /**
  * One entry per changed attribute, in the changeset's order. Keys are an open set: an unknown
  * attribute is passed on like any other. A value that is not an `[old, new]` pair is passed on
- * as the new value, never dropped.
+ * as `raw_value` with a warning, never dropped.
  */
 export function splitChangeset(changeset: Json, options: SplitOptions): FieldChange[] {
 	if (typeof changeset !== 'object' || changeset === null || Array.isArray(changeset)) return [];
@@ -144,9 +174,24 @@ export function splitChangeset(changeset: Json, options: SplitOptions): FieldCha
 	const changes: FieldChange[] = [];
 	for (const [field, value] of Object.entries(changeset as Record<string, Json>)) {
 		if (wanted && !wanted.has(field)) continue;
-		const pair = Array.isArray(value) && value.length === 2;
-		const oldValue = pair ? (value as Json[])[0] : null;
-		const newValue = pair ? (value as Json[])[1] : value;
+		if (!isPair(field, value)) {
+			changes.push({
+				field,
+				old_value: null,
+				new_value: null,
+				raw_value: value ?? null,
+				warning: {
+					path: `attributes.changeset.${field}`,
+					expected:
+						field === HOLDS_FIELD || field === FEES_FIELD
+							? 'an [old, new] pair of lists'
+							: 'an [old, new] pair',
+					received: shortJson(value),
+				},
+			});
+			continue;
+		}
+		const [oldValue, newValue] = value;
 		if (options.expandHoldsAndFees && field === HOLDS_FIELD) {
 			changes.push(...diffHolds(oldValue, newValue));
 		} else if (options.expandHoldsAndFees && field === FEES_FIELD) {

@@ -17,10 +17,14 @@
  *   it. With no code at all they are grouped under '' and `fees_currency` is null (unknown).
  *   With two or more codes, uncoded fees stay under '' and no total is given.
  * - Codes are trimmed and upper-cased (ISO 4217 is upper case), so `usd` and `USD` are one.
- * - An element without a finite numeric `amount` is skipped: it cannot be added.
+ * - Every type other than `total` is a line item, including types no table lists (`storage`,
+ *   `chassis`…): an unknown fee is still money owed, so it counts.
+ * - An amount sent as a numeric string ("120.50") counts as that number. An element without a
+ *   numeric `amount` is skipped: it cannot be added.
  * - Sums are rounded to cents, so 0.1 + 0.2 is 0.3.
  */
 import type { TerminalFee } from '../schemas';
+import { toNumber } from '../schemas/values';
 
 export interface FeeTotals {
 	/** Null when nothing was reported or when the fees are in more than one currency. */
@@ -36,13 +40,11 @@ function roundToCents(value: number): number {
 	return Math.round(Number((value * 100).toPrecision(15))) / 100 + 0;
 }
 
-function isFee(value: unknown): value is TerminalFee {
-	return (
-		typeof value === 'object' &&
-		value !== null &&
-		typeof (value as { amount?: unknown }).amount === 'number' &&
-		Number.isFinite((value as { amount: number }).amount)
-	);
+/** A fee whose amount can be added, with that amount as a number. */
+function readableFee(value: unknown): (TerminalFee & { amount: number }) | null {
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+	const amount = toNumber((value as { amount?: unknown }).amount);
+	return amount === null ? null : { ...(value as TerminalFee), amount };
 }
 
 function currencyOf(fee: TerminalFee): string {
@@ -53,7 +55,9 @@ function currencyOf(fee: TerminalFee): string {
 export function feeTotals(fees: readonly TerminalFee[] | null | undefined): FeeTotals {
 	if (!Array.isArray(fees)) return { fees_total: null, fees_currency: null, fees_by_currency: {} };
 
-	const readable = fees.filter(isFee);
+	const readable = fees
+		.map(readableFee)
+		.filter((fee): fee is TerminalFee & { amount: number } => fee !== null);
 	const lineItems = readable.filter((fee) => fee.type !== 'total');
 	const summed = lineItems.length > 0 ? lineItems : readable;
 

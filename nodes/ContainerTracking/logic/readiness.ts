@@ -36,10 +36,19 @@
  * 'hold'` is active, only `'pending'` is pending, and a hold name such as `usda` is not `USDA`
  * (it is still reported, under its raw name). A missing or null holds array counts as empty
  * (rule 2.3.6); the terminal's availability flag is the primary signal and holds cross-check it.
+ *
+ * Values no table lists:
+ * - A hold whose status is neither `hold` nor `pending` (or that has none, or is not an object;
+ *   null entries are skipped) does not block pickup: only `hold` does. It is never dropped either: it is listed in
+ *   `holds_with_unknown_status` and named at the end of every reason, so a person checks it.
+ * - A hold name no table lists blocks like any other hold when its status is `hold`.
+ * - A `current_status` no table lists is not a milestone of row 1 or 3: the physical fields and
+ *   the availability and hold rows decide, as for `grounded` or `available`.
  */
 import { DateTime } from 'luxon';
 
 import type { ContainerAttributes, TerminalHold } from '../schemas';
+import { isRecord } from '../schemas/values';
 
 /** The attributes this file reads; any of them may be missing or null. */
 export type ReadinessInput = {
@@ -73,6 +82,8 @@ export interface PickupReadiness {
 	active_holds: TerminalHold[];
 	/** Holds with status `pending`: they do not block yet, but may become active. */
 	pending_holds: TerminalHold[];
+	/** Holds whose status is neither `hold` nor `pending`: they do not block, a person checks them. */
+	holds_with_unknown_status: unknown[];
 	/** One plain sentence for a dispatcher. */
 	reason: string;
 }
@@ -132,7 +143,25 @@ function describeHolds(holds: TerminalHold[], kind: 'active' | 'pending'): strin
 }
 
 function isHold(value: unknown): value is TerminalHold {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
+	return isRecord(value);
+}
+
+/** `CTF "Clean Truck Fee paid" (status "satisfied")`; raw JSON for an entry that is not a hold. */
+function unknownStatusLabel(entry: unknown): string {
+	if (!isHold(entry)) return JSON.stringify(entry) ?? String(entry);
+	const status =
+		entry.status === undefined ? 'no status' : `status ${JSON.stringify(entry.status)}`;
+	return `${holdLabel(entry)} (${status})`;
+}
+
+/** The sentence that ends every reason while holds with unknown statuses are listed. */
+function unknownStatusNote(holds: unknown[]): string {
+	if (holds.length === 0) return '';
+	const noun = holds.length === 1 ? 'hold' : 'holds';
+	return (
+		` The terminal also lists ${holds.length} ${noun} with a status this node does not know ` +
+		`(${joinWithAnd(holds.map(unknownStatusLabel))}); check with the terminal.`
+	);
 }
 
 const NOT_AVAILABLE = 'Not available: the container';
@@ -185,16 +214,29 @@ function notAtFacilityReason(attributes: ReadinessInput): string | null {
  */
 export function pickupReadiness(attributes: ReadinessInput | null | undefined): PickupReadiness {
 	const input: ReadinessInput = attributes ?? {};
-	const holds = Array.isArray(input.holds_at_pod_terminal)
-		? input.holds_at_pod_terminal.filter(isHold)
+	// Null entries carry nothing and are skipped; anything else is a hold or reported as one.
+	const entries: unknown[] = Array.isArray(input.holds_at_pod_terminal)
+		? input.holds_at_pod_terminal.filter((entry: unknown) => entry !== null && entry !== undefined)
 		: [];
+	const holds = entries.filter(isHold);
 	const active_holds = holds.filter((hold) => hold.status === 'hold');
 	const pending_holds = holds.filter((hold) => hold.status === 'pending');
+	const holds_with_unknown_status = entries.filter(
+		(entry) => !isHold(entry) || (entry.status !== 'hold' && entry.status !== 'pending'),
+	);
+	const note = unknownStatusNote(holds_with_unknown_status);
 	const result = (
 		pickup_status: PickupStatus,
 		ready_for_pickup: boolean | null,
 		reason: string,
-	): PickupReadiness => ({ ready_for_pickup, pickup_status, active_holds, pending_holds, reason });
+	): PickupReadiness => ({
+		ready_for_pickup,
+		pickup_status,
+		active_holds,
+		pending_holds,
+		holds_with_unknown_status,
+		reason: reason + note,
+	});
 
 	const notAtFacility = notAtFacilityReason(input);
 	if (notAtFacility) return result('not_available', false, notAtFacility);

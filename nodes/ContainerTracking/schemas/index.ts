@@ -4,12 +4,12 @@ import {
 	includedResources,
 	jsonApiError,
 	jsonApiErrorDocument,
-	jsonApiResource,
 	links,
 	listDocument,
 	meta,
 	relationship,
 	resourceIdentifier,
+	resourceObject,
 	singleResourceDocument,
 } from './jsonApi';
 import {
@@ -25,8 +25,6 @@ import {
 import {
 	container,
 	containerAttributes,
-	containerRelationships,
-	containerStatus,
 	importDeadlines,
 	inferNumberAttributes,
 	inferNumberResult,
@@ -55,6 +53,8 @@ import {
 export * from './jsonApi';
 export * from './resources';
 export * from './notification';
+export * from './values';
+export * from './warnings';
 
 // ---------------------------------------------------------------------------------------------
 // Documents, one per endpoint answer. Records of known types in `included` are checked too.
@@ -87,7 +87,7 @@ export type ResourceIdentifier = z.infer<typeof resourceIdentifier>;
 export type Relationship = z.infer<typeof relationship>;
 export type Links = z.infer<typeof links>;
 export type Meta = z.infer<typeof meta>;
-export type JsonApiResource = z.infer<typeof jsonApiResource>;
+export type JsonApiResource = z.infer<typeof resourceObject>;
 export type JsonApiError = z.infer<typeof jsonApiError>;
 export type JsonApiErrorDocument = z.infer<typeof jsonApiErrorDocument>;
 
@@ -97,8 +97,6 @@ export type Shipment = z.infer<typeof shipment>;
 export type ShipmentAttributes = z.infer<typeof shipmentAttributes>;
 export type Container = z.infer<typeof container>;
 export type ContainerAttributes = z.infer<typeof containerAttributes>;
-export type ContainerRelationships = z.infer<typeof containerRelationships>;
-export type ContainerStatus = z.infer<typeof containerStatus>;
 export type ImportDeadlines = z.infer<typeof importDeadlines>;
 export type TerminalHold = z.infer<typeof terminalHold>;
 export type TerminalFee = z.infer<typeof terminalFee>;

@@ -2,144 +2,89 @@ import { z } from 'zod';
 
 import {
 	includedResources,
-	links,
 	relationship,
 	resourceId,
-	resourceIdentifier,
+	resourceObject,
+	resourceOf,
 	singleResourceDocument,
-	toOne,
-	toOneOrNull,
 	type ResourceSchema,
 } from './jsonApi';
-import {
-	dataSource,
-	ianaTimeZone,
-	isoDateTime,
-	resourceSchemasByType,
-	unLocode,
-} from './resources';
+import { dataSource, resourceSchemasByType } from './resources';
+import { ianaTimeZone, isoDateTime, unLocode } from './values';
 
 /*
  * The body of a webhook delivery (service notes "Webhooks"): a `webhook_notification` whose
  * `reference_object` names the record that caused it, with related records in `included`.
  */
 
+function maybe<Schema extends z.ZodTypeAny>(schema: Schema) {
+	return schema.nullable().optional();
+}
+
 // ---------------------------------------------------------------------------------------------
 // Reference objects that are not resources of the interface
 
 /**
- * Attribute name → `[old, new]`. Keys are open-ended; hold and fee values are whole arrays.
- * Exactly two elements: anything else is not a change the receiver can read.
+ * Attribute name → `[old, new]`. Keys are open-ended; hold and fee values are whole arrays. A
+ * value that is not a pair is still a change the workflow hears of: logic/changeset.ts gives it
+ * an item with the raw value and a warning, so the schema lets any value through.
  */
-export const changeset = z.record(z.string(), z.tuple([z.unknown(), z.unknown()]));
+export const changeset = z.record(z.string(), z.unknown());
 
 /** Reference object of `container.updated`. */
-export const containerUpdatedEvent = z
-	.object({
-		id: resourceId,
-		type: z.literal('container_updated_event'),
-		attributes: z
-			.object({
-				changeset,
-				// When the change was seen; order deliveries by this, not by arrival.
-				timestamp: isoDateTime.optional(),
-				data_source: dataSource.optional(),
-				timezone: ianaTimeZone.nullable().optional(),
-			})
-			.passthrough(),
-		relationships: z
-			.object({
-				container: toOne(['container']),
-				// `pod_terminal` changes carry terminal ids, resolved through this record.
-				terminal: toOneOrNull(['terminal', 'rail_terminal']).optional(),
-				shipment: toOne(['shipment']).optional(),
-			})
-			.passthrough(),
-		links: links.optional(),
-	})
-	.passthrough();
+export const containerUpdatedEvent = resourceOf(
+	'container_updated_event',
+	z
+		.object({
+			changeset,
+			// When the change was seen; order deliveries by this, not by arrival.
+			timestamp: maybe(isoDateTime),
+			data_source: maybe(dataSource),
+			timezone: maybe(ianaTimeZone),
+		})
+		.passthrough(),
+);
+// Relationships: container, terminal (terminal or rail_terminal; `pod_terminal` changes carry
+// terminal ids, resolved through it), shipment.
 
 /** Reference object of `container.created`. */
-export const containerCreatedEvent = z
-	.object({
-		id: resourceId,
-		type: z.literal('container_created_event'),
-		attributes: z
-			.object({
-				timestamp: isoDateTime.optional(),
-				timezone: ianaTimeZone.nullable().optional(),
-			})
-			.passthrough()
-			.optional(),
-		relationships: z
-			.object({
-				container: toOne(['container']),
-				shipment: toOne(['shipment']),
-			})
-			.partial()
-			.passthrough()
-			.optional(),
-		links: links.optional(),
-	})
-	.passthrough();
+export const containerCreatedEvent = resourceOf(
+	'container_created_event',
+	maybe(z.object({ timestamp: maybe(isoDateTime), timezone: maybe(ianaTimeZone) }).passthrough()),
+);
 
 /** Reference object of `shipment.estimated.arrival` (a new ETA reported by the line). */
-export const estimatedEvent = z
-	.object({
-		id: resourceId,
-		type: z.literal('estimated_event'),
-		attributes: z
+export const estimatedEvent = resourceOf(
+	'estimated_event',
+	maybe(
+		z
 			.object({
 				// Open set of event names.
-				event: z.string(),
-				estimated_timestamp: isoDateTime.nullable(),
-				created_at: isoDateTime,
-				voyage_number: z.string().nullable(),
-				location_locode: unLocode.nullable(),
-				data_source: dataSource,
-				timezone: ianaTimeZone.nullable(),
+				event: maybe(z.string()),
+				estimated_timestamp: maybe(isoDateTime),
+				created_at: maybe(isoDateTime),
+				voyage_number: maybe(z.string()),
+				location_locode: maybe(unLocode),
+				data_source: maybe(dataSource),
+				timezone: maybe(ianaTimeZone),
 			})
-			.partial()
-			.passthrough()
-			.optional(),
-		relationships: z
-			.object({
-				shipment: toOne(['shipment']),
-				port: toOneOrNull(['port']),
-				vessel: toOneOrNull(['vessel']),
-			})
-			.partial()
-			.passthrough()
-			.optional(),
-		links: links.optional(),
-	})
-	.passthrough();
+			.passthrough(),
+	),
+);
 
 /** Reference object of `container.pod_terminal_changed`. No published example: kept loose. */
-export const containerPodTerminalChangedEvent = z
-	.object({
-		id: resourceId,
-		type: z.literal('container_pod_terminal_changed_event'),
-		attributes: z
+export const containerPodTerminalChangedEvent = resourceOf(
+	'container_pod_terminal_changed_event',
+	maybe(
+		z
 			.object({
-				timestamp: isoDateTime.optional(),
-				data_source: dataSource.optional(),
-				timezone: ianaTimeZone.nullable().optional(),
+				timestamp: maybe(isoDateTime),
+				data_source: maybe(dataSource),
+				timezone: maybe(ianaTimeZone),
 			})
-			.passthrough()
-			.optional(),
-		relationships: z
-			.object({
-				container: toOne(['container']),
-				shipment: toOne(['shipment']),
-				terminal: toOneOrNull(['terminal', 'rail_terminal']),
-			})
-			.partial()
-			.passthrough()
-			.optional(),
-		links: links.optional(),
-	})
-	.passthrough();
+			.passthrough(),
+	),
+);
 
 /** Every schema a record in a delivery's `included` is checked against, by `type`. */
 export const notificationSchemasByType: Readonly<Record<string, ResourceSchema>> = {
@@ -155,37 +100,32 @@ export const notificationSchemasByType: Readonly<Record<string, ResourceSchema>>
 
 export const webhookNotificationAttributes = z
 	.object({
-		// A copy of `data.id`, which is the idempotency key. The service's own payload reference
-		// shows deliveries without it, so it is optional.
-		id: resourceId.optional(),
+		// A copy of `data.id`, which is the idempotency key; the service's own payload reference
+		// shows deliveries without it.
+		id: maybe(resourceId),
 		// Event names are an open set (service notes): any string passes.
-		event: z.string().min(1),
-		delivery_status: z.string(),
-		created_at: isoDateTime,
+		event: z.string().min(1, 'an event name'),
+		delivery_status: maybe(z.string()),
+		created_at: maybe(isoDateTime),
 	})
 	.passthrough();
 
 /** The `data` of a delivery. */
-export const webhookNotificationResource = z
-	.object({
-		id: resourceId,
-		type: z.literal('webhook_notification'),
-		attributes: webhookNotificationAttributes,
-		relationships: z
-			.object({
-				// The record that caused the delivery; its type depends on the event.
-				reference_object: z.object({ data: resourceIdentifier }).passthrough(),
-				webhook: toOne(['webhook']),
-				webhook_notification_logs: relationship.optional(),
-			})
-			.passthrough(),
-		links: links.optional(),
-	})
-	.passthrough();
+export const webhookNotificationResource = resourceObject.extend({
+	type: z.literal('webhook_notification'),
+	attributes: webhookNotificationAttributes,
+	relationships: z
+		.object({
+			// The record that caused the delivery; its type depends on the event.
+			reference_object: relationship,
+			webhook: maybe(relationship),
+		})
+		.catchall(relationship),
+});
 
 /**
  * A whole delivery body. `included` may be empty or absent (some events carry only the reference
- * object); records of known types in it must match their schema, other types pass as generic
+ * object); records of known types in it are checked against their schema, other types as generic
  * resource objects.
  */
 export const webhookNotificationEnvelope = singleResourceDocument(

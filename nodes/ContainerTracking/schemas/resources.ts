@@ -1,45 +1,56 @@
 import { z } from 'zod';
 
+import { relationship, resourceOf, type ResourceSchema } from './jsonApi';
 import {
-	links,
-	relationship,
-	resourceId,
-	toMany,
-	toOne,
-	toOneOrNull,
-	type ResourceSchema,
-} from './jsonApi';
+	CONTAINER_STATUSES,
+	DATA_SOURCES,
+	EQUIPMENT_HEIGHTS,
+	EQUIPMENT_TYPES,
+	FEE_TYPES,
+	HOLD_NAMES,
+	HOLD_STATUSES,
+	LINE_TRACKING_STOPPED_REASONS,
+	REQUEST_TYPES,
+	SHIPPING_LINE_DECISIONS,
+	TRACKING_REQUEST_FAILED_REASONS,
+	TRACKING_REQUEST_STATUSES,
+	coordinate,
+	ianaTimeZone,
+	isoDate,
+	isoDateTime,
+	numeric,
+	openEnum,
+	textList,
+	unLocode,
+} from './values';
 
 /*
  * One schema per resource of the interface (section 2) plus the resources the service notes
- * describe. Only what the interface's "Required:" lines or the service notes name is required;
- * every other attribute is optional, but must have the documented type and nullability when
- * present. Unknown fields pass through.
+ * describe: what the service promises. Attributes that identify a record (a container's number, a
+ * shipment's bill of lading number…) are expected; every other attribute may be missing or null
+ * (not reported). Value sets are open (schemas/values.ts), numbers may come as numeric strings,
+ * lists of strings may hold nulls, relationships may be null. Unknown fields pass through.
  */
 
+/** Optional, and null means "not reported". */
+function maybe<Schema extends z.ZodTypeAny>(schema: Schema) {
+	return schema.nullable().optional();
+}
+
+/** The `relationships` of a resource: the named ones described, any others allowed. */
+function relationshipsNamed<Names extends string>(names: readonly Names[]) {
+	return z
+		.object(Object.fromEntries(names.map((name) => [name, relationship.optional()])))
+		.catchall(relationship) as unknown as z.ZodType<
+		Partial<Record<Names, z.infer<typeof relationship>>> &
+			Record<string, z.infer<typeof relationship> | undefined>
+	>;
+}
+
 // ---------------------------------------------------------------------------------------------
-// Scalars
+// Shared value sets
 
-/** ISO 8601 date-time with `Z` or a numeric offset ("2020-04-04T16:13:35-07:00"). */
-export const isoDateTime = z.string().datetime({ offset: true });
-
-/** ISO 8601 calendar date ("2020-03-03"). */
-export const isoDate = z.string().date();
-
-/** IANA time zone name. Not checked against the zone database (it changes over time). */
-export const ianaTimeZone = z.string().min(1);
-
-/** UN/LOCODE such as `USOAK`: format not checked, carriers send odd codes. */
-export const unLocode = z.string();
-
-/** Latitude or longitude. Notifications send them as numeric strings ("40.684996498"). */
-export const coordinate = z.union([
-	z.number(),
-	z.string().regex(/^-?\d+(\.\d+)?$/, 'Expected a number or a numeric string'),
-]);
-
-/** The original source of an event or of a change. */
-export const dataSource = z.enum(['shipping_line', 'terminal', 'ais']);
+export const dataSource = openEnum(DATA_SOURCES);
 
 // ---------------------------------------------------------------------------------------------
 // transport_event (2.1)
@@ -48,360 +59,235 @@ export const transportEventAttributes = z
 	.object({
 		// Event names are an open set (service notes): any string.
 		event: z.string(),
-		voyage_number: z.string().nullable(),
-		timestamp: isoDateTime.nullable(),
-		timezone: ianaTimeZone.nullable(),
-		location_locode: unLocode.nullable(),
-		created_at: isoDateTime,
-		data_source: dataSource,
+		voyage_number: maybe(z.string()),
+		timestamp: maybe(isoDateTime),
+		timezone: maybe(ianaTimeZone),
+		location_locode: maybe(unLocode),
+		created_at: maybe(isoDateTime),
+		data_source: maybe(dataSource),
 	})
-	.partial()
 	.passthrough();
 
-export const transportEvent = z
-	.object({
-		id: resourceId,
-		type: z.literal('transport_event'),
-		attributes: transportEventAttributes.optional(),
-		// Deliveries of estimated events carry the event without relationships
-		// (fixtures/notifications/container.transport.estimated.vessel_arrived.json).
-		relationships: z
-			.object({
-				shipment: toOne(['shipment']),
-				container: toOne(['container']),
-				vessel: toOneOrNull(['vessel']),
-				location: toOneOrNull(['port', 'metro_area']),
-				terminal: toOneOrNull(['terminal', 'rail_terminal']),
-			})
-			.partial()
-			.passthrough()
-			.optional(),
-		links: links.optional(),
-	})
-	.passthrough();
+// Relationships: shipment, container, vessel, location (port or metro_area), terminal (terminal
+// or rail_terminal). Deliveries of estimated events carry the event without relationships.
+export const transportEvent = resourceOf('transport_event', maybe(transportEventAttributes));
 
 // ---------------------------------------------------------------------------------------------
 // shipment (2.2)
 
-export const lineTrackingStoppedReason = z.enum([
-	'all_containers_terminated',
-	'past_arrival_window',
-	'past_full_out_window',
-	'no_updates_at_line',
-	'cancelled_by_user',
-	'booking_cancelled',
-]);
+export const lineTrackingStoppedReason = openEnum(LINE_TRACKING_STOPPED_REASONS);
 
 export const shipmentAttributes = z
 	.object({
 		bill_of_lading_number: z.string(),
-		normalized_number: z.string().optional(),
-		ref_numbers: z.array(z.string()).nullable().optional(),
-		created_at: isoDateTime.optional(),
-		tags: z.array(z.string()).optional(),
-		port_of_lading_locode: unLocode.nullable().optional(),
-		port_of_discharge_locode: unLocode.nullable().optional(),
-		destination_locode: unLocode.nullable().optional(),
-		port_of_lading_name: z.string().nullable().optional(),
-		port_of_discharge_name: z.string().nullable().optional(),
-		destination_name: z.string().nullable().optional(),
-		shipping_line_scac: z.string().optional(),
-		shipping_line_name: z.string().optional(),
-		shipping_line_short_name: z.string().optional(),
-		customer_name: z.string().nullable().optional(),
-		pod_vessel_name: z.string().nullable().optional(),
-		pod_vessel_imo: z.string().nullable().optional(),
-		pod_voyage_number: z.string().nullable().optional(),
-		pol_etd_at: isoDateTime.nullable().optional(),
-		pol_atd_at: isoDateTime.nullable().optional(),
-		pod_eta_at: isoDateTime.nullable().optional(),
-		pod_original_eta_at: isoDateTime.nullable().optional(),
-		pod_ata_at: isoDateTime.nullable().optional(),
-		destination_eta_at: isoDateTime.nullable().optional(),
-		destination_ata_at: isoDateTime.nullable().optional(),
-		pol_timezone: ianaTimeZone.nullable().optional(),
-		pod_timezone: ianaTimeZone.nullable().optional(),
-		destination_timezone: ianaTimeZone.nullable().optional(),
-		line_tracking_last_attempted_at: isoDateTime.nullable().optional(),
-		line_tracking_last_succeeded_at: isoDateTime.nullable().optional(),
-		line_tracking_stopped_at: isoDateTime.nullable().optional(),
-		line_tracking_stopped_reason: lineTrackingStoppedReason.nullable().optional(),
+		normalized_number: maybe(z.string()),
+		ref_numbers: maybe(textList),
+		created_at: maybe(isoDateTime),
+		tags: maybe(textList),
+		port_of_lading_locode: maybe(unLocode),
+		port_of_discharge_locode: maybe(unLocode),
+		destination_locode: maybe(unLocode),
+		port_of_lading_name: maybe(z.string()),
+		port_of_discharge_name: maybe(z.string()),
+		destination_name: maybe(z.string()),
+		shipping_line_scac: maybe(z.string()),
+		shipping_line_name: maybe(z.string()),
+		shipping_line_short_name: maybe(z.string()),
+		customer_name: maybe(z.string()),
+		pod_vessel_name: maybe(z.string()),
+		pod_vessel_imo: maybe(z.string()),
+		pod_voyage_number: maybe(z.string()),
+		pol_etd_at: maybe(isoDateTime),
+		pol_atd_at: maybe(isoDateTime),
+		pod_eta_at: maybe(isoDateTime),
+		pod_original_eta_at: maybe(isoDateTime),
+		pod_ata_at: maybe(isoDateTime),
+		destination_eta_at: maybe(isoDateTime),
+		destination_ata_at: maybe(isoDateTime),
+		pol_timezone: maybe(ianaTimeZone),
+		pod_timezone: maybe(ianaTimeZone),
+		destination_timezone: maybe(ianaTimeZone),
+		line_tracking_last_attempted_at: maybe(isoDateTime),
+		line_tracking_last_succeeded_at: maybe(isoDateTime),
+		line_tracking_stopped_at: maybe(isoDateTime),
+		line_tracking_stopped_reason: maybe(lineTrackingStoppedReason),
 	})
 	.passthrough();
 
-export const shipmentRelationships = z
-	.object({
-		destination: toOneOrNull(['port', 'metro_area']),
-		port_of_lading: toOneOrNull(['port']),
-		port_of_discharge: toOneOrNull(['port']),
-		containers: toMany(['container']),
-		// The interface does not mark these three nullable, but every notification fixture has
-		// shipments with `data: null` here (e.g. container.created.json).
-		pod_terminal: toOneOrNull(['terminal']),
-		destination_terminal: toOneOrNull(['terminal', 'rail_terminal']),
-		line_tracking_stopped_by_user: toOneOrNull(['user']),
-	})
-	.partial()
-	.passthrough();
-
-export const shipment = z
-	.object({
-		id: resourceId,
-		type: z.literal('shipment'),
-		attributes: shipmentAttributes,
-		relationships: shipmentRelationships,
-		links: links.extend({ self: z.string().min(1) }),
-	})
-	.passthrough();
+// Relationships: destination (port or metro_area), port_of_lading, port_of_discharge (port),
+// containers (container list), pod_terminal (terminal), destination_terminal (terminal or
+// rail_terminal), line_tracking_stopped_by_user (user). The interface requires `links` and
+// `relationships`; records in `included` often come without them, which JSON:API allows.
+export const shipment = resourceOf(
+	'shipment',
+	shipmentAttributes,
+	relationshipsNamed([
+		'destination',
+		'port_of_lading',
+		'port_of_discharge',
+		'containers',
+		'pod_terminal',
+		'destination_terminal',
+		'line_tracking_stopped_by_user',
+	]),
+);
 
 // ---------------------------------------------------------------------------------------------
 // terminal_hold (2.9) and terminal_fee (2.10)
 
-/** Case-sensitive: `USDA`, `VACIS`, `TMF` are uppercase, the rest lowercase. */
-export const terminalHoldName = z.enum(['freight', 'customs', 'USDA', 'VACIS', 'TMF', 'other']);
-
-/** `hold` is active, `pending` is expected. A cleared hold leaves the array (no `released`). */
-export const terminalHoldStatus = z.enum(['hold', 'pending']);
+export const terminalHoldName = openEnum(HOLD_NAMES);
+export const terminalHoldStatus = openEnum(HOLD_STATUSES);
 
 export const terminalHold = z
 	.object({
 		name: terminalHoldName,
 		status: terminalHoldStatus,
 		// Raw terminal text: show it to people, never automate on it.
-		description: z.string().nullable().optional(),
+		description: maybe(z.string()),
 	})
 	.passthrough();
 
-export const terminalFeeType = z.enum([
-	'demurrage',
-	'exam',
-	'extended_dwell_time',
-	'other',
-	'total',
-]);
+export const terminalFeeType = openEnum(FEE_TYPES);
 
 export const terminalFee = z
 	.object({
 		type: terminalFeeType,
 		// Local currency; 0 means "reported, amount not posted yet".
-		amount: z.number(),
-		currency_code: z.string().optional(),
+		amount: numeric,
+		currency_code: maybe(z.string()),
 	})
 	.passthrough();
 
 // ---------------------------------------------------------------------------------------------
 // container (2.3)
 
-export const equipmentType = z.enum(['dry', 'reefer', 'open top', 'flat rack', 'bulk', 'tank']);
-export const equipmentLength = z.union([
-	z.literal(10),
-	z.literal(20),
-	z.literal(40),
-	z.literal(45),
-]);
-export const equipmentHeight = z.enum(['standard', 'high_cube']);
+export const equipmentType = openEnum(EQUIPMENT_TYPES);
+/** Feet: 10, 20, 40, 45 are listed; 53-foot boxes exist too. */
+export const equipmentLength = numeric;
+export const equipmentHeight = openEnum(EQUIPMENT_HEIGHTS);
 
 /** Section 3.1. */
-export const containerStatus = z.enum([
-	'new',
-	'on_ship',
-	'available',
-	'not_available',
-	'grounded',
-	'on_rail',
-	'picked_up',
-	'off_dock',
-	'delivered',
-	'dropped',
-	'loaded',
-	'empty_returned',
-	'awaiting_inland_transfer',
-]);
+export const containerStatus = openEnum(CONTAINER_STATUSES);
 
 /** The three last free days that `pickup_lfd` is coalesced from (line, terminal, rail). */
 export const importDeadlines = z
 	.object({
-		pickup_lfd_terminal: isoDateTime.nullable().optional(),
-		pickup_lfd_rail: isoDateTime.nullable().optional(),
-		pickup_lfd_line: isoDateTime.nullable().optional(),
+		pickup_lfd_terminal: maybe(isoDateTime),
+		pickup_lfd_rail: maybe(isoDateTime),
+		pickup_lfd_line: maybe(isoDateTime),
 	})
 	.passthrough();
 
 export const containerAttributes = z
 	.object({
 		number: z.string(),
-		ref_numbers: z.array(z.string()).optional(),
-		equipment_type: equipmentType.nullable().optional(),
-		equipment_length: equipmentLength.nullable().optional(),
-		equipment_height: equipmentHeight.nullable().optional(),
-		weight_in_lbs: z.number().nullable().optional(),
-		created_at: isoDateTime.optional(),
-		seal_number: z.string().nullable().optional(),
-		pickup_lfd: isoDateTime.nullable().optional(),
-		pickup_appointment_at: isoDateTime.nullable().optional(),
-		availability_known: z.boolean().optional(),
-		available_for_pickup: z.boolean().nullable().optional(),
-		pod_arrived_at: isoDateTime.nullable().optional(),
-		pod_discharged_at: isoDateTime.nullable().optional(),
-		pod_full_out_at: isoDateTime.nullable().optional(),
-		terminal_checked_at: isoDateTime.nullable().optional(),
-		pod_full_out_chassis_number: z.string().nullable().optional(),
-		location_at_pod_terminal: z.string().nullable().optional(),
-		final_destination_full_out_at: isoDateTime.nullable().optional(),
-		empty_terminated_at: isoDateTime.nullable().optional(),
-		holds_at_pod_terminal: z.array(terminalHold).optional(),
-		fees_at_pod_terminal: z.array(terminalFee).optional(),
-		pod_timezone: ianaTimeZone.nullable().optional(),
-		final_destination_timezone: ianaTimeZone.nullable().optional(),
-		empty_terminated_timezone: ianaTimeZone.nullable().optional(),
-		pod_rail_carrier_scac: z.string().nullable().optional(),
-		ind_rail_carrier_scac: z.string().nullable().optional(),
-		pod_last_tracking_request_at: isoDateTime.nullable().optional(),
-		shipment_last_tracking_request_at: isoDateTime.nullable().optional(),
-		pod_rail_loaded_at: isoDateTime.nullable().optional(),
-		pod_rail_departed_at: isoDateTime.nullable().optional(),
-		ind_eta_at: isoDateTime.nullable().optional(),
-		ind_ata_at: isoDateTime.nullable().optional(),
-		ind_rail_unloaded_at: isoDateTime.nullable().optional(),
+		ref_numbers: maybe(textList),
+		equipment_type: maybe(equipmentType),
+		equipment_length: maybe(equipmentLength),
+		equipment_height: maybe(equipmentHeight),
+		weight_in_lbs: maybe(numeric),
+		created_at: maybe(isoDateTime),
+		seal_number: maybe(z.string()),
+		pickup_lfd: maybe(isoDateTime),
+		pickup_appointment_at: maybe(isoDateTime),
+		availability_known: maybe(z.boolean()),
+		available_for_pickup: maybe(z.boolean()),
+		pod_arrived_at: maybe(isoDateTime),
+		pod_discharged_at: maybe(isoDateTime),
+		pod_full_out_at: maybe(isoDateTime),
+		terminal_checked_at: maybe(isoDateTime),
+		pod_full_out_chassis_number: maybe(z.string()),
+		location_at_pod_terminal: maybe(z.string()),
+		final_destination_full_out_at: maybe(isoDateTime),
+		empty_terminated_at: maybe(isoDateTime),
+		// Null is read as "not reported"; an empty list means none (rule 2.3.6).
+		holds_at_pod_terminal: maybe(z.array(terminalHold)),
+		fees_at_pod_terminal: maybe(z.array(terminalFee)),
+		pod_timezone: maybe(ianaTimeZone),
+		final_destination_timezone: maybe(ianaTimeZone),
+		empty_terminated_timezone: maybe(ianaTimeZone),
+		pod_rail_carrier_scac: maybe(z.string()),
+		ind_rail_carrier_scac: maybe(z.string()),
+		pod_last_tracking_request_at: maybe(isoDateTime),
+		shipment_last_tracking_request_at: maybe(isoDateTime),
+		pod_rail_loaded_at: maybe(isoDateTime),
+		pod_rail_departed_at: maybe(isoDateTime),
+		ind_eta_at: maybe(isoDateTime),
+		ind_ata_at: maybe(isoDateTime),
+		ind_rail_unloaded_at: maybe(isoDateTime),
 		/** Deprecated: use `import_deadlines.pickup_lfd_rail`. */
-		ind_facility_lfd_on: isoDateTime.nullable().optional(),
-		import_deadlines: importDeadlines.nullable().optional(),
-		current_status: containerStatus.optional(),
+		ind_facility_lfd_on: maybe(isoDateTime),
+		import_deadlines: maybe(importDeadlines),
+		current_status: maybe(containerStatus),
 	})
 	.passthrough();
 
-export const containerRelationships = z
-	.object({
-		shipment: toOne(['shipment']),
-		// Not marked nullable in the interface; fixtures send `data: null` for both
-		// (api/container.get.json: pickup_facility, notifications/container.created.json:
-		// pod_terminal).
-		pickup_facility: toOneOrNull(['terminal']),
-		pod_terminal: toOneOrNull(['terminal']),
-		transport_events: toMany(['transport_event']),
-		raw_events: toMany(['raw_event']),
-	})
-	.partial()
-	.passthrough();
+// Relationships: shipment (shipment), pickup_facility and pod_terminal (terminal),
+// transport_events and raw_events (lists). Any of them may be null.
+export const containerRelationships = relationshipsNamed([
+	'shipment',
+	'pickup_facility',
+	'pod_terminal',
+	'transport_events',
+	'raw_events',
+]);
 
-export const container = z
-	.object({
-		id: resourceId,
-		type: z.literal('container'),
-		attributes: containerAttributes,
-		relationships: containerRelationships.optional(),
-		links: links.optional(),
-	})
-	.passthrough();
+export const container = resourceOf('container', containerAttributes, containerRelationships);
 
 // ---------------------------------------------------------------------------------------------
 // port (2.4) and metro_area (2.5)
 
 export const portAttributes = z
 	.object({
-		name: z.string(),
-		code: unLocode,
-		state_abbr: z.string().nullable(),
-		city: z.string().nullable(),
-		country_code: z.string().length(2),
-		time_zone: ianaTimeZone,
-		latitude: coordinate.nullable(),
-		longitude: coordinate.nullable(),
-	})
-	.partial()
-	.passthrough();
-
-export const port = z
-	.object({
-		id: resourceId,
-		type: z.literal('port'),
-		attributes: portAttributes.optional(),
-		relationships: z.record(z.string(), relationship).optional(),
-		links: links.optional(),
+		name: maybe(z.string()),
+		code: maybe(unLocode),
+		state_abbr: maybe(z.string()),
+		city: maybe(z.string()),
+		country_code: maybe(z.string()),
+		time_zone: maybe(ianaTimeZone),
+		latitude: maybe(coordinate),
+		longitude: maybe(coordinate),
 	})
 	.passthrough();
 
-export const metroAreaAttributes = z
-	.object({
-		name: z.string(),
-		code: unLocode,
-		state_abbr: z.string().nullable(),
-		country_code: z.string(),
-		time_zone: ianaTimeZone,
-		latitude: coordinate.nullable(),
-		longitude: coordinate.nullable(),
-	})
-	.partial()
-	.passthrough();
+export const port = resourceOf('port', maybe(portAttributes));
 
-export const metroArea = z
-	.object({
-		id: resourceId,
-		type: z.literal('metro_area'),
-		attributes: metroAreaAttributes.optional(),
-		relationships: z.record(z.string(), relationship).optional(),
-		links: links.optional(),
-	})
-	.passthrough();
+export const metroAreaAttributes = portAttributes;
+
+export const metroArea = resourceOf('metro_area', maybe(metroAreaAttributes));
 
 // ---------------------------------------------------------------------------------------------
 // terminal (2.6) and rail_terminal (2.7)
 
-// The interface types these as strings without saying "nullable"; the fixtures send null for
-// `smdg_code` and `bic_facility_code` (notifications/container.updated.json), so every optional
-// descriptive string of a terminal accepts null.
-const optionalText = z.string().nullable().optional();
-
 export const terminalAttributes = z
 	.object({
 		name: z.string(),
-		nickname: optionalText,
-		firms_code: optionalText,
-		smdg_code: optionalText,
-		bic_facility_code: optionalText,
-		street: optionalText,
-		city: optionalText,
-		state: optionalText,
-		state_abbr: optionalText,
-		zip: optionalText,
-		country: optionalText,
+		nickname: maybe(z.string()),
+		firms_code: maybe(z.string()),
+		smdg_code: maybe(z.string()),
+		bic_facility_code: maybe(z.string()),
+		street: maybe(z.string()),
+		city: maybe(z.string()),
+		state: maybe(z.string()),
+		state_abbr: maybe(z.string()),
+		zip: maybe(z.string()),
+		country: maybe(z.string()),
 	})
 	.passthrough();
 
-export const terminal = z
-	.object({
-		id: resourceId,
-		type: z.literal('terminal'),
-		attributes: terminalAttributes,
-		relationships: z.object({ port: toOne(['port']) }).passthrough(),
-		links: links.optional(),
-	})
-	.passthrough();
+// Relationship: port (port); real answers send `port: {data: null}` too.
+export const terminal = resourceOf('terminal', terminalAttributes);
 
 export const railTerminalAttributes = z
 	.object({
 		name: z.string(),
-		nickname: optionalText,
-		firms_code: optionalText,
+		nickname: maybe(z.string()),
+		firms_code: maybe(z.string()),
 	})
 	.passthrough();
 
-export const railTerminal = z
-	.object({
-		id: resourceId,
-		type: z.literal('rail_terminal'),
-		attributes: railTerminalAttributes,
-		relationships: z
-			.object({
-				port: toOneOrNull(['port']),
-				metro_area: toOne(['metro_area']),
-			})
-			.partial()
-			.passthrough()
-			.optional(),
-		links: links.optional(),
-	})
-	.passthrough();
+// Relationships: port (port, nullable), metro_area (metro_area).
+export const railTerminal = resourceOf('rail_terminal', railTerminalAttributes);
 
 // ---------------------------------------------------------------------------------------------
 // vessel (2.8)
@@ -409,148 +295,83 @@ export const railTerminal = z
 /** One historical position; sent only when `show_positions` is requested. */
 export const vesselPosition = z
 	.object({
-		latitude: z.number(),
-		longitude: z.number(),
-		heading: z.number().nullable(),
-		timestamp: isoDateTime,
-		estimated: z.boolean(),
+		latitude: maybe(coordinate),
+		longitude: maybe(coordinate),
+		heading: maybe(numeric),
+		timestamp: maybe(isoDateTime),
+		estimated: maybe(z.boolean()),
 	})
-	.partial()
 	.passthrough();
 
 export const vesselAttributes = z
 	.object({
-		name: z.string(),
-		imo: z.string().nullable(),
-		mmsi: z.string().nullable(),
-		latitude: z.number().nullable(),
-		longitude: z.number().nullable(),
-		nautical_speed_knots: z.number().nullable(),
-		navigational_heading_degrees: z.number().nullable(),
-		position_timestamp: isoDateTime.nullable(),
-		positions: z.array(vesselPosition).nullable(),
+		name: maybe(z.string()),
+		imo: maybe(z.string()),
+		mmsi: maybe(z.string()),
+		latitude: maybe(coordinate),
+		longitude: maybe(coordinate),
+		nautical_speed_knots: maybe(numeric),
+		navigational_heading_degrees: maybe(numeric),
+		position_timestamp: maybe(isoDateTime),
+		positions: maybe(z.array(vesselPosition)),
 	})
-	.partial()
 	.passthrough();
 
-export const vessel = z
-	.object({
-		id: resourceId,
-		type: z.literal('vessel'),
-		attributes: vesselAttributes.optional(),
-		relationships: z.record(z.string(), relationship).optional(),
-		links: links.optional(),
-	})
-	.passthrough();
+export const vessel = resourceOf('vessel', maybe(vesselAttributes));
 
 // ---------------------------------------------------------------------------------------------
-// raw_event (GET /containers/{id}/raw_events; shape from fixtures/api/container.raw_events.json)
+// raw_event (GET /containers/{id}/raw_events; its shape is not in the interface)
 
-// The interface does not show this shape. Values that depend on what the carrier reported are
-// nullable; the bookkeeping fields (event, estimated, index, created_at) are not.
 export const rawEventAttributes = z
 	.object({
 		// Raw event names ("empty_out", "vessel_loaded") are an open set.
-		event: z.string(),
-		estimated: z.boolean(),
-		index: z.number().int(),
-		created_at: isoDateTime,
-		timestamp: isoDateTime.nullable(),
-		actual_on: isoDate.nullable(),
-		estimated_at: isoDateTime.nullable(),
-		actual_at: isoDateTime.nullable(),
-		original_event: z.string().nullable(),
-		voyage_number: z.string().nullable(),
-		location_name: z.string().nullable(),
-		location_locode: unLocode.nullable(),
-		vessel_name: z.string().nullable(),
-		vessel_imo: z.string().nullable(),
-		timezone: ianaTimeZone.nullable(),
+		event: maybe(z.string()),
+		estimated: maybe(z.boolean()),
+		index: maybe(numeric),
+		created_at: maybe(isoDateTime),
+		timestamp: maybe(isoDateTime),
+		actual_on: maybe(isoDate),
+		estimated_at: maybe(isoDateTime),
+		actual_at: maybe(isoDateTime),
+		original_event: maybe(z.string()),
+		voyage_number: maybe(z.string()),
+		location_name: maybe(z.string()),
+		location_locode: maybe(unLocode),
+		vessel_name: maybe(z.string()),
+		vessel_imo: maybe(z.string()),
+		timezone: maybe(ianaTimeZone),
 	})
-	.partial()
 	.passthrough();
 
-export const rawEvent = z
-	.object({
-		id: resourceId,
-		type: z.literal('raw_event'),
-		attributes: rawEventAttributes.optional(),
-		relationships: z
-			.object({
-				// Undocumented: any type, any cardinality, or null.
-				location: relationship,
-				vessel: toOneOrNull(['vessel']),
-			})
-			.partial()
-			.passthrough()
-			.optional(),
-		links: links.optional(),
-	})
-	.passthrough();
+// Relationships: location (undocumented: any type), vessel (vessel).
+export const rawEvent = resourceOf('raw_event', maybe(rawEventAttributes));
 
 // ---------------------------------------------------------------------------------------------
 // tracking_request (service notes "Tracking requests")
 
-export const requestType = z.enum(['container', 'bill_of_lading', 'booking']);
-
-export const trackingRequestStatus = z.enum([
-	'pending',
-	'awaiting_manifest',
-	'created',
-	'failed',
-	'tracking_stopped',
-]);
-
-export const trackingRequestFailedReason = z.enum([
-	'not_found',
-	'invalid_number',
-	'duplicate',
-	'booking_cancelled',
-	'expired',
-	'retries_exhausted',
-	'shipping_line_unreachable',
-	'unrecognized_response',
-	'internal_processing_error',
-	'data_unavailable',
-]);
+export const requestType = openEnum(REQUEST_TYPES);
+export const trackingRequestStatus = openEnum(TRACKING_REQUEST_STATUSES);
+export const trackingRequestFailedReason = openEnum(TRACKING_REQUEST_FAILED_REASONS);
 
 export const trackingRequestAttributes = z
 	.object({
 		// What was asked for and where it stands: present in every answer and delivery.
 		request_number: z.string(),
-		request_type: requestType,
-		scac: z.string(),
-		status: trackingRequestStatus,
-		// The 201 answer (api/tracking_request.create.201.json) lacks shipment_tags, is_retrying
-		// and retry_count, so everything below is optional.
-		ref_numbers: z.array(z.string()).nullable().optional(),
-		shipment_tags: z.array(z.string()).nullable().optional(),
-		failed_reason: trackingRequestFailedReason.nullable().optional(),
-		created_at: isoDateTime.optional(),
-		updated_at: isoDateTime.optional(),
-		is_retrying: z.boolean().optional(),
-		retry_count: z.number().int().nonnegative().nullable().optional(),
+		request_type: maybe(requestType),
+		scac: maybe(z.string()),
+		status: maybe(trackingRequestStatus),
+		ref_numbers: maybe(textList),
+		shipment_tags: maybe(textList),
+		failed_reason: maybe(trackingRequestFailedReason),
+		created_at: maybe(isoDateTime),
+		updated_at: maybe(isoDateTime),
+		is_retrying: maybe(z.boolean()),
+		retry_count: maybe(numeric),
 	})
 	.passthrough();
 
-export const trackingRequest = z
-	.object({
-		id: resourceId,
-		type: z.literal('tracking_request'),
-		attributes: trackingRequestAttributes,
-		relationships: z
-			.object({
-				// Null until a shipment exists.
-				tracked_object: toOneOrNull(['shipment']).optional(),
-				// `customer` (type `party`) and `user` appear; their shape is not documented.
-				customer: relationship.optional(),
-				user: relationship.optional(),
-			})
-			.passthrough()
-			.optional(),
-		links: links.optional(),
-	})
-	.passthrough();
+// Relationships: tracked_object (shipment; null until a shipment exists), customer, user.
+export const trackingRequest = resourceOf('tracking_request', trackingRequestAttributes);
 
 // ---------------------------------------------------------------------------------------------
 // webhook (service notes "Webhooks")
@@ -559,79 +380,61 @@ export const webhookHeader = z.object({ name: z.string(), value: z.string() }).p
 
 export const webhookAttributes = z
 	.object({
-		url: z.string().url(),
-		active: z.boolean().optional(),
+		url: z.string(),
+		active: maybe(z.boolean()),
 		// Event names are an open set: any string.
-		events: z.array(z.string()).optional(),
+		events: maybe(textList),
 		// Returned on creation; store it to verify delivery signatures.
-		secret: z.string().optional(),
-		headers: z.array(webhookHeader).nullable().optional(),
-		created_at: isoDateTime.optional(),
+		secret: maybe(z.string()),
+		headers: maybe(z.array(webhookHeader)),
+		created_at: maybe(isoDateTime),
 	})
 	.passthrough();
 
-export const webhook = z
-	.object({
-		id: resourceId,
-		type: z.literal('webhook'),
-		attributes: webhookAttributes,
-		relationships: z.record(z.string(), relationship).optional(),
-		links: links.optional(),
-	})
-	.passthrough();
+export const webhook = resourceOf('webhook', webhookAttributes);
 
 // ---------------------------------------------------------------------------------------------
 // infer_number result (4.2)
 
-export const numberType = z.enum(['container', 'bill_of_lading', 'booking']);
-
-export const shippingLineDecision = z.enum(['auto_select', 'needs_confirmation', 'no_prediction']);
+export const numberType = openEnum(REQUEST_TYPES);
+export const shippingLineDecision = openEnum(SHIPPING_LINE_DECISIONS);
 
 export const shippingLinePrediction = z
 	.object({
 		scac: z.string(),
-		name: z.string(),
-		confidence: z.number().min(0).max(1),
+		name: maybe(z.string()),
+		// From 0 to 1.
+		confidence: maybe(numeric),
 	})
 	.passthrough();
 
-// Fields the table of 4.2 lists without a condition are required; those it says are "present
-// when ..." or "may be absent" are optional.
 export const inferNumberValidation = z
 	.object({
-		is_valid: z.boolean().nullable(),
-		type: z.string(),
-		check_digit_passed: z.boolean().optional(),
-		// Documented as a string present when invalid; the fixture sends null when valid.
-		reason: z.string().nullable().optional(),
-		// Not in the interface; the fixture sends null.
-		parsed_number: z.string().nullable().optional(),
+		is_valid: maybe(z.boolean()),
+		type: maybe(z.string()),
+		check_digit_passed: maybe(z.boolean()),
+		// Present when invalid: why.
+		reason: maybe(z.string()),
+		parsed_number: maybe(z.string()),
 	})
 	.passthrough();
 
 export const inferNumberAttributes = z
 	.object({
-		number_type: numberType,
-		validation: inferNumberValidation,
+		number_type: maybe(numberType),
+		validation: maybe(inferNumberValidation),
 		shipping_line: z
 			.object({
 				decision: shippingLineDecision,
-				selected: shippingLinePrediction.optional(),
+				selected: maybe(shippingLinePrediction),
 				// Ranked by confidence; may be filled even for `no_prediction`.
-				candidates: z.array(shippingLinePrediction),
+				candidates: maybe(z.array(shippingLinePrediction)),
 			})
 			.passthrough(),
 	})
 	.passthrough();
 
-export const inferNumberResult = z
-	.object({
-		id: resourceId,
-		type: z.literal('infer_number_results'),
-		attributes: inferNumberAttributes,
-		links: links.optional(),
-	})
-	.passthrough();
+export const inferNumberResult = resourceOf('infer_number_results', inferNumberAttributes);
 
 // ---------------------------------------------------------------------------------------------
 

@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isRecord } from '../schemas/values';
+
 /**
  * Turns JSON:API records into the flat items n8n users work with: attributes at the top, each
  * relationship as `<name>_id` (or `<name>_ids`), and the related record itself under `<name>`
@@ -8,8 +10,8 @@ import type { IDataObject } from 'n8n-workflow';
 export interface ResourceLike {
 	id: string;
 	type: string;
-	attributes?: IDataObject;
-	relationships?: Record<string, { data?: unknown } | undefined>;
+	attributes?: IDataObject | null;
+	relationships?: Record<string, { data?: unknown } | null | undefined> | null;
 }
 
 export type IncludedIndex = Map<string, ResourceLike>;
@@ -18,7 +20,8 @@ export function indexIncluded(included: unknown): IncludedIndex {
 	const index: IncludedIndex = new Map();
 	if (!Array.isArray(included)) return index;
 	for (const record of included as ResourceLike[]) {
-		if (record && typeof record.id === 'string') index.set(`${record.type}:${record.id}`, record);
+		if (isRecord(record) && typeof record.id === 'string' && typeof record.type === 'string')
+			index.set(`${record.type}:${record.id}`, record);
 	}
 	return index;
 }
@@ -26,7 +29,8 @@ export function indexIncluded(included: unknown): IncludedIndex {
 function identifiers(data: unknown): Array<{ id: string; type: string }> {
 	if (!data) return [];
 	return (Array.isArray(data) ? data : [data]).filter(
-		(entry): entry is { id: string; type: string } => typeof entry?.id === 'string',
+		(entry): entry is { id: string; type: string } =>
+			isRecord(entry) && typeof entry.id === 'string',
 	);
 }
 
@@ -39,9 +43,15 @@ export function flattenResource(
 	included: IncludedIndex,
 	depth = 1,
 ): IDataObject {
-	const flat: IDataObject = { id: resource.id, ...(resource.attributes ?? {}) };
-	for (const [name, relationship] of Object.entries(resource.relationships ?? {})) {
-		const data = relationship?.data;
+	const flat: IDataObject = {
+		id: resource.id,
+		...(isRecord(resource.attributes) ? resource.attributes : {}),
+	};
+	// An attribute called `id` never hides the record's own id.
+	flat.id = resource.id;
+	const relationships = isRecord(resource.relationships) ? resource.relationships : {};
+	for (const [name, relationship] of Object.entries(relationships)) {
+		const data = isRecord(relationship) ? relationship.data : undefined;
 		const refs = identifiers(data);
 		if (Array.isArray(data)) {
 			flat[`${name}_ids`] = refs.map((ref) => ref.id);
@@ -59,12 +69,22 @@ export function flattenResource(
 	return flat;
 }
 
+/** The `{id, type}` a to-one relationship names, if any (null data, absent or malformed: none). */
+export function relatedIdentifier(
+	resource: { relationships?: unknown },
+	relationship: string,
+): { id: string; type: string } | undefined {
+	const relationships = isRecord(resource.relationships) ? resource.relationships : {};
+	const entry = relationships[relationship];
+	return identifiers(isRecord(entry) ? entry.data : undefined)[0];
+}
+
 /** The related record named by a to-one relationship, when the answer included it. */
 export function relatedRecord(
 	resource: ResourceLike,
 	relationship: string,
 	included: IncludedIndex,
 ): ResourceLike | undefined {
-	const ref = identifiers(resource.relationships?.[relationship]?.data)[0];
+	const ref = relatedIdentifier(resource, relationship);
 	return ref ? included.get(`${ref.type}:${ref.id}`) : undefined;
 }

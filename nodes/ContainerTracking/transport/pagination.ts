@@ -1,8 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { z } from 'zod';
 
+import { listDocumentCore } from '../schemas/jsonApi';
+import type { DocumentWarnings } from '../schemas/warnings';
 import { indexIncluded, type IncludedIndex } from './jsonApi';
-import { containerTrackingRequest, parseAnswer, type ContainerTrackingContext } from './request';
+import {
+	containerTrackingRequest,
+	readAnswer,
+	requireCore,
+	type ContainerTrackingContext,
+} from './request';
 
 export const MAX_PAGE_SIZE = 100;
 
@@ -18,7 +25,12 @@ export interface PageWalk {
 export async function fetchAllPages(
 	this: ContainerTrackingContext,
 	path: string,
-	{ qs = {}, limit, itemIndex }: { qs?: IDataObject; limit?: number; itemIndex?: number } = {},
+	{
+		qs = {},
+		limit,
+		itemIndex,
+		what = `listing ${path}`,
+	}: { qs?: IDataObject; limit?: number; itemIndex?: number; what?: string } = {},
 ): Promise<PageWalk> {
 	const records: IDataObject[] = [];
 	const included: IDataObject[] = [];
@@ -33,14 +45,16 @@ export async function fetchAllPages(
 					qs: { ...qs, 'page[size]': pageSize, 'page[number]': 1 },
 					itemIndex,
 				});
-		const data = response.body.data;
-		if (Array.isArray(data)) records.push(...(data as IDataObject[]));
+		// Each page must be a list of records; a page without one is an error, not an empty list.
+		requireCore(this, listDocumentCore, response.body, what, itemIndex);
+		const data = response.body.data as IDataObject[];
+		records.push(...data);
 		if (Array.isArray(response.body.included))
 			included.push(...(response.body.included as IDataObject[]));
 		const links = (response.body.links ?? {}) as IDataObject;
 		next = typeof links.next === 'string' && links.next ? links.next : undefined;
 		// A page that repeats, or an empty one, ends the walk: never loop forever on a bad link.
-		if (!next || seen.has(next) || !Array.isArray(data) || data.length === 0) break;
+		if (!next || seen.has(next) || data.length === 0) break;
 		seen.add(next);
 		if (limit !== undefined && records.length >= limit) break;
 	}
@@ -48,8 +62,8 @@ export async function fetchAllPages(
 }
 
 /**
- * Every page of a list (or up to `limit` records), checked against the list's schema as one
- * document, with its included records indexed for flattening.
+ * Every page of a list (or up to `limit` records), read as one document: each record needs an
+ * id and a type, every other difference from `schema` is a warning for that record's item.
  */
 export async function fetchList<Schema extends z.ZodTypeAny>(
 	this: ContainerTrackingContext,
@@ -57,14 +71,23 @@ export async function fetchList<Schema extends z.ZodTypeAny>(
 	schema: Schema,
 	what: string,
 	options: { qs?: IDataObject; limit?: number; itemIndex?: number } = {},
-): Promise<{ records: Array<z.infer<Schema>['data'][number]>; included: IncludedIndex }> {
-	const pages = await fetchAllPages.call(this, path, options);
-	const document = parseAnswer(
+): Promise<{
+	records: Array<z.infer<Schema>['data'][number]>;
+	included: IncludedIndex;
+	warnings: DocumentWarnings;
+}> {
+	const pages = await fetchAllPages.call(this, path, { ...options, what });
+	const { document, warnings } = readAnswer(
 		this,
+		listDocumentCore,
 		schema,
 		{ data: pages.records, included: pages.included },
 		what,
 		options.itemIndex,
-	) as { data: Array<z.infer<Schema>['data'][number]>; included?: unknown };
-	return { records: document.data, included: indexIncluded(document.included) };
+	);
+	return {
+		records: document.data as Array<z.infer<Schema>['data'][number]>,
+		included: indexIncluded(document.included),
+		warnings,
+	};
 }

@@ -12,6 +12,7 @@ import {
 } from 'n8n-workflow';
 import type { z } from 'zod';
 
+import { documentWarnings, type DocumentWarnings } from '../schemas/warnings';
 import { apiErrorMessage, describeIssues } from './errors';
 import { bucketOf, rateGate } from './rateLimit';
 
@@ -30,6 +31,19 @@ export const MAX_ATTEMPTS = 5;
 const BACKOFF_BASE_MS = 500;
 const REQUEST_TIMEOUT_MS = 60_000;
 
+/**
+ * Whether a call may be sent again when its outcome is unknown: a 5xx, a dropped connection or
+ * an unreadable answer, after which a write may or may not have been done. (A 429 is always
+ * waited out and sent again: the service did nothing.)
+ * - `'yes'`: reads, DELETE and PATCH (they set, so a repeat changes nothing more), infer_number
+ *   (changes nothing), and writes the service recognises when repeated (creating a tracking
+ *   request twice answers `duplicate`).
+ * - `'no'`: a write that a repeat could do twice.
+ * - a function, asked before each repeat: an answer it returns ends the call (it found that the
+ *   write was done, e.g. the webhook exists); undefined lets the repeat go.
+ */
+export type RepeatPolicy = 'yes' | 'no' | (() => Promise<ServiceResponse | undefined>);
+
 export interface RequestParameters {
 	body?: IDataObject;
 	qs?: IDataObject;
@@ -39,11 +53,19 @@ export interface RequestParameters {
 	url?: string;
 	/** Statuses that are answers rather than errors for this call (e.g. 404 when checking existence). */
 	acceptStatuses?: number[];
+	/** Defaults by method: see `defaultRepeatPolicy`. */
+	repeat?: RepeatPolicy;
 }
 
 export interface ServiceResponse {
 	status: number;
 	body: IDataObject;
+	/**
+	 * Why earlier attempts were sent again when their outcome was unknown (`HTTP 502`,
+	 * `ECONNRESET`…): empty when the first answer was read. A write may have been done by one of
+	 * them.
+	 */
+	repeatedAfter: string[];
 }
 
 interface FullResponse {
@@ -52,11 +74,10 @@ interface FullResponse {
 	body: unknown;
 }
 
-/** Reads are safe to repeat; so is infer_number (a POST that changes nothing) and DELETE. */
-function isRetryable(method: IHttpRequestMethods, path: string): boolean {
-	return (
-		method === 'GET' || method === 'DELETE' || path.startsWith('/tracking_requests/infer_number')
-	);
+/** Reads, DELETE, PATCH and infer_number (a POST that changes nothing) are safe to repeat. */
+export function defaultRepeatPolicy(method: IHttpRequestMethods, path: string): RepeatPolicy {
+	if (['GET', 'HEAD', 'DELETE', 'PATCH', 'PUT'].includes(method)) return 'yes';
+	return path.startsWith('/tracking_requests/infer_number') ? 'yes' : 'no';
 }
 
 function retryAfterSeconds(headers: FullResponse['headers']): number {
@@ -85,37 +106,44 @@ function parseBody(raw: unknown): { json: IDataObject | undefined; text: string 
 	}
 }
 
-function isNetworkError(error: unknown): boolean {
+function errorCode(error: unknown): string | undefined {
 	const code =
 		(error as { code?: string; cause?: { code?: string } })?.code ??
 		(error as { cause?: { code?: string } })?.cause?.code;
+	return typeof code === 'string' ? code : undefined;
+}
+
+const NETWORK_ERROR_CODES = [
+	'ECONNRESET',
+	'ECONNREFUSED',
+	'ETIMEDOUT',
+	'EPIPE',
+	'ECONNABORTED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'ERR_BAD_RESPONSE',
+	'ESOCKETTIMEDOUT',
+];
+
+function isNetworkError(error: unknown): boolean {
+	const code = errorCode(error);
 	return (
-		(typeof code === 'string' &&
-			[
-				'ECONNRESET',
-				'ECONNREFUSED',
-				'ETIMEDOUT',
-				'EPIPE',
-				'ECONNABORTED',
-				'ENOTFOUND',
-				'EAI_AGAIN',
-				'ERR_BAD_RESPONSE',
-				'ESOCKETTIMEDOUT',
-			].includes(code)) ||
+		(code !== undefined && NETWORK_ERROR_CODES.includes(code)) ||
 		/socket hang up|timeout|ECONNRESET/i.test((error as Error)?.message ?? '')
 	);
 }
 
 /**
  * One call to the service, authenticated by the credential, paced to the service's rate
- * limits, retried on 429 (after Retry-After), and for calls safe to repeat on 5xx and network
- * errors (with backoff). Errors become NodeApiErrors carrying the service's own message.
+ * limits, repeated after a 429 (once Retry-After has passed) and, as its repeat policy allows,
+ * after 5xx answers, dropped connections and unreadable answers (with backoff). Errors become
+ * NodeApiErrors carrying the service's own message.
  */
 export async function containerTrackingRequest(
 	this: ContainerTrackingContext,
 	method: IHttpRequestMethods,
 	path: string,
-	{ body, qs, itemIndex, url, acceptStatuses = [] }: RequestParameters = {},
+	{ body, qs, itemIndex, url, acceptStatuses = [], repeat }: RequestParameters = {},
 ): Promise<ServiceResponse> {
 	const credentials = await this.getCredentials(CREDENTIAL_NAME);
 	const base = String(credentials.baseUrl ?? '')
@@ -137,7 +165,21 @@ export async function containerTrackingRequest(
 		options.headers = { ...options.headers, 'Content-Type': 'application/json' };
 	}
 	if (qs !== undefined) options.qs = qs;
-	const retryable = isRetryable(method, path);
+	const policy = repeat ?? defaultRepeatPolicy(method, path);
+	const repeatedAfter: string[] = [];
+
+	/**
+	 * After an attempt whose outcome is unknown: true when the call should be sent again, an
+	 * answer when the policy's check found the write done, false when it may not be repeated.
+	 */
+	const mayRepeat = async (attempt: number, reason: string): Promise<boolean | ServiceResponse> => {
+		if (policy === 'no' || attempt >= MAX_ATTEMPTS) return false;
+		repeatedAfter.push(reason);
+		await sleep(BACKOFF_BASE_MS * 2 ** (attempt - 1));
+		if (policy === 'yes') return true;
+		const found = await policy();
+		return found ? { ...found, repeatedAfter: [...repeatedAfter] } : true;
+	};
 
 	for (let attempt = 1; ; attempt++) {
 		const answered = await gate.acquire();
@@ -151,9 +193,10 @@ export async function containerTrackingRequest(
 			answered();
 		} catch (error) {
 			answered();
-			if (retryable && attempt < MAX_ATTEMPTS && isNetworkError(error)) {
-				await sleep(BACKOFF_BASE_MS * 2 ** (attempt - 1));
-				continue;
+			if (isNetworkError(error)) {
+				const next = await mayRepeat(attempt, errorCode(error) ?? (error as Error).message);
+				if (next === true) continue;
+				if (next !== false) return next;
 			}
 			throw new NodeApiError(this.getNode(), error as JsonObject, {
 				itemIndex,
@@ -172,16 +215,16 @@ export async function containerTrackingRequest(
 				continue;
 			}
 		}
-		if (status >= 500 && retryable && attempt < MAX_ATTEMPTS) {
-			await sleep(BACKOFF_BASE_MS * 2 ** (attempt - 1));
-			continue;
+		if (status >= 500) {
+			const next = await mayRepeat(attempt, `HTTP ${status}`);
+			if (next === true) continue;
+			if (next !== false) return next;
 		}
 		if ((status >= 200 && status < 300) || acceptStatuses.includes(status)) {
 			if (json === undefined) {
-				if (retryable && attempt < MAX_ATTEMPTS) {
-					await sleep(BACKOFF_BASE_MS * 2 ** (attempt - 1));
-					continue;
-				}
+				const next = await mayRepeat(attempt, `an unreadable answer (HTTP ${status})`);
+				if (next === true) continue;
+				if (next !== false) return next;
 				throw new NodeApiError(this.getNode(), { body: text.slice(0, 500) } as JsonObject, {
 					itemIndex,
 					httpCode: String(status),
@@ -189,7 +232,7 @@ export async function containerTrackingRequest(
 					description: text.slice(0, 200),
 				});
 			}
-			return { status, body: json };
+			return { status, body: json, repeatedAfter };
 		}
 		throw serviceError(this, { status, body: json, text }, method, path, itemIndex);
 	}
@@ -217,19 +260,37 @@ export function serviceError(
 	);
 }
 
-/** Checks an answer against its schema at the boundary: a malformed answer is a clear error here. */
-export function parseAnswer<Schema extends z.ZodTypeAny>(
+/**
+ * Reads an answer: the parts the operation cannot work without (`core`) must be there, or the
+ * answer is an error; every other difference from what the interface promises (`full`) becomes
+ * a warning for the items. The document comes back as the service sent it, so values no table
+ * lists reach the items unchanged.
+ */
+export function readAnswer<Full extends z.ZodTypeAny>(
 	context: ContainerTrackingContext,
-	schema: Schema,
+	core: z.ZodTypeAny,
+	full: Full,
 	body: unknown,
 	what: string,
 	itemIndex?: number,
-): z.infer<Schema> {
-	const parsed = schema.safeParse(body);
-	if (parsed.success) return parsed.data;
+): { document: z.infer<Full>; warnings: DocumentWarnings } {
+	requireCore(context, core, body, what, itemIndex);
+	return { document: body as z.infer<Full>, warnings: documentWarnings(full, body) };
+}
+
+/** Throws a clear error when an answer lacks what the operation cannot work without. */
+export function requireCore(
+	context: ContainerTrackingContext,
+	core: z.ZodTypeAny,
+	body: unknown,
+	what: string,
+	itemIndex?: number,
+): void {
+	const parsed = core.safeParse(body);
+	if (parsed.success) return;
 	throw new NodeApiError(context.getNode(), { body } as unknown as JsonObject, {
 		itemIndex,
-		message: `The service's answer to ${what} does not have the expected shape`,
+		message: `The service's answer to ${what} lacks what the node needs`,
 		description: describeIssues(parsed.error.issues),
 	});
 }

@@ -2,10 +2,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { splitChangeset } from '../logic/changeset';
 import { pickupReadiness } from '../logic/readiness';
-import type { ContainerAttributes } from '../schemas';
+import { isRecord, membersOf } from '../schemas/values';
+import { recordLabel, type DataWarning } from '../schemas/warnings';
 import {
 	flattenResource,
 	indexIncluded,
+	relatedIdentifier,
 	relatedRecord,
 	type IncludedIndex,
 	type ResourceLike,
@@ -19,34 +21,26 @@ export interface DeliveryOptions {
 	raw: boolean;
 }
 
+/**
+ * A delivery body as far as the trigger relies on it: deliveries are checked for their id and
+ * event only (schemas/jsonApi.ts `deliveryCore`); everything else may be missing or different.
+ */
 export interface Notification {
 	data: {
-		id: string;
-		attributes?: IDataObject;
-		relationships?: Record<string, { data?: unknown }>;
+		id: string | number;
+		attributes: IDataObject & { event: string };
+		relationships?: unknown;
 	};
-	included?: unknown[];
+	included?: unknown;
 }
 
+/** The record that caused the delivery, when `included` carries it. */
 function referenceOf(
 	notification: Notification,
 	included: IncludedIndex,
 ): ResourceLike | undefined {
-	const ref = notification.data.relationships?.reference_object?.data as
-		| { id?: string; type?: string }
-		| undefined;
-	if (!ref?.id || !ref.type) return undefined;
-	return included.get(`${ref.type}:${ref.id}`);
-}
-
-function referenceIdentifier(notification: Notification): {
-	id: string | null;
-	type: string | null;
-} {
-	const ref = notification.data.relationships?.reference_object?.data as
-		| { id?: string; type?: string }
-		| undefined;
-	return { id: ref?.id ?? null, type: ref?.type ?? null };
+	const ref = relatedIdentifier(notification.data, 'reference_object');
+	return ref ? included.get(`${ref.type}:${ref.id}`) : undefined;
 }
 
 /** The container, shipment and terminal a delivery is about, found through `included`. */
@@ -66,9 +60,14 @@ function subjects(reference: ResourceLike | undefined, included: IncludedIndex) 
 	return { container, shipment, terminal };
 }
 
-function terminalName(terminal: ResourceLike | undefined): string | null {
-	const name = terminal?.attributes?.name;
-	return typeof name === 'string' ? name : null;
+function attributesOf(record: ResourceLike | undefined): IDataObject {
+	return membersOf(record?.attributes) as IDataObject;
+}
+
+/** A string attribute, or null when it is missing or not text. */
+function text(record: ResourceLike | undefined, name: string): string | null {
+	const value = attributesOf(record)[name];
+	return typeof value === 'string' ? value : null;
 }
 
 /** Fields every item of a delivery shares: what happened, to which container, where. */
@@ -76,16 +75,20 @@ function commonFields(notification: Notification, included: IncludedIndex): IDat
 	const reference = referenceOf(notification, included);
 	const { container, shipment, terminal } = subjects(reference, included);
 	return {
-		event: notification.data.attributes?.event ?? null,
-		notification_id: notification.data.id,
+		event: notification.data.attributes.event,
+		notification_id: String(notification.data.id),
 		container_id: container?.id ?? null,
-		container_number: (container?.attributes?.number as string | undefined) ?? null,
+		container_number: text(container, 'number'),
 		shipment_id: shipment?.id ?? null,
-		bill_of_lading_number:
-			(shipment?.attributes?.bill_of_lading_number as string | undefined) ?? null,
+		bill_of_lading_number: text(shipment, 'bill_of_lading_number'),
 		terminal_id: terminal?.id ?? null,
-		terminal_name: terminalName(terminal),
+		terminal_name: text(terminal, 'name'),
 	};
+}
+
+/** `warnings` on an item only when there are some, so items of clean deliveries stay as they were. */
+function withWarnings(item: IDataObject, warnings: DataWarning[]): IDataObject {
+	return warnings.length > 0 ? { ...item, warnings: warnings as unknown as IDataObject[] } : item;
 }
 
 /**
@@ -95,72 +98,87 @@ function commonFields(notification: Notification, included: IncludedIndex): IDat
  */
 function containerUpdatedItems(
 	notification: Notification,
+	reference: ResourceLike,
 	included: IncludedIndex,
 	options: DeliveryOptions,
+	warnings: DataWarning[],
 ): IDataObject[] {
-	const reference = referenceOf(notification, included);
-	const attributes = reference?.attributes ?? {};
+	const attributes = attributesOf(reference);
 	const { container } = subjects(reference, included);
-	const readiness = container
-		? pickupReadiness(container.attributes as ContainerAttributes)
-		: undefined;
+	const readiness = container ? pickupReadiness(attributesOf(container)) : undefined;
 	const common = {
 		...commonFields(notification, included),
 		changed_at: attributes.timestamp ?? null,
 		timezone: attributes.timezone ?? null,
 	};
+	const referenceLabel = recordLabel(reference, 'reference object');
 	return splitChangeset(attributes.changeset, {
 		expandHoldsAndFees: options.expandHoldsAndFees,
 		fields: options.fields,
-	}).map((change) => {
+	}).map(({ warning, ...change }) => {
 		const item: IDataObject = { ...common, ...(change as unknown as IDataObject) };
 		if (change.field === 'pod_terminal') {
-			item.old_terminal_name = terminalName(included.get(`terminal:${String(change.old_value)}`));
-			item.new_terminal_name = terminalName(included.get(`terminal:${String(change.new_value)}`));
+			item.old_terminal_name = text(included.get(`terminal:${String(change.old_value)}`), 'name');
+			item.new_terminal_name = text(included.get(`terminal:${String(change.new_value)}`), 'name');
 		}
 		if (readiness) {
 			item.ready_for_pickup = readiness.ready_for_pickup;
 			item.pickup_status = readiness.pickup_status;
 		}
-		return item;
+		const fieldWarnings = warning ? [{ record: referenceLabel, ...warning }] : [];
+		return withWarnings(item, [...warnings, ...fieldWarnings]);
 	});
 }
 
 /** Every other event: one item with the records the delivery carries, flattened. */
-function eventItem(notification: Notification, included: IncludedIndex): IDataObject {
+function eventItem(
+	notification: Notification,
+	included: IncludedIndex,
+	warnings: DataWarning[],
+): IDataObject {
 	const reference = referenceOf(notification, included);
 	const { container, shipment } = subjects(reference, included);
-	const { id, type } = referenceIdentifier(notification);
+	const ref = relatedIdentifier(notification.data, 'reference_object');
 	const item: IDataObject = {
 		...commonFields(notification, included),
-		notification_created_at: notification.data.attributes?.created_at ?? null,
-		reference_type: type,
-		reference_id: id,
+		notification_created_at: notification.data.attributes.created_at ?? null,
+		reference_type: ref?.type ?? null,
+		reference_id: ref?.id ?? null,
 	};
 	if (reference) {
 		const flat = flattenResource(reference, included, 0);
-		item[type ?? 'reference'] = flat;
-		if (reference.attributes?.timestamp !== undefined)
-			item.event_timestamp = reference.attributes.timestamp;
-		if (reference.attributes?.timezone !== undefined) item.timezone = reference.attributes.timezone;
-		if (reference.attributes?.location_locode !== undefined)
-			item.location_locode = reference.attributes.location_locode;
+		const attributes = attributesOf(reference);
+		item[ref?.type ?? 'reference'] = flat;
+		if (attributes.timestamp !== undefined) item.event_timestamp = attributes.timestamp;
+		if (attributes.timezone !== undefined) item.timezone = attributes.timezone;
+		if (attributes.location_locode !== undefined) item.location_locode = attributes.location_locode;
 	}
 	if (container && container !== reference)
 		item.container = flattenResource(container, included, 0);
 	if (shipment && shipment !== reference) item.shipment = flattenResource(shipment, included, 0);
-	return item;
+	return withWarnings(item, warnings);
 }
 
-/** The items one delivery starts the workflow with; none when nothing is left after filtering. */
-export function deliveryItems(notification: Notification, options: DeliveryOptions): IDataObject[] {
+/**
+ * The items one delivery starts the workflow with; none when nothing is left after filtering.
+ * `warnings` (what the delivery carries that the interface does not promise) go on every item.
+ */
+export function deliveryItems(
+	notification: Notification,
+	options: DeliveryOptions,
+	warnings: DataWarning[] = [],
+): IDataObject[] {
 	if (options.raw) return [notification as unknown as IDataObject];
 	const included = indexIncluded(notification.included);
+	const reference = referenceOf(notification, included);
+	// A container.updated whose changeset cannot be read still starts the workflow: one item, with
+	// the reference flattened and the warning that says what was wrong.
 	if (
-		notification.data.attributes?.event === 'container.updated' &&
-		referenceOf(notification, included)
+		notification.data.attributes.event === 'container.updated' &&
+		reference &&
+		isRecord(attributesOf(reference).changeset)
 	) {
-		return containerUpdatedItems(notification, included, options);
+		return containerUpdatedItems(notification, reference, included, options, warnings);
 	}
-	return [eventItem(notification, included)];
+	return [eventItem(notification, included, warnings)];
 }

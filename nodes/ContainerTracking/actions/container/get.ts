@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { containerDocument } from '../../schemas';
+import { containerDocument, singleDocumentCore } from '../../schemas';
 import { indexIncluded, type ResourceLike } from '../../transport/jsonApi';
-import { containerTrackingRequest, parseAnswer } from '../../transport/request';
-import { optionsCollection, requiredText, showFor } from '../common';
+import { containerTrackingRequest, readAnswer } from '../../transport/request';
+import { optionsCollection, requiredText, showFor, withWarnings } from '../common';
 import { containerItem } from './summary';
 
 export const CONTAINER_INCLUDES = [
@@ -67,21 +67,18 @@ export async function execute(
 		},
 	);
 	if (options.raw) return [{ json: response.body, pairedItem: { item: itemIndex } }];
-	const document = parseAnswer(
+	const { document, warnings } = readAnswer(
 		this,
+		singleDocumentCore,
 		containerDocument,
 		response.body,
 		'getting a container',
 		itemIndex,
 	);
-	return [
-		{
-			json: containerItem(
-				document.data as ResourceLike,
-				indexIncluded(document.included),
-				new Date(),
-			),
-			pairedItem: { item: itemIndex },
-		},
-	];
+	const container = containerItem(
+		document.data as ResourceLike,
+		indexIncluded(document.included),
+		new Date(),
+	);
+	return [{ json: withWarnings(container, warnings.forRecord()), pairedItem: { item: itemIndex } }];
 }

@@ -27,7 +27,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const options = this.getNodeParameter('options', itemIndex, {}) as { include?: string[] };
 	const include = options.include ?? [];
-	const { records, included } = await fetchList.call(
+	const { records, included, warnings } = await fetchList.call(
 		this,
 		'/containers',
 		containerListDocument,
@@ -42,5 +42,6 @@ export async function execute(
 	return itemsFrom(
 		records.map((container) => containerItem(container as ResourceLike, included, now)),
 		itemIndex,
+		warnings,
 	);
 }

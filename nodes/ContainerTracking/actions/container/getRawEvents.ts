@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { rawEventListDocument } from '../../schemas';
+import { listDocumentCore, rawEventListDocument } from '../../schemas';
 import { flattenResource, indexIncluded, type ResourceLike } from '../../transport/jsonApi';
-import { containerTrackingRequest, parseAnswer } from '../../transport/request';
+import { containerTrackingRequest, readAnswer } from '../../transport/request';
 import { itemsFrom, requiredText } from '../common';
 import { containerIdField } from './get';
 
@@ -20,8 +20,9 @@ export async function execute(
 		`/containers/${encodeURIComponent(containerId)}/raw_events`,
 		{ itemIndex },
 	);
-	const document = parseAnswer(
+	const { document, warnings } = readAnswer(
 		this,
+		listDocumentCore,
 		rawEventListDocument,
 		response.body,
 		'listing raw events',
@@ -31,5 +32,6 @@ export async function execute(
 	return itemsFrom(
 		document.data.map((event) => flattenResource(event as ResourceLike, included)),
 		itemIndex,
+		warnings,
 	);
 }

@@ -9,7 +9,14 @@ import { EVENT_NAMES } from '../../logic/eventNames';
 import { transportEventListDocument } from '../../schemas';
 import { flattenResource, type ResourceLike } from '../../transport/jsonApi';
 import { fetchList } from '../../transport/pagination';
-import { itemsFrom, limitOf, optionsCollection, requiredText, returnAllAndLimit } from '../common';
+import {
+	itemsFrom,
+	limitOf,
+	optionsCollection,
+	requiredText,
+	returnAllAndLimit,
+	withWarnings,
+} from '../common';
 import { containerIdField } from './get';
 
 /** `container.transport.vessel_arrived` → `Vessel Arrived`, for readable dropdowns. */
@@ -111,7 +118,7 @@ export async function execute(
 	const limit = limitOf(this, itemIndex);
 	// The service cannot filter or sort (interface 4.1): with either, every page is needed.
 	const needsAll = eventNames.size > 0 || dataSources.size > 0 || sort !== 'none';
-	const { records, included } = await fetchList.call(
+	const { records, included, warnings } = await fetchList.call(
 		this,
 		`/containers/${encodeURIComponent(containerId)}/transport_events`,
 		transportEventListDocument,
@@ -123,7 +130,9 @@ export async function execute(
 		},
 	);
 	let events = records
-		.map((event) => flattenResource(event as ResourceLike, included))
+		.map((event, index) =>
+			withWarnings(flattenResource(event as ResourceLike, included), warnings.forRecord(index)),
+		)
 		.filter((event) => eventNames.size === 0 || eventNames.has(String(event.event)))
 		.filter((event) => dataSources.size === 0 || dataSources.has(String(event.data_source)));
 	if (sort !== 'none') events = sortByTimestamp(events, sort);

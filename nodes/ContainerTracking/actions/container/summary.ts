@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { feeTotals } from '../../logic/fees';
 import { daysUntilLastFreeDay, lastFreeDay } from '../../logic/lastFreeDay';
 import { pickupReadiness } from '../../logic/readiness';
-import type { ContainerAttributes } from '../../schemas';
+import { membersOf, type ContainerAttributes } from '../../schemas';
 import { flattenResource, type IncludedIndex, type ResourceLike } from '../../transport/jsonApi';
 
 /**
@@ -16,7 +16,7 @@ export function containerItem(
 	included: IncludedIndex,
 	now: Date,
 ): IDataObject {
-	const attributes = (container.attributes ?? {}) as ContainerAttributes;
+	const attributes = membersOf(container.attributes) as ContainerAttributes;
 	const readiness = pickupReadiness(attributes);
 	const fees = feeTotals(attributes.fees_at_pod_terminal);
 	const deadline = lastFreeDay(attributes);
@@ -27,6 +27,10 @@ export function containerItem(
 		pickup_status_reason: readiness.reason,
 		active_holds: readiness.active_holds,
 		pending_holds: readiness.pending_holds,
+		// Only when there are some: a hold whose status no table lists is named, never dropped.
+		...(readiness.holds_with_unknown_status.length > 0
+			? { holds_with_unknown_status: readiness.holds_with_unknown_status as IDataObject[] }
+			: {}),
 		...fees,
 		last_free_day: deadline.last_free_day,
 		last_free_day_source: deadline.last_free_day_source,

@@ -7,11 +7,22 @@ import {
 } from 'n8n-workflow';
 
 import { SHIPPING_LINES } from '../../logic/shippingLines';
-import { trackingRequestDocument, type InferNumberAttributes } from '../../schemas';
+import {
+	singleDocumentCore,
+	toNumber,
+	trackingRequestDocument,
+	type InferNumberAttributes,
+} from '../../schemas';
 import { flattenResource, indexIncluded, type ResourceLike } from '../../transport/jsonApi';
-import { containerTrackingRequest, parseAnswer, serviceError } from '../../transport/request';
-import { optionsCollection, requiredText, showFor } from '../common';
-import { inferenceSummary, requestInference } from './inferNumber';
+import { containerTrackingRequest, readAnswer, serviceError } from '../../transport/request';
+import { optionsCollection, repeatFields, requiredText, showFor, withWarnings } from '../common';
+import {
+	decisionOf,
+	inferenceSummary,
+	requestInference,
+	selectedCarrier,
+	type Inference,
+} from './inferNumber';
 
 const show = showFor('trackingRequest', 'create');
 
@@ -104,14 +115,16 @@ function commaList(value: unknown): string[] {
 		.filter(Boolean);
 }
 
-function candidatesText(inference: InferNumberAttributes): string {
-	const candidates = inference.shipping_line.candidates ?? [];
-	if (candidates.length === 0) return 'no candidates';
+function candidatesText(inference: Partial<InferNumberAttributes>): string {
+	const candidates = inference.shipping_line?.candidates;
+	if (!Array.isArray(candidates) || candidates.length === 0) return 'no candidates';
 	return candidates
-		.map(
-			(candidate) =>
-				`${candidate.name} (${candidate.scac}, ${Math.round(candidate.confidence * 100)} %)`,
-		)
+		.map((candidate) => {
+			const confidence = toNumber(candidate?.confidence);
+			const share =
+				confidence === null ? 'confidence unknown' : `${Math.round(confidence * 100)} %`;
+			return `${candidate?.name ?? candidate?.scac} (${candidate?.scac}, ${share})`;
+		})
 		.join(', ');
 }
 
@@ -126,24 +139,42 @@ export async function execute(
 		.toUpperCase();
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
-	let inference: InferNumberAttributes | undefined;
+	let inference: Inference | undefined;
 	if (requestType === INFER || scac === INFER.toUpperCase() || scac === '') {
 		inference = await requestInference(this, requestNumber, itemIndex);
 	}
-	if (inference && requestType === INFER) requestType = inference.number_type;
+	if (inference && requestType === INFER) {
+		const numberType = inference.attributes.number_type;
+		if (typeof numberType !== 'string' || numberType === '') {
+			throw new NodeOperationError(
+				this.getNode(),
+				`The service did not say what kind of number "${requestNumber}" is`,
+				{
+					itemIndex,
+					description: 'Choose the kind of number in "Request Type".',
+				},
+			);
+		}
+		// A number type no table lists is passed on as it came: the service named it.
+		requestType = numberType;
+	}
 	if (inference && (scac === INFER.toUpperCase() || scac === '')) {
-		const { decision, selected } = inference.shipping_line;
+		const decision = decisionOf(inference.attributes);
+		const selected = selectedCarrier(inference.attributes);
+		// Only the decisions the interface defines as confident are acted on; any other one,
+		// known or not, leaves the choice to a person.
 		const accepted =
 			decision === 'auto_select' ||
 			(decision === 'needs_confirmation' && options.acceptNeedsConfirmation === true);
 		if (!accepted || !selected) {
+			const candidates = candidatesText(inference.attributes);
 			throw new NodeOperationError(
 				this.getNode(),
 				// Candidates go in the message too: with Continue On Fail it is all the error item keeps.
-				`The carrier of "${requestNumber}" could not be inferred with confidence (decision: ${decision}; candidates: ${candidatesText(inference)})`,
+				`The carrier of "${requestNumber}" could not be inferred with confidence (decision: ${decision ?? 'none'}; candidates: ${candidates})`,
 				{
 					itemIndex,
-					description: `Candidates: ${candidatesText(inference)}. Choose the shipping line in "Shipping Line (SCAC)"${
+					description: `Candidates: ${candidates}. Choose the shipping line in "Shipping Line (SCAC)"${
 						decision === 'needs_confirmation'
 							? ', or turn on "Accept Carrier Needing Confirmation"'
 							: ''
@@ -166,35 +197,49 @@ export async function execute(
 			},
 		},
 	};
-	const inferred = inference ? { inferred: inferenceSummary(inference) } : {};
+	const inferred = inference ? { inferred: inferenceSummary(inference.attributes) } : {};
+	const inferenceWarnings = inference?.warnings ?? [];
+	// Safe to send again when an answer is lost: if the lost attempt created the request, the
+	// repeat is answered `duplicate`, which is reported below as already tracked.
 	const response = await containerTrackingRequest.call(this, 'POST', '/tracking_requests', {
 		body,
 		itemIndex,
 		acceptStatuses: [422],
+		repeat: 'yes',
 	});
+	const repeated = repeatFields(response);
 	if (response.status === 422) {
 		const errors = Array.isArray(response.body.errors)
 			? (response.body.errors as IDataObject[])
 			: [];
-		const duplicate = errors.find((error) => error.code === 'duplicate');
+		const duplicate = errors.find((error) => error?.code === 'duplicate');
 		// Tracking the same number and SCAC twice means "already tracked", not a broken request.
 		if (!duplicate) throw serviceError(this, response, 'POST', '/tracking_requests', itemIndex);
+		const serviceMessage = String(duplicate.detail ?? duplicate.title ?? 'Already tracked');
 		return [
 			{
-				json: {
-					request_number: requestNumber,
-					request_type: requestType,
-					scac,
-					already_tracked: true,
-					message: String(duplicate.detail ?? duplicate.title ?? 'Already tracked'),
-					...inferred,
-				},
+				json: withWarnings(
+					{
+						request_number: requestNumber,
+						request_type: requestType,
+						scac,
+						already_tracked: true,
+						message:
+							response.repeatedAfter.length > 0
+								? `${serviceMessage.replace(/\.$/, '')}. The request was sent again after ${response.repeatedAfter.join(', ')}: the earlier attempt most likely created it.`
+								: serviceMessage,
+						...repeated,
+						...inferred,
+					},
+					inferenceWarnings,
+				),
 				pairedItem: { item: itemIndex },
 			},
 		];
 	}
-	const document = parseAnswer(
+	const { document, warnings } = readAnswer(
 		this,
+		singleDocumentCore,
 		trackingRequestDocument,
 		response.body,
 		'creating a tracking request',
@@ -202,6 +247,12 @@ export async function execute(
 	);
 	const record = flattenResource(document.data as ResourceLike, indexIncluded(document.included));
 	return [
-		{ json: { ...record, already_tracked: false, ...inferred }, pairedItem: { item: itemIndex } },
+		{
+			json: withWarnings({ ...record, already_tracked: false, ...repeated, ...inferred }, [
+				...inferenceWarnings,
+				...warnings.forRecord(),
+			]),
+			pairedItem: { item: itemIndex },
+		},
 	];
 }

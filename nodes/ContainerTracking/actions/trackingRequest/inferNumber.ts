@@ -5,9 +5,16 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { inferNumberDocument, type InferNumberAttributes } from '../../schemas';
-import { containerTrackingRequest, parseAnswer } from '../../transport/request';
-import { requiredText, showFor } from '../common';
+import {
+	inferNumberDocument,
+	membersOf,
+	singleDocumentCore,
+	toNumber,
+	type DataWarning,
+	type InferNumberAttributes,
+} from '../../schemas';
+import { containerTrackingRequest, readAnswer } from '../../transport/request';
+import { requiredText, showFor, withWarnings } from '../common';
 
 export const description: INodeProperties[] = [
 	{
@@ -23,12 +30,18 @@ export const description: INodeProperties[] = [
 	},
 ];
 
+/** The inference as the service sent it: any part may be missing, values pass unchanged. */
+export interface Inference {
+	attributes: Partial<InferNumberAttributes>;
+	warnings: DataWarning[];
+}
+
 /** Asks the service which carrier and number type a tracking number most likely has. */
 export async function requestInference(
 	context: IExecuteFunctions,
 	number: string,
 	itemIndex: number,
-): Promise<InferNumberAttributes> {
+): Promise<Inference> {
 	const response = await containerTrackingRequest.call(
 		context,
 		'POST',
@@ -38,20 +51,50 @@ export async function requestInference(
 			itemIndex,
 		},
 	);
-	return parseAnswer(context, inferNumberDocument, response.body, 'infer_number', itemIndex).data
-		.attributes;
+	const { document, warnings } = readAnswer(
+		context,
+		singleDocumentCore,
+		inferNumberDocument,
+		response.body,
+		'infer_number',
+		itemIndex,
+	);
+	return {
+		attributes: membersOf(document.data.attributes) as Partial<InferNumberAttributes>,
+		warnings: warnings.forRecord(),
+	};
+}
+
+/** The carrier the service selected, when it selected one. */
+export function selectedCarrier(
+	attributes: Partial<InferNumberAttributes>,
+): { scac: string; name: string | null; confidence: number | null } | null {
+	const selected = membersOf(membersOf(attributes.shipping_line).selected);
+	if (typeof selected.scac !== 'string' || selected.scac === '') return null;
+	return {
+		scac: selected.scac,
+		name: typeof selected.name === 'string' ? selected.name : null,
+		confidence: toNumber(selected.confidence),
+	};
+}
+
+/** The service's decision about the carrier (`auto_select`…), or null when it sent none. */
+export function decisionOf(attributes: Partial<InferNumberAttributes>): string | null {
+	const decision = membersOf(attributes.shipping_line).decision;
+	return typeof decision === 'string' ? decision : null;
 }
 
 /** The flat summary users branch on, next to the service's own fields. */
-export function inferenceSummary(attributes: InferNumberAttributes): IDataObject {
-	const selected = attributes.shipping_line.selected;
+export function inferenceSummary(attributes: Partial<InferNumberAttributes>): IDataObject {
+	const selected = selectedCarrier(attributes);
+	const validation = membersOf(attributes.validation);
 	return {
-		number_type: attributes.number_type,
-		is_valid: attributes.validation.is_valid,
+		number_type: attributes.number_type ?? null,
+		is_valid: validation.is_valid ?? null,
 		scac: selected?.scac ?? null,
 		carrier_name: selected?.name ?? null,
 		confidence: selected?.confidence ?? null,
-		decision: attributes.shipping_line.decision,
+		decision: decisionOf(attributes),
 	};
 }
 
@@ -60,10 +103,13 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const number = requiredText(this, 'number', 'Number', itemIndex);
-	const attributes = await requestInference(this, number, itemIndex);
+	const { attributes, warnings } = await requestInference(this, number, itemIndex);
 	return [
 		{
-			json: { number, ...inferenceSummary(attributes), ...(attributes as IDataObject) },
+			json: withWarnings(
+				{ number, ...inferenceSummary(attributes), ...(attributes as IDataObject) },
+				warnings,
+			),
 			pairedItem: { item: itemIndex },
 		},
 	];

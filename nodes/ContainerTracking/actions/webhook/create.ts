@@ -1,10 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { EVENT_NAMES } from '../../logic/eventNames';
-import { webhookDocument } from '../../schemas';
+import { singleDocumentCore, webhookDocument } from '../../schemas';
 import { flattenResource, indexIncluded, type ResourceLike } from '../../transport/jsonApi';
-import { containerTrackingRequest, parseAnswer } from '../../transport/request';
-import { requiredText, showFor } from '../common';
+import { readAnswer } from '../../transport/request';
+import { createWebhook } from '../../transport/webhooks';
+import { repeatFields, requiredText, showFor, withWarnings } from '../common';
 
 const show = showFor('webhook', 'create');
 
@@ -51,17 +52,26 @@ export async function execute(
 	const url = requiredText(this, 'url', 'URL', itemIndex);
 	const events = this.getNodeParameter('events', itemIndex, []) as string[];
 	const active = this.getNodeParameter('active', itemIndex, true) as boolean;
-	const response = await containerTrackingRequest.call(this, 'POST', '/webhooks', {
-		body: { data: { type: 'webhook', attributes: { url, events, active } } },
-		itemIndex,
-	});
-	const document = parseAnswer(
+	const { response, adopted } = await createWebhook.call(this, { url, events, active }, itemIndex);
+	const { document, warnings } = readAnswer(
 		this,
+		singleDocumentCore,
 		webhookDocument,
 		response.body,
 		'creating a webhook',
 		itemIndex,
 	);
 	const webhook = flattenResource(document.data as ResourceLike, indexIncluded(undefined));
-	return [{ json: { ...webhook, secret_notice: SECRET_NOTICE }, pairedItem: { item: itemIndex } }];
+	const json = {
+		...webhook,
+		secret_notice: SECRET_NOTICE,
+		...repeatFields(response),
+		...(adopted
+			? {
+					message:
+						'The answer to the first attempt was lost, but it had created this webhook: it is returned instead of a second one.',
+				}
+			: {}),
+	};
+	return [{ json: withWarnings(json, warnings.forRecord()), pairedItem: { item: itemIndex } }];
 }

@@ -11,7 +11,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const { records, included } = await fetchList.call(
+	const { records, included, warnings } = await fetchList.call(
 		this,
 		'/webhooks',
 		webhookListDocument,
@@ -24,5 +24,6 @@ export async function execute(
 	return itemsFrom(
 		records.map((webhook) => flattenResource(webhook as ResourceLike, included)),
 		itemIndex,
+		warnings,
 	);
 }
