@@ -3,7 +3,7 @@
 // WebhookContext for deliveries, static data kept in the Workflow): signature checks, repeated
 // deliveries, the items a workflow starts with, webhook registration against a started sandbox,
 // and the sandbox delivering real notifications through an HTTP bridge standing in for n8n.
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -18,68 +18,18 @@ import {
 	API_KEY,
 	type SandboxHandle,
 } from '../support/sandbox';
-import { describeWithFixtures, readFixture } from '../support/sharedFixtures';
+import {
+	deliverSigned,
+	fixtureNotification,
+	HEADER,
+	recordOf,
+	referenceOnly,
+	SECRET,
+	sign,
+	type Doc,
+} from '../support/deliveries';
+import { describeWithFixtures } from '../support/sharedFixtures';
 import { TRIGGER_WEBHOOK_ID, TriggerHarness } from '../support/trigger';
-
-const SECRET = 'c0ffee'.repeat(10) + 'f00d';
-const HEADER = 'X-SVC-Webhook-Signature';
-
-// Notifications are plain JSON documents; tests reach into them field by field.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Doc = any;
-
-function sign(raw: string | Buffer, secret: string): string {
-	return createHmac('sha256', secret).update(raw).digest('hex');
-}
-
-/** A reference-only delivery (service notes): valid envelope, nothing in `included`. */
-function referenceOnly(event = 'container.transport.available'): Doc {
-	const id = randomUUID();
-	return {
-		data: {
-			id,
-			type: 'webhook_notification',
-			attributes: { id, event, delivery_status: 'pending', created_at: '2025-02-26T12:51:52Z' },
-			relationships: {
-				reference_object: { data: { id: randomUUID(), type: 'transport_event' } },
-				webhook: { data: { id: randomUUID(), type: 'webhook' } },
-				webhook_notification_logs: { data: [] },
-			},
-		},
-	};
-}
-
-/**
- * A published example with a fresh `data.id`: the trigger remembers ids across harnesses of this
- * file (it keeps recent ids in memory too), so each test delivers notifications of its own.
- */
-function fixtureNotification(name: string): Doc {
-	const notification = readFixture<Doc>('notifications', `${name}.json`);
-	const id = randomUUID();
-	notification.data.id = id;
-	notification.data.attributes.id = id;
-	return notification;
-}
-
-const recordOf = (notification: Doc, type: string): Doc =>
-	(notification.included as Doc[]).find((record) => record.type === type);
-
-/** Signs and delivers; `raw` lets a test send bytes other than the JSON of `body`. */
-async function deliverSigned(
-	harness: TriggerHarness,
-	body: Doc,
-	{
-		secret = SECRET,
-		header = HEADER,
-		raw,
-	}: { secret?: string; header?: string; raw?: string | Buffer } = {},
-) {
-	const bytes = raw ?? JSON.stringify(body);
-	return harness.deliver(bytes, {
-		[header]: sign(bytes, secret),
-		'Content-Type': 'application/json',
-	});
-}
 
 const baseParameters = {
 	registration: 'automatic',

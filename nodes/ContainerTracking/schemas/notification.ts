@@ -4,6 +4,7 @@ import {
 	includedResources,
 	relationship,
 	resourceId,
+	resourceIdentifier,
 	resourceObject,
 	resourceOf,
 	singleResourceDocument,
@@ -116,8 +117,9 @@ export const webhookNotificationResource = resourceObject.extend({
 	attributes: webhookNotificationAttributes,
 	relationships: z
 		.object({
-			// The record that caused the delivery; its type depends on the event.
-			reference_object: relationship,
+			// The record that caused the delivery; its type depends on the event. Without it the
+			// items cannot say what the notification is about: a warning.
+			reference_object: z.object({ data: resourceIdentifier }).passthrough(),
 			webhook: maybe(relationship),
 		})
 		.catchall(relationship),
