@@ -13,12 +13,14 @@ import { EVENT_NAMES } from './logic/eventNames';
 import {
 	deliveryCore,
 	documentWarnings,
+	membersOf,
 	singleDocumentCore,
 	webhookDocument,
 	webhookNotificationEnvelope,
 	type DocumentWarnings,
 } from './schemas';
 import { CREDENTIAL_NAME, containerTrackingRequest, readAnswer } from './transport/request';
+import { relatedIdentifiers } from './transport/jsonApi';
 import { fetchAllPages } from './transport/pagination';
 import {
 	createWebhook,
@@ -87,17 +89,16 @@ async function addMissingContainers(this: IWebhookFunctions, items: IDataObject[
 	if (missing.length === 0) return;
 	const referenceId = String(missing[0].reference_id);
 	const pages = await fetchAllPages.call(this, '/containers', {});
-	const container = pages.records.find((record) => {
-		const events = (record.relationships as IDataObject | undefined)?.transport_events as
-			| { data?: Array<{ id: string }> }
-			| undefined;
-		return events?.data?.some((event) => event.id === referenceId);
-	});
+	const container = pages.records.find((record) =>
+		relatedIdentifiers(record, 'transport_events').some((event) => event.id === referenceId),
+	);
 	for (const item of missing) {
+		const attributes = membersOf(container?.attributes);
 		item.container_id = container?.id ?? null;
-		item.container_number =
-			((container?.attributes as IDataObject | undefined)?.number as string) ?? null;
-		if (container) item.container = { id: container.id, ...(container.attributes as IDataObject) };
+		item.container_number = typeof attributes.number === 'string' ? attributes.number : null;
+		// The record's own id first, and never hidden by an attribute called `id`.
+		if (container)
+			item.container = Object.assign({ id: container.id }, attributes, { id: container.id });
 	}
 }
 

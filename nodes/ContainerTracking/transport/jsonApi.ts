@@ -69,14 +69,22 @@ export function flattenResource(
 	return flat;
 }
 
-/** The `{id, type}` a to-one relationship names, if any (null data, absent or malformed: none). */
+/** The `{id, type}`s a relationship names (null data, absent or malformed: none). */
+export function relatedIdentifiers(
+	resource: { relationships?: unknown },
+	relationship: string,
+): Array<{ id: string; type: string }> {
+	const relationships = isRecord(resource.relationships) ? resource.relationships : {};
+	const entry = relationships[relationship];
+	return identifiers(isRecord(entry) ? entry.data : undefined);
+}
+
+/** The `{id, type}` a to-one relationship names, if any. */
 export function relatedIdentifier(
 	resource: { relationships?: unknown },
 	relationship: string,
 ): { id: string; type: string } | undefined {
-	const relationships = isRecord(resource.relationships) ? resource.relationships : {};
-	const entry = relationships[relationship];
-	return identifiers(isRecord(entry) ? entry.data : undefined)[0];
+	return relatedIdentifiers(resource, relationship)[0];
 }
 
 /** The related record named by a to-one relationship, when the answer included it. */
