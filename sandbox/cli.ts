@@ -21,6 +21,9 @@ const HELP = `Usage: npm run sandbox -- [options]
   --scenario-gap <s>         sandbox seconds between steps of a played scenario (default ${DEFAULT_OPTIONS.scenarioGapSeconds})
   --tracking-delay <s>       sandbox seconds before a tracking request resolves (default ${DEFAULT_OPTIONS.trackingDelaySeconds})
   --retry-base <s>           sandbox seconds before the first delivery retry (default ${DEFAULT_OPTIONS.retryBaseSeconds})
+  --drift                    serve data as the real service sends it: values beyond the interface's
+                             tables, null relationships, extra members, numeric strings (also
+                             switchable at run time: POST /_sandbox/drift {"enabled": true})
   --verbose                  log every request to stderr
   --help                     show this text
 `;
@@ -53,6 +56,7 @@ async function main(): Promise<void> {
 			'tracking-delay': { type: 'string' },
 			'retry-base': { type: 'string' },
 			verbose: { type: 'boolean' },
+			drift: { type: 'boolean' },
 			help: { type: 'boolean' },
 		},
 		strict: true,
@@ -73,6 +77,7 @@ async function main(): Promise<void> {
 		trackingDelaySeconds: number(values['tracking-delay'], 'tracking-delay', 0),
 		retryBaseSeconds: number(values['retry-base'], 'retry-base', 0),
 		verbose: values.verbose,
+		drift: values.drift,
 	};
 	const defined = Object.fromEntries(
 		Object.entries(overrides).filter(([, value]) => value !== undefined),

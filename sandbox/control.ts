@@ -1,9 +1,19 @@
 /**
  * The control API under /_sandbox/ (same API key as the service): move the clock, play a
- * scenario or emit one change for a container, inject faults, read the delivery log.
+ * scenario or emit one change for a container, inject faults (counted or at a rate, before or
+ * after the request is processed), switch drift on and off, read the delivery log.
  */
-import { badRequest, type ApiAnswer } from './http/jsonApi';
-import { FAULT_KINDS, type FaultInjector, type FaultKind } from './http/faults';
+import type { DriftSwitch } from './drift';
+import { badRequest, unprocessable, type ApiAnswer } from './http/jsonApi';
+import {
+	BEFORE_ONLY_FAULT_KINDS,
+	FAULT_KINDS,
+	FAULT_TIMINGS,
+	defaultTiming,
+	type FaultInjector,
+	type FaultKind,
+	type FaultTiming,
+} from './http/faults';
 import type { WebhookDispatcher } from './webhooks/delivery';
 import {
 	withFee,
@@ -306,11 +316,45 @@ function durationMs(body: unknown): number {
 	return total;
 }
 
+/**
+ * How much of the matching traffic a fault takes: the next `count` requests (default 1), or a
+ * share `rate` from 0 to 1 of them until cleared; not both.
+ */
+function faultShare(body: unknown): { count: number; rate: number | null } {
+	const count = field<unknown>(body, 'count') ?? undefined;
+	const rate = field<unknown>(body, 'rate') ?? undefined;
+	if (rate === undefined) {
+		if (count !== undefined && (typeof count !== 'number' || !Number.isFinite(count)))
+			throw unprocessable('count must be a number', '/count', 'invalid');
+		return { count: Math.max(1, Math.floor((count as number | undefined) ?? 1)), rate: null };
+	}
+	if (count !== undefined) throw unprocessable('give count or rate, not both', '/rate', 'invalid');
+	if (typeof rate !== 'number' || !Number.isFinite(rate) || rate < 0 || rate > 1)
+		throw unprocessable('rate must be a number from 0 to 1', '/rate', 'invalid');
+	return { count: 0, rate };
+}
+
+/** `before` or `after`; `rate_limited` and `slow` only happen before the request is processed. */
+function faultTiming(body: unknown, kind: FaultKind): FaultTiming {
+	const when = field<unknown>(body, 'when');
+	if (when === undefined || when === null) return defaultTiming(kind);
+	if (typeof when !== 'string' || !(FAULT_TIMINGS as readonly string[]).includes(when))
+		throw unprocessable(`when must be one of ${FAULT_TIMINGS.join(', ')}`, '/when', 'invalid');
+	if (when === 'after' && BEFORE_ONLY_FAULT_KINDS.includes(kind))
+		throw unprocessable(
+			`${kind} happens before the request is processed; when must be before`,
+			'/when',
+			'invalid',
+		);
+	return when as FaultTiming;
+}
+
 export function controlRoutes(
 	world: World,
 	faults: FaultInjector,
 	dispatcher: WebhookDispatcher,
 	defaults: { scenarioGapMs: number },
+	drift: DriftSwitch = { enabled: false },
 ): ControlRoute[] {
 	const clockBody = () => ({
 		now: isoTimestamp(world.clock.now()),
@@ -387,7 +431,8 @@ export function controlRoutes(
 			method: 'POST',
 			pattern: '/faults',
 			handle: (request) => {
-				const path = field<string>(request.body, 'path');
+				const body = request.body;
+				const path = field<string>(body, 'path');
 				if (typeof path !== 'string' || !path.startsWith('/')) {
 					throw badRequest(
 						'path must be a path under /v2, such as /containers/*',
@@ -395,16 +440,25 @@ export function controlRoutes(
 						'invalid',
 					);
 				}
-				const kind = oneOf(field(request.body, 'kind'), FAULT_KINDS, 'kind') as FaultKind;
-				const count = field<number>(request.body, 'count') ?? 1;
-				const method = field<string>(request.body, 'method');
+				const kind = oneOf(field(body, 'kind'), FAULT_KINDS, 'kind') as FaultKind;
+				const method = field<string>(body, 'method');
+				const { count, rate } = faultShare(body);
+				const when = faultTiming(body, kind);
+				const seed = field<unknown>(body, 'seed');
+				if (seed !== undefined) {
+					if (typeof seed !== 'string' && (typeof seed !== 'number' || !Number.isFinite(seed)))
+						throw unprocessable('seed must be a string or a number', '/seed', 'invalid');
+					faults.reseed(String(seed));
+				}
 				const fault = faults.add({
 					path,
 					kind,
 					method: method ? method.toUpperCase() : null,
-					remaining: Math.max(1, Math.floor(count)),
-					delayMs: field<number>(request.body, 'delay_ms') ?? 3000,
-					retryAfterSeconds: field<number>(request.body, 'retry_after') ?? 1,
+					when,
+					remaining: rate === null ? count : null,
+					rate,
+					delayMs: field<number>(body, 'delay_ms') ?? 3000,
+					retryAfterSeconds: field<number>(body, 'retry_after') ?? 1,
 				});
 				return { status: 201, body: { fault } };
 			},
@@ -412,7 +466,7 @@ export function controlRoutes(
 		{
 			method: 'GET',
 			pattern: '/faults',
-			handle: () => ({ status: 200, body: { faults: faults.list() } }),
+			handle: () => ({ status: 200, body: { faults: faults.list(), seed: faults.seed } }),
 		},
 		{
 			method: 'DELETE',
@@ -420,6 +474,22 @@ export function controlRoutes(
 			handle: () => {
 				faults.clear();
 				return { status: 204 };
+			},
+		},
+		{
+			method: 'GET',
+			pattern: '/drift',
+			handle: () => ({ status: 200, body: { enabled: drift.enabled } }),
+		},
+		{
+			method: 'POST',
+			pattern: '/drift',
+			handle: (request) => {
+				const enabled = field<unknown>(request.body, 'enabled');
+				if (typeof enabled !== 'boolean')
+					throw unprocessable('enabled must be true or false', '/enabled', 'invalid');
+				drift.enabled = enabled;
+				return { status: 200, body: { enabled: drift.enabled } };
 			},
 		},
 		{

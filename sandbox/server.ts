@@ -1,8 +1,10 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
 /**
  * The sandbox as a real HTTP server: /v2 serves the service, /_sandbox serves the control API.
- * Order of checks for /v2, as the service applies them: injected fault, API key (401), route
- * (an unknown route is an HTML 404), rate limit (429 with Retry-After), body, handler.
+ * Order of checks for /v2, as the service applies them: injected fault that strikes before the
+ * request is processed, API key (401), route (an unknown route is an HTML 404), rate limit (429
+ * with Retry-After), body, handler; then, with drift on, the 2xx answer drifted (sandbox/drift.ts);
+ * last, an injected fault that strikes after the request was processed replaces the answer.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +12,9 @@ import type { AddressInfo } from 'node:net';
 import { apiRoutes, type Route } from './api';
 import { SandboxClock } from './clock';
 import { controlRoutes, type ControlRoute } from './control';
-import { FaultInjector } from './http/faults';
+import { driftDocument, driftRecord, type DriftSwitch } from './drift';
+import { copy } from './http/documents';
+import { FaultInjector, type Fault } from './http/faults';
 import {
 	ApiError,
 	badRequest,
@@ -20,7 +24,7 @@ import {
 } from './http/jsonApi';
 import { RateLimiter } from './http/rateLimiter';
 import { WebhookDispatcher } from './webhooks/delivery';
-import { Store } from './world/store';
+import { Store, type Resource } from './world/store';
 import { World } from './world/world';
 
 export interface SandboxOptions {
@@ -42,6 +46,11 @@ export interface SandboxOptions {
 	retryBaseSeconds: number;
 	/** Logs each request to stderr. */
 	verbose: boolean;
+	/**
+	 * Serves answers and deliveries as the real service sends them, beyond the interface's value
+	 * tables (sandbox/drift.ts); switchable at run time through `POST /_sandbox/drift`.
+	 */
+	drift: boolean;
 }
 
 export const DEFAULT_OPTIONS: SandboxOptions = {
@@ -56,6 +65,7 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
 	trackingDelaySeconds: 2,
 	retryBaseSeconds: 5,
 	verbose: false,
+	drift: false,
 };
 
 export interface Sandbox {
@@ -69,6 +79,13 @@ export interface Sandbox {
 	clock: SandboxClock;
 	dispatcher: WebhookDispatcher;
 	faults: FaultInjector;
+	/** Whether drift is on right now (the control API switches it; so may a test). */
+	drift: DriftSwitch;
+	/**
+	 * What the sandbox would serve right now for a stored record as a document's `data`: its
+	 * drifted copy when drift is on, a plain copy otherwise. Tests compare node output with it.
+	 */
+	served(record: Resource): Resource;
 	stop(): Promise<void>;
 }
 
@@ -152,6 +169,28 @@ function send(response: http.ServerResponse, answer: ApiAnswer): void {
 	response.end(body);
 }
 
+/** A truncated body: what a client gets when the answer is cut short. */
+function sendTruncated(response: http.ServerResponse, answer: ApiAnswer | undefined): void {
+	if (answer === undefined) {
+		response.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8' });
+		response.end(HTML_NOT_FOUND_PAGE.slice(0, 25));
+		return;
+	}
+	response.writeHead(answer.status, { 'Content-Type': JSON_API });
+	response.end(JSON.stringify(answer.body ?? {}).slice(0, 25));
+}
+
+/** A placeholder document, truncated by a `malformed` fault that strikes before processing. */
+const PLACEHOLDER_ANSWER: ApiAnswer = {
+	status: 200,
+	body: { data: { id: '00000000-0000-0000-0000-000000000000', type: 'unknown' } },
+};
+
+const INTERNAL_SERVER_ERROR: ApiAnswer = {
+	status: 500,
+	body: { errors: [{ status: '500', title: 'Internal Server Error' }] },
+};
+
 function sendHtmlNotFound(response: http.ServerResponse): void {
 	response.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8' });
 	response.end(HTML_NOT_FOUND_PAGE);
@@ -176,6 +215,7 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 	const options: SandboxOptions = { ...DEFAULT_OPTIONS, ...overrides };
 	const clock = new SandboxClock(options.timeScale);
 	const faults = new FaultInjector();
+	const drift: DriftSwitch = { enabled: options.drift };
 	const limiter = new RateLimiter(clock);
 	let baseUrl = '';
 	const reportError = (error: unknown) => {
@@ -194,6 +234,7 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 			timeoutMs: 10_000,
 		},
 		() => baseUrl,
+		drift,
 	);
 	const world = new World(
 		store,
@@ -204,44 +245,26 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 	);
 	const api = compile<Route>(apiRoutes(world));
 	const control = compile<ControlRoute>(
-		controlRoutes(world, faults, dispatcher, { scenarioGapMs: options.scenarioGapSeconds * 1000 }),
+		controlRoutes(
+			world,
+			faults,
+			dispatcher,
+			{ scenarioGapMs: options.scenarioGapSeconds * 1000 },
+			drift,
+		),
 	);
 
-	const handleApi = async (
+	/** Authenticates, routes, rate-limits and runs the handler; undefined for an unknown route. */
+	const processApi = async (
 		request: http.IncomingMessage,
-		response: http.ServerResponse,
 		url: URL,
-	) => {
-		const path = url.pathname.slice('/v2'.length) || '/';
-		const method = request.method ?? 'GET';
-		const fault = faults.take(method, path);
-		if (fault?.kind === 'drop') {
-			request.socket.destroy();
-			return;
-		}
-		if (fault?.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
-		if (fault?.kind === 'error_500') {
-			send(response, {
-				status: 500,
-				body: { errors: [{ status: '500', title: 'Internal Server Error' }] },
-			});
-			return;
-		}
-		if (fault?.kind === 'rate_limited') {
-			send(response, {
-				status: 429,
-				body: { errors: [{ status: '429', detail: 'Rate limit exceeded' }] },
-				headers: { 'Retry-After': String(fault.retryAfterSeconds) },
-			});
-			return;
-		}
+		method: string,
+		path: string,
+	): Promise<ApiAnswer | undefined> => {
 		const apiKey = checkApiKey(request.headers.authorization, options.apiKey);
 		const found = match(api, method, path);
 		// Unknown routes get the service's HTML 404 page, not a JSON:API error.
-		if (found === undefined) {
-			sendHtmlNotFound(response);
-			return;
-		}
+		if (found === undefined) return undefined;
 		const decision = limiter.take(apiKey, found.route.bucket);
 		if (!decision.allowed) {
 			throw new ApiError(429, [{ status: '429', detail: 'Rate limit exceeded' }], {
@@ -257,12 +280,71 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 			body,
 			baseUrl,
 		});
-		if (fault?.kind === 'malformed') {
-			response.writeHead(answer.status, { 'Content-Type': JSON_API });
-			response.end(JSON.stringify(answer.body ?? {}).slice(0, 25));
+		// Error answers are never drifted: they are thrown as ApiError and do not pass here.
+		if (drift.enabled && answer.status >= 200 && answer.status < 300 && answer.body !== undefined)
+			return { ...answer, body: driftDocument(answer.body) };
+		return answer;
+	};
+
+	/** Answers with the fault instead; `answer` is what the service answered, for `after` faults. */
+	const answerWithFault = (
+		fault: Fault,
+		request: http.IncomingMessage,
+		response: http.ServerResponse,
+		answer: ApiAnswer | undefined,
+	) => {
+		switch (fault.kind) {
+			case 'drop':
+				request.socket.destroy();
+				return;
+			case 'error_500':
+				send(response, INTERNAL_SERVER_ERROR);
+				return;
+			case 'rate_limited':
+				send(response, {
+					status: 429,
+					body: { errors: [{ status: '429', detail: 'Rate limit exceeded' }] },
+					headers: { 'Retry-After': String(fault.retryAfterSeconds) },
+				});
+				return;
+			case 'malformed':
+				sendTruncated(response, fault.when === 'after' ? answer : PLACEHOLDER_ANSWER);
+				return;
+			default:
+				return;
+		}
+	};
+
+	const handleApi = async (
+		request: http.IncomingMessage,
+		response: http.ServerResponse,
+		url: URL,
+	) => {
+		const path = url.pathname.slice('/v2'.length) || '/';
+		const method = request.method ?? 'GET';
+		const fault = faults.take(method, path);
+		if (fault?.when === 'before') {
+			if (fault.kind !== 'slow') {
+				answerWithFault(fault, request, response, undefined);
+				return;
+			}
+			await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+		}
+		if (fault?.when !== 'after') {
+			const answer = await processApi(request, url, method, path);
+			if (answer === undefined) sendHtmlNotFound(response);
+			else send(response, answer);
 			return;
 		}
-		send(response, answer);
+		// The service does the work whatever its answer; the client only gets the fault.
+		let answer: ApiAnswer | undefined;
+		try {
+			answer = await processApi(request, url, method, path);
+		} catch (error) {
+			if (!(error instanceof ApiError)) reportError(error);
+			answer = error instanceof ApiError ? error.toAnswer() : INTERNAL_SERVER_ERROR;
+		}
+		answerWithFault(fault, request, response, answer);
 	};
 
 	const handleControl = async (
@@ -306,10 +388,7 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 				return;
 			}
 			reportError(error);
-			send(response, {
-				status: 500,
-				body: { errors: [{ status: '500', title: 'Internal Server Error' }] },
-			});
+			send(response, INTERNAL_SERVER_ERROR);
 		});
 	});
 
@@ -332,6 +411,8 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 		clock,
 		dispatcher,
 		faults,
+		drift,
+		served: (record) => (drift.enabled ? driftRecord(record, 'primary') : copy(record)),
 		async stop() {
 			world.scheduler.stop();
 			await dispatcher.stop();

@@ -1,9 +1,39 @@
 /**
- * Faults injected through the control API for the next N requests on a path: they let tests
- * see how clients cope with a failing service without mocking it.
+ * Faults injected through the control API: they let tests see how clients cope with a failing
+ * service without mocking it.
+ *
+ * A fault matches requests by path (and optionally method) and applies either to the next
+ * `count` of them (`remaining`), or to a share `rate` (0 to 1) of them until cleared. Rate
+ * faults draw from a seeded generator (`seed`, default `DEFAULT_FAULT_SEED`), so that the same
+ * requests in the same order meet the same faults on every run. A request draws once against
+ * all the rate faults that match it and gets at most one of them, so their rates add up (5 %
+ * `error_500` + 3 % `drop` + 3 % `rate_limited` fail 11 % of the requests). A count fault that
+ * matches is used before any rate fault.
+ *
+ * `when` says whether the fault strikes `before` the request is processed (nothing happens on
+ * the service's side) or `after` it (a tracking request or webhook IS created, then its answer
+ * is lost: a 500, a dropped connection or a truncated body instead). `rate_limited` and `slow`
+ * only strike before. `malformed` truncates the real answer, so it defaults to `after`; before,
+ * it truncates a placeholder document and nothing is processed.
  */
+import { SeededRandom } from '../world/random';
+
 export const FAULT_KINDS = ['error_500', 'rate_limited', 'slow', 'malformed', 'drop'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
+
+export const FAULT_TIMINGS = ['before', 'after'] as const;
+export type FaultTiming = (typeof FAULT_TIMINGS)[number];
+
+/** Kinds that only make sense before the request is processed. */
+export const BEFORE_ONLY_FAULT_KINDS: readonly FaultKind[] = ['rate_limited', 'slow'];
+
+/** Seed of the rate faults' generator until one is given, and again after a clear. */
+export const DEFAULT_FAULT_SEED = 'sandbox-faults';
+
+/** When a fault strikes unless told: `malformed` cuts a real answer short, the others come first. */
+export function defaultTiming(kind: FaultKind): FaultTiming {
+	return kind === 'malformed' ? 'after' : 'before';
+}
 
 export interface Fault {
 	id: number;
@@ -11,12 +41,21 @@ export interface Fault {
 	path: string;
 	method: string | null;
 	kind: FaultKind;
-	remaining: number;
+	/** `before`: the request is not processed; `after`: it is, and its answer is replaced. */
+	when: FaultTiming;
+	/** Count faults: how many more matching requests it applies to; null for a rate fault. */
+	remaining: number | null;
+	/** Rate faults: the share (0 to 1) of matching requests it applies to; null for a count fault. */
+	rate: number | null;
+	/** How many requests it has applied to so far. */
+	fired: number;
 	/** For `slow`: real milliseconds before the normal answer. */
 	delayMs: number;
 	/** For `rate_limited`: the Retry-After value in seconds. */
 	retryAfterSeconds: number;
 }
+
+export type FaultSpec = Omit<Fault, 'id' | 'fired'>;
 
 function pathMatcher(pattern: string): RegExp {
 	const escaped = pattern
@@ -29,31 +68,63 @@ function pathMatcher(pattern: string): RegExp {
 export class FaultInjector {
 	private faults: Fault[] = [];
 	private nextId = 1;
+	private currentSeed = DEFAULT_FAULT_SEED;
+	private random = new SeededRandom(DEFAULT_FAULT_SEED);
 
-	add(fault: Omit<Fault, 'id'>): Fault {
-		const added = { ...fault, id: this.nextId++ };
+	add(spec: FaultSpec): Fault {
+		const added: Fault = { ...spec, id: this.nextId++, fired: 0 };
 		this.faults.push(added);
-		return added;
+		return { ...added };
 	}
 
 	list(): Fault[] {
 		return this.faults.map((fault) => ({ ...fault }));
 	}
 
+	/** Removes every fault and restarts the generator from the default seed. */
 	clear(): void {
 		this.faults = [];
+		this.reseed(DEFAULT_FAULT_SEED);
 	}
 
-	/** The fault that applies to this request, if any; it is used up by the call. */
+	/** Restarts the rate faults' generator from `seed`. */
+	reseed(seed: string): void {
+		this.currentSeed = seed;
+		this.random = new SeededRandom(seed);
+	}
+
+	get seed(): string {
+		return this.currentSeed;
+	}
+
+	/**
+	 * The fault that applies to this request, if any. A count fault is used up by the call; rate
+	 * faults draw once, and the draw falls in at most one of their shares.
+	 */
 	take(method: string, path: string): Fault | undefined {
-		const fault = this.faults.find(
+		const matching = this.faults.filter(
 			(candidate) =>
 				(candidate.method === null || candidate.method === method) &&
 				pathMatcher(candidate.path).test(path),
 		);
-		if (!fault) return undefined;
-		fault.remaining -= 1;
-		if (fault.remaining <= 0) this.faults = this.faults.filter((kept) => kept !== fault);
-		return { ...fault };
+		const counted = matching.find((fault) => fault.rate === null);
+		if (counted) {
+			counted.fired += 1;
+			counted.remaining = (counted.remaining ?? 1) - 1;
+			if (counted.remaining <= 0) this.faults = this.faults.filter((kept) => kept !== counted);
+			return { ...counted };
+		}
+		const rated = matching.filter((fault) => fault.rate !== null);
+		if (rated.length === 0) return undefined;
+		const draw = this.random.next();
+		let threshold = 0;
+		for (const fault of rated) {
+			threshold += fault.rate ?? 0;
+			if (draw < threshold) {
+				fault.fired += 1;
+				return { ...fault };
+			}
+		}
+		return undefined;
 	}
 }

@@ -3,13 +3,16 @@
  * Webhook deliveries as the service makes them (service notes, "Webhooks"): a POST of the
  * notification envelope, signed with the lowercase hex HMAC-SHA256 of the raw body keyed with
  * the webhook's secret, retried up to 12 times with backoff until the receiver answers 200, 201,
- * 202 or 204. Every attempt is logged for the control API.
+ * 202 or 204. Every attempt is logged for the control API. With drift on, the envelope is drifted
+ * (sandbox/drift.ts) before it is serialized, so the signature covers the drifted bytes, and
+ * every retry and duplicate sends those same bytes.
  */
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 
 import type { SandboxClock } from '../clock';
+import { driftNotification, type DriftSwitch } from '../drift';
 import type { Notification } from '../world/world';
 import type { Resource, Store } from '../world/store';
 import { isoTimestamp } from '../world/time';
@@ -65,6 +68,7 @@ export class WebhookDispatcher {
 		private readonly clock: SandboxClock,
 		private readonly options: DeliveryOptions,
 		private readonly baseUrl: () => string,
+		private readonly drift: DriftSwitch = { enabled: false },
 	) {}
 
 	/** Sends the notification to every active webhook subscribed to its event. */
@@ -72,7 +76,10 @@ export class WebhookDispatcher {
 		for (const webhook of this.store.list('webhook')) {
 			const attributes = webhook.attributes as { active: boolean; events: string[]; url: string };
 			if (!attributes.active || !attributes.events.includes(notification.event)) continue;
-			const body = JSON.stringify(this.envelope(notification, webhook));
+			const envelope = this.envelope(notification, webhook);
+			const body = JSON.stringify(
+				this.drift.enabled ? driftNotification(envelope, { webhookUrl: attributes.url }) : envelope,
+			);
 			const sendTwice = isDuplicated(notification.id, this.options.duplicateRate);
 			this.attempt(webhook, notification, body, 1, sendTwice ? 'send_copy' : 'once');
 		}

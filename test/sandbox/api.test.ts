@@ -2,6 +2,8 @@
 // The sandbox over real HTTP, as a client of the service sees it: authentication, errors,
 // carrier inference, tracking requests, containers, pagination, raw events, webhooks, rate
 // limits, injected faults and the control API. Every answer is checked against its schema.
+// Drift stays off here whatever CT_SANDBOX_DRIFT says: these suites check the interface's own
+// values; drift.test.ts checks what drift serves.
 import axios, { type AxiosResponse } from 'axios';
 import { z } from 'zod';
 
@@ -44,7 +46,10 @@ const faultBody = z.object({
 			id: z.number().int(),
 			path: z.string(),
 			kind: z.string(),
-			remaining: z.number().int(),
+			remaining: z.number().int().nullable(),
+			rate: z.number().nullable(),
+			when: z.enum(['before', 'after']),
+			fired: z.number().int(),
 		})
 		.passthrough(),
 });
@@ -103,7 +108,7 @@ async function sandboxNow(handle: SandboxHandle): Promise<number> {
 describe('authentication', () => {
 	let handle: SandboxHandle;
 	beforeAll(async () => {
-		handle = await startTestSandbox();
+		handle = await startTestSandbox({ drift: false });
 	});
 	afterAll(() => handle.stop());
 
@@ -152,7 +157,7 @@ describe('authentication', () => {
 describe('unknown routes, unknown ids and broken bodies', () => {
 	let handle: SandboxHandle;
 	beforeAll(async () => {
-		handle = await startTestSandbox();
+		handle = await startTestSandbox({ drift: false });
 	});
 	afterAll(() => handle.stop());
 
@@ -214,7 +219,7 @@ describe('unknown routes, unknown ids and broken bodies', () => {
 describe('infer_number', () => {
 	let handle: SandboxHandle;
 	beforeAll(async () => {
-		handle = await startTestSandbox();
+		handle = await startTestSandbox({ drift: false });
 	});
 	afterAll(() => handle.stop());
 
@@ -272,7 +277,7 @@ describe('infer_number', () => {
 describe('tracking requests', () => {
 	let handle: SandboxHandle;
 	beforeAll(async () => {
-		handle = await startTestSandbox({ trackingDelaySeconds: 0 });
+		handle = await startTestSandbox({ drift: false, trackingDelaySeconds: 0 });
 	});
 	afterAll(() => handle.stop());
 
@@ -436,7 +441,7 @@ describe('containers', () => {
 	let containerId: string;
 	let allContainerIds: string[];
 	beforeAll(async () => {
-		handle = await startTestSandbox({ trackingDelaySeconds: 0 });
+		handle = await startTestSandbox({ drift: false, trackingDelaySeconds: 0 });
 		const single = await trackContainer(handle, 'CSQU3054383', 'COSU');
 		const billOfLading = await trackContainer(handle, 'MEDUFR030802', 'MSCU', 'bill_of_lading');
 		const another = await trackContainer(handle, 'HLXU1234565', 'HLCU');
@@ -550,7 +555,7 @@ describe('transport event pagination', () => {
 	}
 
 	beforeAll(async () => {
-		handle = await startTestSandbox({ trackingDelaySeconds: 0 });
+		handle = await startTestSandbox({ drift: false, trackingDelaySeconds: 0 });
 		containerId = (await trackContainer(handle, 'CSQU3054383', 'COSU')).containerIds[0];
 		const advanced = expectSchema(
 			clockBody,
@@ -679,7 +684,7 @@ describe('transport event pagination', () => {
 describe('webhooks', () => {
 	let handle: SandboxHandle;
 	beforeAll(async () => {
-		handle = await startTestSandbox();
+		handle = await startTestSandbox({ drift: false });
 	});
 	afterAll(() => handle.stop());
 
@@ -836,7 +841,7 @@ describe('webhooks', () => {
 describe('webhooks without the Rail Plan', () => {
 	let handle: SandboxHandle;
 	beforeAll(async () => {
-		handle = await startTestSandbox({ railPlan: false });
+		handle = await startTestSandbox({ drift: false, railPlan: false });
 	});
 	afterAll(() => handle.stop());
 
@@ -895,7 +900,7 @@ describe('rate limits (timeScale 60: the 60 s window lasts one real second)', ()
 	let handle: SandboxHandle;
 	beforeAll(async () => {
 		// Tracking requests stay pending for the whole suite: no journeys to generate.
-		handle = await startTestSandbox({ timeScale: 60, trackingDelaySeconds: 3600 });
+		handle = await startTestSandbox({ drift: false, timeScale: 60, trackingDelaySeconds: 3600 });
 	});
 	afterAll(() => handle.stop());
 
@@ -997,7 +1002,7 @@ describe('rate limits (timeScale 60: the 60 s window lasts one real second)', ()
 describe('injected faults', () => {
 	let handle: SandboxHandle;
 	beforeAll(async () => {
-		handle = await startTestSandbox();
+		handle = await startTestSandbox({ drift: false });
 	});
 	afterAll(() => handle.stop());
 	afterEach(async () => {
@@ -1096,6 +1101,65 @@ describe('injected faults', () => {
 		expect(listed.faults[0].remaining).toBe(3);
 	});
 
+	it('fails a seeded share of requests at a rate, the same ones on every run, one fault per request', async () => {
+		const outcomes = async (): Promise<string> => {
+			// An unknown route answers its 404 before the rate limiter counts anything.
+			await inject({ path: '/no_such_route', kind: 'error_500', rate: 0.2, seed: 'fixed' });
+			await inject({ path: '/no_such_route', kind: 'rate_limited', rate: 0.1 });
+			let pattern = '';
+			for (let index = 0; index < 200; index++)
+				pattern += String((await handle.api.get('/no_such_route')).status).slice(0, 2);
+			expect((await handle.control.delete('/faults')).status).toBe(204);
+			return pattern;
+		};
+		const first = await outcomes();
+		const second = await outcomes();
+		expect(second).toBe(first);
+		const statuses = first.match(/../g) ?? [];
+		const failed500 = statuses.filter((status) => status === '50').length;
+		const limited = statuses.filter((status) => status === '42').length;
+		// 20 % and 10 % of 200, within what a fair draw gives.
+		expect(failed500).toBeGreaterThan(20);
+		expect(failed500).toBeLessThan(60);
+		expect(limited).toBeGreaterThan(6);
+		expect(limited).toBeLessThan(36);
+		expect(failed500 + limited + statuses.filter((status) => status === '40').length).toBe(200);
+	});
+
+	it('with when=after, does the work and then loses the answer', async () => {
+		await inject({
+			path: '/tracking_requests',
+			method: 'post',
+			kind: 'error_500',
+			count: 1,
+			when: 'after',
+		});
+		const lost = await handle.api.post(
+			'/tracking_requests',
+			trackingRequestBody('FAULTAFTER001', 'MAEU', 'bill_of_lading'),
+		);
+		expectApiError(lost, 500);
+		// The request was created: asking again is the service's duplicate answer.
+		const again = await handle.api.post(
+			'/tracking_requests',
+			trackingRequestBody('FAULTAFTER001', 'MAEU', 'bill_of_lading'),
+		);
+		expect(again.status).toBe(422);
+		expect(JSON.stringify(again.data)).toContain('duplicate');
+	});
+
+	it('refuses a rate and a count together, a rate outside 0..1, and rate_limited after', async () => {
+		for (const fault of [
+			{ path: '/webhooks', kind: 'error_500', rate: 0.1, count: 2 },
+			{ path: '/webhooks', kind: 'error_500', rate: 1.5 },
+			{ path: '/webhooks', kind: 'rate_limited', when: 'after' },
+		])
+			expectApiError(await handle.control.post('/faults', fault), 422);
+		expect(expectSchema(faultListBody, (await handle.control.get('/faults')).data).faults).toEqual(
+			[],
+		);
+	});
+
 	it('rejects an unknown fault kind with 400', async () => {
 		expectApiError(
 			await handle.control.post('/faults', { path: '/containers', kind: 'explode' }),
@@ -1107,7 +1171,7 @@ describe('injected faults', () => {
 describe('control API', () => {
 	let handle: SandboxHandle;
 	beforeAll(async () => {
-		handle = await startTestSandbox();
+		handle = await startTestSandbox({ drift: false });
 	});
 	afterAll(() => handle.stop());
 

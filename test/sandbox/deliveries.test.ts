@@ -1,6 +1,8 @@
 // Webhook deliveries of the sandbox, observed as a receiver sees them: signatures (checked with
 // the receiver's own HMAC code), envelope and included records, subscriptions, retries,
 // duplicates, the delivery log, and the envelope's keys against the service's published example.
+// Drift stays off here whatever CT_SANDBOX_DRIFT says: these suites check the interface's own
+// values; drift.test.ts checks what drift serves.
 import { EVENT_NAMES } from '../../nodes/ContainerTracking/logic/eventNames';
 import { startTestSandbox, trackContainer, type SandboxHandle } from '../support/sandbox';
 import { describeWithFixtures, fixtureNames, readFixture } from '../support/sharedFixtures';
@@ -81,7 +83,7 @@ describe('signed deliveries with their related records', () => {
 	let sandboxUpdated: ReceivedDelivery;
 
 	beforeAll(async () => {
-		handle = await startTestSandbox({ trackingDelaySeconds: 0 });
+		handle = await startTestSandbox({ drift: false, trackingDelaySeconds: 0 });
 		receiver = await startWebhookReceiver();
 		await subscribe(handle, receiver, EVENT_NAMES);
 		const number = findContainerNumber('MSKU', 'MAEU', isPortPickup);
@@ -252,6 +254,7 @@ describe('signed deliveries with their related records', () => {
 describe('a custom signature header', () => {
 	it('signs in the header named by the signatureHeader option, and not in the default one', async () => {
 		const handle = await startTestSandbox({
+			drift: false,
 			trackingDelaySeconds: 0,
 			signatureHeader: 'X-Acme-Signature',
 		});
@@ -275,7 +278,7 @@ describe('subscriptions', () => {
 	let receiver: WebhookReceiver;
 
 	beforeEach(async () => {
-		handle = await startTestSandbox({ trackingDelaySeconds: 0 });
+		handle = await startTestSandbox({ drift: false, trackingDelaySeconds: 0 });
 		receiver = await startWebhookReceiver();
 	});
 
@@ -362,6 +365,7 @@ describe('retries', () => {
 	// 10 000 sandbox seconds a second: 12 retries from a 1-second base (doubling) take 0.41 s.
 	beforeEach(async () => {
 		handle = await startTestSandbox({
+			drift: false,
 			trackingDelaySeconds: 0,
 			timeScale: 10_000,
 			retryBaseSeconds: 1,
@@ -480,7 +484,7 @@ describe('retries', () => {
 
 describe('duplicates', () => {
 	const run = async (duplicateRate: number) => {
-		const handle = await startTestSandbox({ trackingDelaySeconds: 0, duplicateRate });
+		const handle = await startTestSandbox({ drift: false, trackingDelaySeconds: 0, duplicateRate });
 		const receiver = await startWebhookReceiver();
 		try {
 			await subscribe(handle, receiver, [

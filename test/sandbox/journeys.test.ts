@@ -1,6 +1,8 @@
 // Journeys of the sandbox seen from outside: tracking requests, determinism, the natural journey
 // on an advanced clock, changesets built from real values, last free day priority, scenarios.
 // The in-process world is read only to choose inputs; assertions use HTTP answers and deliveries.
+// Drift stays off here whatever CT_SANDBOX_DRIFT says: these suites check the interface's own
+// values; drift.test.ts checks what drift serves.
 import { isEqual } from 'lodash';
 import { DateTime } from 'luxon';
 
@@ -66,7 +68,7 @@ describe('tracking requests at the default clock', () => {
 	let receiver: WebhookReceiver;
 
 	beforeAll(async () => {
-		handle = await startTestSandbox();
+		handle = await startTestSandbox({ drift: false });
 		receiver = await startWebhookReceiver();
 		await subscribe(handle, receiver, ['tracking_request.succeeded', 'tracking_request.failed']);
 	});
@@ -195,8 +197,8 @@ describe('determinism', () => {
 	}
 
 	it('the same number and SCAC give the same containers, ports, terminal, vessel, equipment and journey in two sandboxes', async () => {
-		const first = await startTestSandbox({ trackingDelaySeconds: 0 });
-		const second = await startTestSandbox({ trackingDelaySeconds: 0 });
+		const first = await startTestSandbox({ drift: false, trackingDelaySeconds: 0 });
+		const second = await startTestSandbox({ drift: false, trackingDelaySeconds: 0 });
 		try {
 			const inputs = [
 				['MEDUFR030802', 'MSCU', 'bill_of_lading'],
@@ -243,7 +245,7 @@ describe('the natural journey on an advanced clock', () => {
 	const ids: Record<string, string> = {};
 
 	beforeAll(async () => {
-		handle = await startTestSandbox({ trackingDelaySeconds: 0 });
+		handle = await startTestSandbox({ drift: false, trackingDelaySeconds: 0 });
 		receiver = await startWebhookReceiver();
 		await subscribe(handle, receiver, EVENT_NAMES);
 		for (const number of [portDemurrageVacis, portPickup, rail]) {
@@ -565,7 +567,7 @@ describe('changes through the control API', () => {
 	let receiver: WebhookReceiver;
 
 	beforeEach(async () => {
-		handle = await startTestSandbox({ trackingDelaySeconds: 0 });
+		handle = await startTestSandbox({ drift: false, trackingDelaySeconds: 0 });
 		receiver = await startWebhookReceiver();
 		await subscribe(handle, receiver, EVENT_NAMES);
 	});
@@ -774,7 +776,7 @@ describe('scenarios', () => {
 	let containerId: string;
 
 	beforeEach(async () => {
-		handle = await startTestSandbox({ trackingDelaySeconds: 0 });
+		handle = await startTestSandbox({ drift: false, trackingDelaySeconds: 0 });
 		receiver = await startWebhookReceiver();
 		await subscribe(handle, receiver, ['container.updated']);
 		const number = findContainerNumber('MSKU', 'MAEU', (plan) => plan.inland === null);

@@ -4,6 +4,7 @@
 import axios, { type AxiosInstance } from 'axios';
 
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/server';
+import type { Resource } from '../../sandbox/world/store';
 
 export const API_KEY = 'test-key';
 
@@ -13,13 +14,31 @@ export interface SandboxHandle {
 	api: AxiosInstance;
 	/** Client for /_sandbox, with the same key. */
 	control: AxiosInstance;
+	/**
+	 * What the sandbox serves right now for the stored record as a document's `data` (drifted
+	 * when drift is on): compare node output with this rather than with the stored state.
+	 */
+	served(type: string, id: string): Resource;
 	stop(): Promise<void>;
+}
+
+/**
+ * Drift (sandbox/drift.ts) is on when the caller asks for it, or else when the environment
+ * says CT_SANDBOX_DRIFT=1, so that whole suites can run once against a drifting sandbox.
+ */
+export function driftRequested(options: Partial<SandboxOptions> = {}): boolean {
+	return options.drift ?? process.env.CT_SANDBOX_DRIFT === '1';
 }
 
 export async function startTestSandbox(
 	options: Partial<SandboxOptions> = {},
 ): Promise<SandboxHandle> {
-	const sandbox = await startSandbox({ port: 0, apiKey: API_KEY, ...options });
+	const sandbox = await startSandbox({
+		port: 0,
+		apiKey: API_KEY,
+		...options,
+		drift: driftRequested(options),
+	});
 	const client = (baseURL: string) =>
 		axios.create({
 			baseURL,
@@ -35,6 +54,11 @@ export async function startTestSandbox(
 		sandbox,
 		api: client(sandbox.url),
 		control: client(sandbox.controlUrl),
+		served: (type, id) => {
+			const record = sandbox.world.store.get(type, id);
+			if (!record) throw new Error(`the sandbox has no ${type} ${id}`);
+			return sandbox.served(record);
+		},
 		stop: () => sandbox.stop(),
 	};
 }
