@@ -1,9 +1,8 @@
 // How every operation talks to the service (transport/): pacing to the rate limits, waiting out
 // a 429's Retry-After, retrying calls that are safe to repeat, and clear errors otherwise. Runs
 // through n8n's engine against a started sandbox, with faults injected by its control API.
-import { setRateWindow } from '../../nodes/ContainerTracking/transport/rateLimit';
 import { runContainerTrackingNode } from '../support/engine';
-import { API_KEY, startTestSandbox, type SandboxHandle } from '../support/sandbox';
+import { API_KEY, startPacedSandbox, type SandboxHandle } from '../support/sandbox';
 import { withCheckDigit } from '../../nodes/ContainerTracking/logic/iso6346';
 
 const infer = {
@@ -17,17 +16,11 @@ describe('transport: rate limits, retries and errors', () => {
 	const credentials = () => ({ apiKey: API_KEY, baseUrl: handle.sandbox.url });
 
 	beforeAll(async () => {
-		// The sandbox's minute lasts one real second; the node's window is compressed alike.
-		handle = await startTestSandbox({ timeScale: 60 });
-		setRateWindow(1000);
+		// A sandbox minute lasts one real second (test/support/sandbox.ts).
+		handle = await startPacedSandbox();
 	});
-	afterAll(async () => {
-		setRateWindow(60_000);
-		await handle.stop();
-	});
-	afterEach(async () => {
-		await handle.control.delete('/faults');
-	});
+	afterAll(() => handle.stop());
+	afterEach(() => handle.control.delete('/faults'));
 
 	it('a batch of 1,000 numbers goes through infer_number with no failed item', async () => {
 		const numbers = Array.from({ length: 1000 }, (_, index) =>

@@ -1,11 +1,8 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports */
 // The Container Tracking Trigger run the way n8n runs it (n8n-core HookContext for activation,
 // WebhookContext for deliveries, static data kept in the Workflow): signature checks, repeated
 // deliveries, the items a workflow starts with, webhook registration against a started sandbox,
 // and the sandbox delivering real notifications through an HTTP bridge standing in for n8n.
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -29,6 +26,7 @@ import {
 	type Doc,
 } from '../support/deliveries';
 import { describeWithFixtures } from '../support/sharedFixtures';
+import { startBridge, type Bridge } from '../support/bridge';
 import { TRIGGER_WEBHOOK_ID, TriggerHarness } from '../support/trigger';
 
 const baseParameters = {
@@ -738,96 +736,7 @@ describe('Container Tracking Trigger', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// End to end: the sandbox delivers to a small HTTP server that hands each POST to the node as
-// n8n's webhook endpoint would, and answers with the node's status.
-
-interface BridgeCall {
-	path: string;
-	status: number;
-	notificationId: string | null;
-	started: boolean;
-	items: IDataObject[];
-	error?: unknown;
-}
-
-interface Bridge {
-	/** Base of webhook URLs, as n8n's N8N_WEBHOOK_URL + `/webhook`. */
-	webhookBaseUrl: string;
-	calls: BridgeCall[];
-	harness: TriggerHarness | undefined;
-	close(): Promise<void>;
-}
-
-async function startBridge(): Promise<Bridge> {
-	const bridge: Bridge = {
-		webhookBaseUrl: '',
-		calls: [],
-		harness: undefined,
-		close: async () => undefined,
-	};
-	const server = http.createServer((request, response) => {
-		const chunks: Buffer[] = [];
-		request.on('data', (chunk: Buffer) => chunks.push(chunk));
-		request.on('end', () => {
-			const raw = Buffer.concat(chunks);
-			const path = request.url ?? '';
-			let notificationId: string | null = null;
-			try {
-				notificationId = (JSON.parse(raw.toString('utf8')) as Doc)?.data?.id ?? null;
-			} catch {
-				notificationId = null;
-			}
-			const harness = bridge.harness;
-			// n8n answers 404 for a path no active webhook listens on.
-			if (
-				!harness ||
-				request.method !== 'POST' ||
-				`${bridge.webhookBaseUrl}${path.replace(/^\/webhook/, '')}` !== harness.webhookUrl
-			) {
-				bridge.calls.push({ path, status: 404, notificationId, started: false, items: [] });
-				response.writeHead(404).end();
-				return;
-			}
-			const headers = Object.fromEntries(
-				Object.entries(request.headers).filter(
-					(entry): entry is [string, string] => typeof entry[1] === 'string',
-				),
-			);
-			harness.deliver(raw, headers).then(
-				({ result, sent, items }) => {
-					const status = sent?.status ?? 200;
-					bridge.calls.push({
-						path,
-						status,
-						notificationId,
-						started: result.workflowData !== undefined,
-						items,
-					});
-					response.writeHead(status).end();
-				},
-				(error: unknown) => {
-					bridge.calls.push({
-						path,
-						status: 500,
-						notificationId,
-						started: false,
-						items: [],
-						error,
-					});
-					response.writeHead(500).end();
-				},
-			);
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	bridge.webhookBaseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook`;
-	bridge.close = () =>
-		new Promise<void>((resolve) => {
-			server.closeAllConnections();
-			server.close(() => resolve());
-		});
-	return bridge;
-}
+// End to end: the sandbox delivers to an HTTP bridge standing in for n8n (test/support/bridge.ts).
 
 interface LogEntry {
 	url: string;

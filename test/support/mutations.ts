@@ -178,7 +178,8 @@ export function applyMutations(document: Json, mutations: Mutation[]): Json {
 		if (site.path.length > 0 && !(key in parent)) continue;
 		switch (site.kind) {
 			case 'unseen_value':
-				parent[key] = typeof parent[key] === 'number' ? 53 : token;
+				// A number stays a number (an earlier numeric_string may have made it a string).
+				parent[key] = typeof parent[key] === 'number' || key === 'equipment_length' ? 53 : token;
 				break;
 			case 'null_relationship':
 				if (isRecord(parent[key])) (parent[key] as Record<string, Json>).data = null;

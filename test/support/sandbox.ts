@@ -3,6 +3,7 @@
 // authenticates like a user would and never throws on an HTTP status (tests assert on them).
 import axios, { type AxiosInstance } from 'axios';
 
+import { setRateWindow } from '../../nodes/ContainerTracking/transport/rateLimit';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/server';
 import type { Resource } from '../../sandbox/world/store';
 
@@ -60,6 +61,25 @@ export async function startTestSandbox(
 			return sandbox.served(record);
 		},
 		stop: () => sandbox.stop(),
+	};
+}
+
+/**
+ * A sandbox whose minute lasts one real second (time scale 60), with the node's rate window
+ * compressed alike until the sandbox is stopped: rate limits and Retry-After in seconds, not
+ * minutes.
+ */
+export async function startPacedSandbox(
+	options: Partial<SandboxOptions> = {},
+): Promise<SandboxHandle> {
+	const handle = await startTestSandbox({ timeScale: 60, ...options });
+	setRateWindow(1000);
+	return {
+		...handle,
+		stop: async () => {
+			setRateWindow(60_000);
+			await handle.stop();
+		},
 	};
 }
 

@@ -1,0 +1,99 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
+// An HTTP server standing in for n8n's webhook endpoint: the sandbox delivers to it, it hands
+// each POST to the trigger (through TriggerHarness, as n8n's webhook server would) and answers
+// with the node's status; every call is kept for assertions.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Doc } from './deliveries';
+import type { TriggerHarness } from './trigger';
+
+export interface BridgeCall {
+	path: string;
+	status: number;
+	notificationId: string | null;
+	started: boolean;
+	items: IDataObject[];
+	error?: unknown;
+}
+
+export interface Bridge {
+	/** Base of webhook URLs, as n8n's N8N_WEBHOOK_URL + `/webhook`. */
+	webhookBaseUrl: string;
+	calls: BridgeCall[];
+	harness: TriggerHarness | undefined;
+	close(): Promise<void>;
+}
+
+export async function startBridge(): Promise<Bridge> {
+	const bridge: Bridge = {
+		webhookBaseUrl: '',
+		calls: [],
+		harness: undefined,
+		close: async () => undefined,
+	};
+	const server = http.createServer((request, response) => {
+		const chunks: Buffer[] = [];
+		request.on('data', (chunk: Buffer) => chunks.push(chunk));
+		request.on('end', () => {
+			const raw = Buffer.concat(chunks);
+			const path = request.url ?? '';
+			let notificationId: string | null = null;
+			try {
+				notificationId = (JSON.parse(raw.toString('utf8')) as Doc)?.data?.id ?? null;
+			} catch {
+				notificationId = null;
+			}
+			const harness = bridge.harness;
+			// n8n answers 404 for a path no active webhook listens on.
+			if (
+				!harness ||
+				request.method !== 'POST' ||
+				`${bridge.webhookBaseUrl}${path.replace(/^\/webhook/, '')}` !== harness.webhookUrl
+			) {
+				bridge.calls.push({ path, status: 404, notificationId, started: false, items: [] });
+				response.writeHead(404).end();
+				return;
+			}
+			const headers = Object.fromEntries(
+				Object.entries(request.headers).filter(
+					(entry): entry is [string, string] => typeof entry[1] === 'string',
+				),
+			);
+			harness.deliver(raw, headers).then(
+				({ result, sent, items }) => {
+					const status = sent?.status ?? 200;
+					bridge.calls.push({
+						path,
+						status,
+						notificationId,
+						started: result.workflowData !== undefined,
+						items,
+					});
+					response.writeHead(status).end();
+				},
+				(error: unknown) => {
+					bridge.calls.push({
+						path,
+						status: 500,
+						notificationId,
+						started: false,
+						items: [],
+						error,
+					});
+					response.writeHead(500).end();
+				},
+			);
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	bridge.webhookBaseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook`;
+	bridge.close = () =>
+		new Promise<void>((resolve) => {
+			server.closeAllConnections();
+			server.close(() => resolve());
+		});
+	return bridge;
+}
