@@ -1,6 +1,5 @@
 import {
 	NodeConnectionTypes,
-	NodeOperationError,
 	type IDataObject,
 	type IHookFunctions,
 	type INodeType,
@@ -10,31 +9,19 @@ import {
 } from 'n8n-workflow';
 
 import { EVENT_NAMES } from './logic/eventNames';
-import {
-	deliveryCore,
-	documentWarnings,
-	membersOf,
-	singleDocumentCore,
-	webhookDocument,
-	webhookNotificationEnvelope,
-	type DocumentWarnings,
-} from './schemas';
-import { CREDENTIAL_NAME, containerTrackingRequest, readAnswer } from './transport/request';
-import { relatedIdentifiers } from './transport/jsonApi';
-import { fetchAllPages } from './transport/pagination';
-import {
-	createWebhook,
-	listWebhooks,
-	webhookAttributes,
-	webhookBody,
-	type WebhookRecord,
-} from './transport/webhooks';
+import { deliveryCore, documentWarnings, webhookNotificationEnvelope } from './schemas';
+import { CREDENTIAL_NAME } from './transport/request';
+import { addMissingContainers } from './trigger/containerLookup';
 import { deliveryItems, type Notification } from './trigger/deliveryItems';
-import { remember, wasSeen } from './trigger/recentDeliveries';
+import {
+	AUTOMATIC,
+	EXISTING,
+	createTriggerWebhook,
+	deleteTriggerWebhook,
+	webhookExists,
+} from './trigger/registration';
+import { repeatStoreFor } from './trigger/repeats';
 import { isValidSignature } from './trigger/signature';
-
-const AUTOMATIC = 'automatic';
-const EXISTING = 'existing';
 
 interface TriggerOptions {
 	expandHoldsAndFees?: boolean;
@@ -44,62 +31,10 @@ interface TriggerOptions {
 	raw?: boolean;
 }
 
-function sameEvents(a: unknown, b: string[]): boolean {
-	return Array.isArray(a) && a.length === b.length && b.every((event) => a.includes(event));
-}
-
-/** The service's answers during registration may differ from the interface: say so in the log. */
-function logWarnings(context: IHookFunctions, what: string, warnings: DocumentWarnings): void {
-	if (warnings.all.length > 0)
-		context.logger.warn(`Container tracking: unexpected parts in the answer to ${what}`, {
-			warnings: warnings.all,
-		});
-}
-
-/** Subscribes an adopted or stored webhook to exactly the node's events, and turns it on. */
-async function syncEvents(
-	context: IHookFunctions,
-	webhook: WebhookRecord,
-	events: string[],
-): Promise<void> {
-	const attributes = webhookAttributes(webhook);
-	if (sameEvents(attributes.events, events) && attributes.active !== false) return;
-	await containerTrackingRequest.call(
-		context,
-		'PATCH',
-		`/webhooks/${encodeURIComponent(webhook.id)}`,
-		{ body: webhookBody({ events, active: true }) },
-	);
-}
-
 /** A BOM before the JSON is not part of it: n8n's Webhook node reads such bodies too. */
 function parseJsonBody(rawBody: Buffer): unknown {
 	const text = rawBody.toString('utf8');
 	return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-}
-
-/**
- * Deliveries of some events carry only their reference object (service notes): the container
- * is found by the transport event it lists, so that the item can still name it.
- */
-async function addMissingContainers(this: IWebhookFunctions, items: IDataObject[]): Promise<void> {
-	const missing = items.filter(
-		(item) => !item.container_number && item.reference_type === 'transport_event',
-	);
-	if (missing.length === 0) return;
-	const referenceId = String(missing[0].reference_id);
-	const pages = await fetchAllPages.call(this, '/containers', {});
-	const container = pages.records.find((record) =>
-		relatedIdentifiers(record, 'transport_events').some((event) => event.id === referenceId),
-	);
-	for (const item of missing) {
-		const attributes = membersOf(container?.attributes);
-		item.container_id = container?.id ?? null;
-		item.container_number = typeof attributes.number === 'string' ? attributes.number : null;
-		// The record's own id first, and never hidden by an attribute called `id`.
-		if (container)
-			item.container = Object.assign({ id: container.id }, attributes, { id: container.id });
-	}
 }
 
 function answer(context: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
@@ -239,104 +174,14 @@ export class ContainerTrackingTrigger implements INodeType {
 
 	webhookMethods = {
 		default: {
-			/**
-			 * True when this node's webhook is registered with the service. A webhook found by its
-			 * URL (static data lost, or the workflow published again) is adopted, not duplicated.
-			 */
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				if (this.getNodeParameter('registration', AUTOMATIC) === EXISTING) return true;
-				const staticData = this.getWorkflowStaticData('node');
-				const url = this.getNodeWebhookUrl('default') as string;
-				const events = this.getNodeParameter('events', []) as string[];
-				if (staticData.webhookId && staticData.webhookSecret) {
-					const response = await containerTrackingRequest.call(
-						this,
-						'GET',
-						`/webhooks/${encodeURIComponent(String(staticData.webhookId))}`,
-						{ acceptStatuses: [404] },
-					);
-					if (response.status !== 404) {
-						const { document, warnings } = readAnswer(
-							this,
-							singleDocumentCore,
-							webhookDocument,
-							response.body,
-							'reading the webhook',
-						);
-						logWarnings(this, 'reading the webhook', warnings);
-						const webhook = document.data as WebhookRecord;
-						if (webhookAttributes(webhook).url === url) {
-							await syncEvents(this, webhook, events);
-							return true;
-						}
-					}
-					delete staticData.webhookId;
-					delete staticData.webhookSecret;
-				}
-				const { records, warnings } = await listWebhooks.call(this);
-				logWarnings(this, 'listing webhooks', warnings);
-				const mine = records.find((webhook) => webhookAttributes(webhook).url === url);
-				const secret = webhookAttributes(mine).secret;
-				if (!mine || typeof secret !== 'string' || secret === '') return false;
-				staticData.webhookId = mine.id;
-				staticData.webhookSecret = secret;
-				await syncEvents(this, mine, events);
-				return true;
+				return await webhookExists.call(this);
 			},
-
 			async create(this: IHookFunctions): Promise<boolean> {
-				if (this.getNodeParameter('registration', AUTOMATIC) === EXISTING) return true;
-				const url = this.getNodeWebhookUrl('default') as string;
-				const events = this.getNodeParameter('events', []) as string[];
-				if (events.length === 0) {
-					throw new NodeOperationError(this.getNode(), 'Choose at least one event to subscribe to');
-				}
-				const { response, adopted } = await createWebhook.call(this, { url, events, active: true });
-				const { document, warnings } = readAnswer(
-					this,
-					singleDocumentCore,
-					webhookDocument,
-					response.body,
-					'creating the webhook',
-				);
-				logWarnings(this, 'creating the webhook', warnings);
-				const webhook = document.data as WebhookRecord;
-				const secret = webhookAttributes(webhook).secret;
-				if (typeof secret !== 'string' || secret === '') {
-					throw new NodeOperationError(
-						this.getNode(),
-						'The service created the webhook without a secret',
-						{
-							description: 'Deliveries could not be verified; the webhook was not used.',
-						},
-					);
-				}
-				// A webhook the lost first attempt created is taken as it is: bring its events in line.
-				if (adopted) await syncEvents(this, webhook, events);
-				const staticData = this.getWorkflowStaticData('node');
-				staticData.webhookId = webhook.id;
-				staticData.webhookSecret = secret;
-				return true;
+				return await createTriggerWebhook.call(this);
 			},
-
-			/** Removes the webhook; one already gone is not an error. */
 			async delete(this: IHookFunctions): Promise<boolean> {
-				const staticData = this.getWorkflowStaticData('node');
-				if (this.getNodeParameter('registration', AUTOMATIC) === EXISTING || !staticData.webhookId)
-					return true;
-				const response = await containerTrackingRequest.call(
-					this,
-					'DELETE',
-					`/webhooks/${encodeURIComponent(String(staticData.webhookId))}`,
-					{ acceptStatuses: [404] },
-				);
-				this.logger.debug('Container tracking webhook removed', {
-					webhookId: staticData.webhookId,
-					status: response.status,
-				});
-				delete staticData.webhookId;
-				delete staticData.webhookSecret;
-				return true;
+				return await deleteTriggerWebhook.call(this);
 			},
 		},
 	};
@@ -373,26 +218,34 @@ export class ContainerTrackingTrigger implements INodeType {
 		const notificationId = String(notification.data.id);
 
 		const options = this.getNodeParameter('options', {}) as TriggerOptions;
-		const scope = `${this.getWorkflow().id ?? ''}:${this.getNode().id}`;
-		const deduplicate = options.deduplicate !== false;
-		if (deduplicate && wasSeen(staticData, scope, notificationId)) {
+		// Claimed before anything is awaited: of two copies arriving together, one goes on.
+		const repeats =
+			options.deduplicate !== false
+				? repeatStoreFor(`${this.getWorkflow().id ?? ''}:${this.getNode().id}`)
+				: undefined;
+		if (repeats && !repeats.claim(notificationId)) {
 			return { webhookResponse: { message: 'Already received' } };
 		}
 
-		const items = deliveryItems(
-			notification,
-			{
-				expandHoldsAndFees: options.expandHoldsAndFees !== false,
-				fields: options.fields ?? [],
-				raw: options.raw === true,
-			},
-			options.raw ? [] : documentWarnings(webhookNotificationEnvelope, body).all,
-		);
-		if (items.length > 0 && options.fetchContainer && !options.raw)
-			await addMissingContainers.call(this, items);
-		// Remembered only once the items are ready: when the container lookup fails, n8n answers 500
-		// and the service retries, and that retry must still start the workflow.
-		if (deduplicate) remember(staticData, scope, notificationId);
+		let items: IDataObject[] = [];
+		let itemsReady = false;
+		try {
+			items = deliveryItems(
+				notification,
+				{
+					expandHoldsAndFees: options.expandHoldsAndFees !== false,
+					fields: options.fields ?? [],
+					raw: options.raw === true,
+				},
+				options.raw ? [] : documentWarnings(webhookNotificationEnvelope, body).all,
+			);
+			if (items.length > 0 && options.fetchContainer && !options.raw)
+				await addMissingContainers.call(this, items);
+			itemsReady = true;
+		} finally {
+			// A failure becomes n8n's 500 and the service retries: that retry must still run.
+			if (!itemsReady) repeats?.release(notificationId);
+		}
 		if (items.length === 0) return { webhookResponse: { message: 'Nothing to report' } };
 		return { workflowData: [this.helpers.returnJsonArray(items as IDataObject[])] };
 	}

@@ -190,30 +190,18 @@ describe('Container Tracking Trigger', () => {
 			expect((await deliverSigned(harness, body)).items).toHaveLength(1);
 		});
 
-		it('survives a restart: a freshly loaded node with the saved static data still recognises the notification', async () => {
-			const harness = activated();
-			const body = referenceOnly();
-			expect((await deliverSigned(harness, body)).items).toHaveLength(1);
-			// n8n saves static data as JSON and hands it to the node after a restart.
-			const saved = JSON.parse(JSON.stringify(harness.staticData)) as IDataObject;
-			await jest.isolateModulesAsync(async () => {
-				const { TriggerHarness: FreshHarness } = await import('../support/trigger');
-				const restarted = new FreshHarness(
-					{ ...baseParameters, options: {} },
-					credentials(),
-					saved,
-				);
-				const repeat = await deliverSigned(restarted as unknown as TriggerHarness, body);
-				expect(repeat.result.workflowData).toBeUndefined();
-				expect(repeat.result.webhookResponse).toBeDefined();
-				// Control: the freshly loaded node remembers nothing by itself, only through static data.
-				const blank = new FreshHarness({ ...baseParameters, options: {} }, credentials(), {
-					webhookSecret: SECRET,
-				});
-				expect((await deliverSigned(blank as unknown as TriggerHarness, body)).items).toHaveLength(
-					1,
-				);
-			});
+		it('two copies arriving together start the workflow once, even while the container lookup waits', async () => {
+			// The lookup reads the service between "seen before?" and the items: a slow answer
+			// holds the first copy there while the second arrives.
+			await handle.control.post('/faults', { path: '/containers', kind: 'slow', delay_ms: 300 });
+			const harness = activated({ fetchContainer: true });
+			const body = fixtureNotification('container.transport.available');
+			const copies = await Promise.all([
+				deliverSigned(harness, body),
+				deliverSigned(harness, body),
+			]);
+			expect(copies.filter((copy) => copy.result.workflowData !== undefined)).toHaveLength(1);
+			expect(copies.filter((copy) => copy.result.webhookResponse !== undefined)).toHaveLength(1);
 		});
 	});
 

@@ -19,8 +19,9 @@ export interface PageWalk {
 }
 
 /**
- * Follows `links.next` until the last page, or until `limit` records are collected (service
- * notes: never trust `meta.total`). Each page is asked for as large as the service allows.
+ * Follows `links.next` until the last page, until `limit` records are collected, or until
+ * `until` says a page held what was sought (service notes: never trust `meta.total`). Each page
+ * is asked for as large as the service allows.
  */
 export async function fetchAllPages(
 	this: ContainerTrackingContext,
@@ -30,7 +31,14 @@ export async function fetchAllPages(
 		limit,
 		itemIndex,
 		what = `listing ${path}`,
-	}: { qs?: IDataObject; limit?: number; itemIndex?: number; what?: string } = {},
+		until,
+	}: {
+		qs?: IDataObject;
+		limit?: number;
+		itemIndex?: number;
+		what?: string;
+		until?: (page: IDataObject[]) => boolean;
+	} = {},
 ): Promise<PageWalk> {
 	const records: IDataObject[] = [];
 	const included: IDataObject[] = [];
@@ -57,6 +65,7 @@ export async function fetchAllPages(
 		if (!next || seen.has(next) || data.length === 0) break;
 		seen.add(next);
 		if (limit !== undefined && records.length >= limit) break;
+		if (until?.(data)) break;
 	}
 	return { records: limit === undefined ? records : records.slice(0, limit), included };
 }
