@@ -1,7 +1,9 @@
 import {
 	NodeConnectionTypes,
 	type IDataObject,
+	type IExecuteFunctions,
 	type IHookFunctions,
+	type INodeExecutionData,
 	type INodeType,
 	type INodeTypeDescription,
 	type IWebhookFunctions,
@@ -13,6 +15,7 @@ import { deliveryCore, documentWarnings, webhookNotificationEnvelope } from './s
 import { CREDENTIAL_NAME } from './transport/request';
 import { addMissingContainers } from './trigger/containerLookup';
 import { deliveryItems, type Notification } from './trigger/deliveryItems';
+import { passNewNotification } from './trigger/durableRepeats';
 import {
 	AUTOMATIC,
 	EXISTING,
@@ -185,6 +188,14 @@ export class ContainerTrackingTrigger implements INodeType {
 			},
 		},
 	};
+
+	/**
+	 * Runs in the execution a delivery started, with the items `webhook` returned: a notification
+	 * an earlier execution recorded (before a restart, or in another process) stops here.
+	 */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await passNewNotification(this);
+	}
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const request = this.getRequestObject();

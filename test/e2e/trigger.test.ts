@@ -248,6 +248,29 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 		TEST_TIMEOUT,
 	);
 
+	it(
+		'after n8n restarts, a repeated delivery sends nothing on: the execution stops at the trigger',
+		async () => {
+			const { body, signature, notificationId } = await deliveryMadeToN8n();
+			await ctx.stopN8n();
+			n8n = await ctx.start();
+			const before = collector.items.length;
+			expect(collector.items.some((item) => item.notification_id === notificationId)).toBe(true);
+			const repeated = await eventually(
+				async () => {
+					const answer = await postToN8n(body, { 'X-SVC-Webhook-Signature': signature });
+					// Until n8n has activated the workflow again, its webhook path answers 404.
+					return answer.status === 404 ? undefined : answer;
+				},
+				{ timeoutMs: 60_000, intervalMs: 500, what: 'n8n to listen again after its restart' },
+			);
+			expect(repeated.status).toBe(200);
+			await sleep(3000);
+			expect(collector.items.length).toBe(before);
+		},
+		TEST_TIMEOUT,
+	);
+
 	it("the credential's Test button tells a refused key and a wrong address from a good credential", async () => {
 		const sandboxUrl = ctx.handle.sandbox.url;
 		const rest = async (pathname: string, body: unknown) => {

@@ -1,0 +1,55 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+/**
+ * The durable half of repeat detection, run inside the execution a delivery started. A trigger's
+ * webhook code cannot reach n8n's database, and n8n does not save a trigger's static data for a
+ * delivery that starts a workflow; but the execution can: n8n runs the trigger node's `execute`
+ * with the items `webhook` returned, and its deduplication store (`checkProcessedAndRecord`,
+ * the one behind the Remove Duplicates node) lives in n8n's database, shared by every process and
+ * kept across restarts. A notification recorded there by an earlier execution makes this one
+ * stop at the trigger, with no items: nothing after it runs.
+ *
+ * n8n's store reads and rewrites one list per node, so two executions recording at once in one
+ * process would lose one id: records are made one after the other here (`queues`).
+ */
+
+/** Notification ids kept in n8n's database per trigger (each delivery rewrites the list). */
+export const DURABLE_KEYS = 5_000;
+
+const queues = new Map<string, Promise<unknown>>();
+
+/** The notification an item came from: `notification_id`, or the raw notification's `data.id`. */
+export function notificationIdOf(item: IDataObject | undefined): string | undefined {
+	if (!item) return undefined;
+	if (typeof item.notification_id === 'string' && item.notification_id) return item.notification_id;
+	const data = item.data as IDataObject | undefined;
+	return typeof data?.id === 'string' && data.id ? data.id : undefined;
+}
+
+async function recordedBefore(context: IExecuteFunctions, key: string): Promise<boolean> {
+	const scope = `${context.getWorkflow().id ?? ''}:${context.getNode().id}`;
+	const previous = queues.get(scope) ?? Promise.resolve();
+	const check = previous.then(async () => {
+		const result = await context.helpers.checkProcessedAndRecord([key], 'node', {
+			mode: 'entries',
+			maxEntries: DURABLE_KEYS,
+		});
+		return result.new.length === 0;
+	});
+	queues.set(
+		scope,
+		check.catch(() => undefined),
+	);
+	return await check;
+}
+
+/** The items to pass on: all of them for a new notification, none for one recorded before. */
+export async function passNewNotification(
+	context: IExecuteFunctions,
+): Promise<INodeExecutionData[][]> {
+	const items = context.getInputData();
+	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
+	const key = notificationIdOf(items[0]?.json);
+	if (options.deduplicate === false || key === undefined) return [items];
+	return (await recordedBefore(context, key)) ? [[]] : [items];
+}

@@ -1,0 +1,81 @@
+// The durable half of repeat detection on its own (nodes/ContainerTracking/trigger/durableRepeats.ts).
+// n8n's deduplication store reads a node's list of ids, awaits, and writes the list back; the
+// stand-in below does the same, so that records made at the same moment would lose ids if the
+// trigger did not make them one after the other. (In a real n8n: test/e2e/trigger.test.ts.)
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import {
+	notificationIdOf,
+	passNewNotification,
+} from '../../nodes/ContainerTracking/trigger/durableRepeats';
+
+function storeLikeN8ns() {
+	let saved: string[] = [];
+	const tick = () => Promise.resolve().then(() => undefined);
+	return {
+		saved: () => saved,
+		async checkProcessedAndRecord(items: string[]) {
+			const read = [...saved];
+			await tick();
+			const fresh = items.filter((item) => !read.includes(item));
+			await tick();
+			saved = [...read, ...fresh];
+			return { new: fresh, processed: items.filter((item) => read.includes(item)) };
+		},
+	};
+}
+
+function executionOf(
+	store: ReturnType<typeof storeLikeN8ns>,
+	items: IDataObject[],
+	options: IDataObject = {},
+): IExecuteFunctions {
+	return {
+		getInputData: (): INodeExecutionData[] => items.map((json) => ({ json })),
+		getNodeParameter: () => options,
+		getWorkflow: () => ({ id: 'workflow-1' }),
+		getNode: () => ({ id: 'trigger-1' }),
+		helpers: { checkProcessedAndRecord: store.checkProcessedAndRecord },
+	} as unknown as IExecuteFunctions;
+}
+
+describe('durable repeat detection inside the execution', () => {
+	it('passes a new notification on whole and stops a recorded one with no items', async () => {
+		const store = storeLikeN8ns();
+		const items = [
+			{ notification_id: 'n-1', field: 'holds_at_pod_terminal' },
+			{ notification_id: 'n-1', field: 'pickup_lfd' },
+		];
+		expect((await passNewNotification(executionOf(store, items)))[0]).toHaveLength(2);
+		expect(await passNewNotification(executionOf(store, items))).toEqual([[]]);
+	});
+
+	it('records ids arriving in 50 executions at once without losing any', async () => {
+		const store = storeLikeN8ns();
+		const ids = Array.from({ length: 50 }, (_, index) => `n-${index}`);
+		const outputs = await Promise.all(
+			ids.map((id) => passNewNotification(executionOf(store, [{ notification_id: id }]))),
+		);
+		expect(outputs.every((output) => output[0].length === 1)).toBe(true);
+		expect([...store.saved()].sort()).toEqual([...ids].sort());
+		// Control: the stand-in does lose ids when records are not made one after the other.
+		const raw = storeLikeN8ns();
+		await Promise.all(ids.map((id) => raw.checkProcessedAndRecord([id])));
+		expect(raw.saved().length).toBeLessThan(ids.length);
+	});
+
+	it('passes everything on when Ignore Repeated Deliveries is off', async () => {
+		const store = storeLikeN8ns();
+		const items = [{ notification_id: 'n-1' }];
+		await passNewNotification(executionOf(store, items));
+		const output = await passNewNotification(executionOf(store, items, { deduplicate: false }));
+		expect(output[0]).toHaveLength(1);
+	});
+
+	it('finds the notification id in items and in raw notifications', () => {
+		expect(notificationIdOf({ notification_id: 'n-1' })).toBe('n-1');
+		expect(notificationIdOf({ data: { id: 'n-2', type: 'webhook_notification' } })).toBe('n-2');
+		expect(notificationIdOf({ data: {} })).toBeUndefined();
+		expect(notificationIdOf(undefined)).toBeUndefined();
+	});
+});
