@@ -29,11 +29,15 @@ function executionOf(
 	store: ReturnType<typeof storeLikeN8ns>,
 	items: IDataObject[],
 	options: IDataObject = {},
+	mode = 'webhook',
+	warnings: string[] = [],
 ): IExecuteFunctions {
 	return {
 		getInputData: (): INodeExecutionData[] => items.map((json) => ({ json })),
 		getNodeParameter: () => options,
 		getWorkflow: () => ({ id: 'workflow-1' }),
+		getMode: () => mode,
+		logger: { warn: (message: string) => warnings.push(message) },
 		getNode: () => ({ id: 'trigger-1' }),
 		helpers: { checkProcessedAndRecord: store.checkProcessedAndRecord },
 	} as unknown as IExecuteFunctions;
@@ -70,6 +74,27 @@ describe('durable repeat detection inside the execution', () => {
 		await passNewNotification(executionOf(store, items));
 		const output = await passNewNotification(executionOf(store, items, { deduplicate: false }));
 		expect(output[0]).toHaveLength(1);
+	});
+
+	it('passes a test event on every time, and goes on when the store fails', async () => {
+		const store = storeLikeN8ns();
+		const items = [{ notification_id: 'n-1' }];
+		for (let run = 0; run < 2; run++)
+			expect((await passNewNotification(executionOf(store, items, {}, 'manual')))[0]).toHaveLength(
+				1,
+			);
+		const broken = {
+			...storeLikeN8ns(),
+			checkProcessedAndRecord: async () => {
+				throw new Error('database unavailable');
+			},
+		};
+		const warnings: string[] = [];
+		const output = await passNewNotification(
+			executionOf(broken as never, items, {}, 'webhook', warnings),
+		);
+		expect(output[0]).toHaveLength(1);
+		expect(warnings).toHaveLength(1);
 	});
 
 	it('finds the notification id in items and in raw notifications', () => {

@@ -50,6 +50,18 @@ export async function passNewNotification(
 	const items = context.getInputData();
 	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
 	const key = notificationIdOf(items[0]?.json);
+	// A test event (the editor's "Listen for Test Event") may be sent again on purpose, and an
+	// unsaved workflow has no id to record under.
 	if (options.deduplicate === false || key === undefined) return [items];
-	return (await recordedBefore(context, key)) ? [[]] : [items];
+	if (context.getMode() === 'manual' || !context.getWorkflow().id) return [items];
+	try {
+		return (await recordedBefore(context, key)) ? [[]] : [items];
+	} catch (error) {
+		// A lost notification is worse than one reported twice: when n8n's store fails, go on.
+		context.logger.warn('Container tracking: could not record the notification id', {
+			notificationId: key,
+			error: (error as Error).message,
+		});
+		return [items];
+	}
 }
