@@ -195,7 +195,7 @@ describe('Container Tracking Trigger', () => {
 			// holds the first copy there while the second arrives.
 			await handle.control.post('/faults', { path: '/containers', kind: 'slow', delay_ms: 300 });
 			const harness = activated({ fetchContainer: true });
-			const body = fixtureNotification('container.transport.available');
+			const body = referenceOnly('container.transport.available');
 			const copies = await Promise.all([
 				deliverSigned(harness, body),
 				deliverSigned(harness, body),
