@@ -73,10 +73,6 @@ describe('Container Tracking Trigger', () => {
 			['signed with another secret', (raw: string) => ({ [HEADER]: sign(raw, 'another-secret') })],
 			['without a signature header', () => ({})],
 			['with an empty signature', () => ({ [HEADER]: '' })],
-			[
-				'with the right HMAC in uppercase hex (the service sends lowercase)',
-				(raw: string) => ({ [HEADER]: sign(raw, SECRET).toUpperCase() }),
-			],
 			['with a sha256= prefix', (raw: string) => ({ [HEADER]: `sha256=${sign(raw, SECRET)}` })],
 			[
 				'with the signature in another header',
@@ -89,6 +85,16 @@ describe('Container Tracking Trigger', () => {
 			expect(result.noWebhookResponse).toBe(true);
 			expect(result.workflowData).toBeUndefined();
 			expect(items).toEqual([]);
+		});
+
+		it('the right HMAC in uppercase hex (the service sends lowercase) is the right signature', async () => {
+			const body = referenceOnly();
+			const raw = JSON.stringify(body);
+			const { sent, items } = await activated().deliver(raw, {
+				[HEADER]: sign(raw, SECRET).toUpperCase(),
+			});
+			expect(sent).toBeUndefined();
+			expect(items).toHaveLength(1);
 		});
 
 		it('a body changed by one byte after signing is answered 401', async () => {

@@ -19,6 +19,7 @@ export function isValidSignature(
 	const received = Array.isArray(header) ? header[0] : header;
 	if (typeof received !== 'string') return false;
 	const expected = Buffer.from(expectedSignature(rawBody, secret), 'utf8');
-	const given = Buffer.from(received.trim(), 'utf8');
+	// Hex is hex in either case: an upper-case copy of the right signature is the right signature.
+	const given = Buffer.from(received.trim().toLowerCase(), 'utf8');
 	return given.length === expected.length && timingSafeEqual(given, expected);
 }

@@ -1,0 +1,117 @@
+// Item building on its own (nodes/ContainerTracking/trigger/deliveryItems.ts), on deliveries
+// written here: the reference and its subjects are read once, a changeset gives one item per
+// changed field (and per hold or fee), a reference-only delivery gives one item.
+import {
+	deliveryItems,
+	type Notification,
+} from '../../nodes/ContainerTracking/trigger/deliveryItems';
+
+const options = { expandHoldsAndFees: true, fields: [], raw: false };
+
+function containerUpdated(changeset: Record<string, unknown>): Notification {
+	return {
+		data: {
+			id: 'n-1',
+			attributes: { event: 'container.updated', created_at: '2026-11-23T10:00:00Z' },
+			relationships: {
+				reference_object: { data: { id: 'cue-1', type: 'container_updated_event' } },
+			},
+		},
+		included: [
+			{
+				id: 'cue-1',
+				type: 'container_updated_event',
+				attributes: {
+					changeset,
+					timestamp: '2026-11-23T09:59:00Z',
+					timezone: 'America/Los_Angeles',
+				},
+				relationships: {
+					container: { data: { id: 'c-1', type: 'container' } },
+					terminal: { data: { id: 't-1', type: 'terminal' } },
+					shipment: { data: null },
+				},
+			},
+			{
+				id: 'c-1',
+				type: 'container',
+				attributes: {
+					number: 'MSCU1000022',
+					pod_discharged_at: '2026-11-22T18:00:00Z',
+					available_for_pickup: false,
+					holds_at_pod_terminal: [{ name: 'customs', status: 'hold' }],
+				},
+			},
+			{ id: 't-1', type: 'terminal', attributes: { name: 'Pier 400' } },
+		],
+	};
+}
+
+describe('deliveryItems', () => {
+	it('gives one item per hold that changed, naming the container, terminal and time', () => {
+		const items = deliveryItems(
+			containerUpdated({
+				holds_at_pod_terminal: [
+					[{ name: 'freight', status: 'hold' }],
+					[{ name: 'customs', status: 'hold' }],
+				],
+			}),
+			options,
+		);
+		expect(items.map((item) => [item.change, (item.hold as { name: string }).name])).toEqual([
+			// A hold that appears already active is `placed`; one that disappears is `cleared`.
+			['placed', 'customs'],
+			['cleared', 'freight'],
+		]);
+		for (const item of items)
+			expect(item).toMatchObject({
+				event: 'container.updated',
+				notification_id: 'n-1',
+				container_id: 'c-1',
+				container_number: 'MSCU1000022',
+				terminal_id: 't-1',
+				terminal_name: 'Pier 400',
+				shipment_id: null,
+				changed_at: '2026-11-23T09:59:00Z',
+				field: 'holds_at_pod_terminal',
+				pickup_status: 'on_hold',
+			});
+	});
+
+	it('gives one item per changed field, and only the chosen fields when asked', () => {
+		const changeset = {
+			pickup_lfd: [null, '2026-11-28T08:00:00Z'],
+			available_for_pickup: [false, true],
+		};
+		expect(deliveryItems(containerUpdated(changeset), options).map((item) => item.field)).toEqual([
+			'pickup_lfd',
+			'available_for_pickup',
+		]);
+		expect(
+			deliveryItems(containerUpdated(changeset), { ...options, fields: ['pickup_lfd'] }).map(
+				(item) => item.field,
+			),
+		).toEqual(['pickup_lfd']);
+	});
+
+	it('gives the notification as it came in raw mode, and one item for a reference-only delivery', () => {
+		const raw = containerUpdated({ pickup_lfd: [null, '2026-11-28T08:00:00Z'] });
+		expect(deliveryItems(raw, { ...options, raw: true })).toEqual([raw]);
+		const referenceOnly: Notification = {
+			data: {
+				id: 'n-2',
+				attributes: { event: 'container.transport.available' },
+				relationships: { reference_object: { data: { id: 'te-1', type: 'transport_event' } } },
+			},
+		};
+		expect(deliveryItems(referenceOnly, options)).toEqual([
+			expect.objectContaining({
+				event: 'container.transport.available',
+				notification_id: 'n-2',
+				reference_type: 'transport_event',
+				reference_id: 'te-1',
+				container_number: null,
+			}),
+		]);
+	});
+});

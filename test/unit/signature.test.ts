@@ -1,0 +1,45 @@
+// Signature verification on its own (nodes/ContainerTracking/trigger/signature.ts): the lowercase
+// hex HMAC-SHA256 of the raw bytes received, keyed with the webhook's secret.
+import { createHmac } from 'crypto';
+
+import { isValidSignature } from '../../nodes/ContainerTracking/trigger/signature';
+
+const SECRET = 'whsec-unit-test';
+const body = Buffer.from('{"data":{"id":"n-1","attributes":{"event":"container.updated"}}}');
+const sign = (raw: Buffer | string, secret = SECRET) =>
+	createHmac('sha256', secret).update(raw).digest('hex');
+
+describe('isValidSignature', () => {
+	it('accepts the HMAC of the raw bytes, as the service sends it or in upper case', () => {
+		expect(isValidSignature(body, SECRET, sign(body))).toBe(true);
+		expect(isValidSignature(body, SECRET, ` ${sign(body)} `)).toBe(true);
+		expect(isValidSignature(body, SECRET, sign(body).toUpperCase())).toBe(true);
+		// Node's HTTP server gives a repeated header as a list: the first one counts.
+		expect(isValidSignature(body, SECRET, [sign(body), 'other'])).toBe(true);
+	});
+
+	it('checks the bytes received: a byte-order mark is part of what was signed', () => {
+		const withBom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), body]);
+		expect(isValidSignature(withBom, SECRET, sign(withBom))).toBe(true);
+		expect(isValidSignature(withBom, SECRET, sign(body))).toBe(false);
+	});
+
+	it.each([
+		['another secret', body, SECRET, sign(body, 'not-the-secret')],
+		['a changed body', Buffer.from(body.toString().replace('n-1', 'n-2')), SECRET, sign(body)],
+		[
+			'a re-serialized body',
+			Buffer.from(JSON.stringify(JSON.parse(body.toString()), null, 1)),
+			SECRET,
+			sign(body),
+		],
+		['no header', body, SECRET, undefined],
+		['an empty header', body, SECRET, ''],
+		['a truncated signature', body, SECRET, sign(body).slice(0, 32)],
+		['a prefixed signature', body, SECRET, `sha256=${sign(body)}`],
+		['no stored secret', body, undefined, sign(body, '')],
+		['no body', undefined, SECRET, sign('')],
+	])('refuses %s', (_label, raw, secret, header) => {
+		expect(isValidSignature(raw, secret, header)).toBe(false);
+	});
+});
