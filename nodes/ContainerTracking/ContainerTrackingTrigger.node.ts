@@ -23,7 +23,7 @@ import {
 	deleteTriggerWebhook,
 	webhookExists,
 } from './trigger/registration';
-import { repeatStoreFor } from './trigger/repeats';
+import { repeatStoreFor, triggerScope } from './trigger/repeats';
 import { isValidSignature } from './trigger/signature';
 
 interface TriggerOptions {
@@ -230,10 +230,7 @@ export class ContainerTrackingTrigger implements INodeType {
 
 		const options = this.getNodeParameter('options', {}) as TriggerOptions;
 		// Claimed before anything is awaited: of two copies arriving together, one goes on.
-		const repeats =
-			options.deduplicate !== false
-				? repeatStoreFor(`${this.getWorkflow().id ?? ''}:${this.getNode().id}`)
-				: undefined;
+		const repeats = options.deduplicate !== false ? repeatStoreFor(triggerScope(this)) : undefined;
 		if (repeats && !repeats.claim(notificationId)) {
 			return { webhookResponse: { message: 'Already received' } };
 		}

@@ -1,5 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { triggerScope } from './repeats';
+
 /**
  * The durable half of repeat detection, run inside the execution a delivery started. A trigger's
  * webhook code cannot reach n8n's database, and n8n does not save a trigger's static data for a
@@ -27,7 +29,7 @@ export function notificationIdOf(item: IDataObject | undefined): string | undefi
 }
 
 async function recordedBefore(context: IExecuteFunctions, key: string): Promise<boolean> {
-	const scope = `${context.getWorkflow().id ?? ''}:${context.getNode().id}`;
+	const scope = triggerScope(context);
 	const previous = queues.get(scope) ?? Promise.resolve();
 	const check = previous.then(async () => {
 		const result = await context.helpers.checkProcessedAndRecord([key], 'node', {

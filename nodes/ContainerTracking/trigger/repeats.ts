@@ -64,8 +64,16 @@ export class MemoryRepeatStore implements RepeatStore {
 
 const stores = new Map<string, MemoryRepeatStore>();
 
+/** Which trigger a delivery or execution belongs to: its workflow and node ids. */
+export function triggerScope(context: {
+	getWorkflow(): { id?: string };
+	getNode(): { id: string };
+}): string {
+	return `${context.getWorkflow().id ?? ''}:${context.getNode().id}`;
+}
+
 /**
- * The store of one trigger (`scope`: workflow and node ids) in this process. It lives as long as
+ * The store of one trigger (`scope`: see `triggerScope`) in this process. It lives as long as
  * the process: n8n builds a fresh node object for each delivery, so it cannot live on the node.
  */
 export function repeatStoreFor(scope: string): RepeatStore {

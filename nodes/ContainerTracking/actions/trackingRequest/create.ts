@@ -225,8 +225,8 @@ export async function execute(
 						scac,
 						already_tracked: true,
 						message:
-							response.repeatedAfter.length > 0
-								? `${serviceMessage.replace(/\.$/, '')}. The request was sent again after ${response.repeatedAfter.join(', ')}: the earlier attempt most likely created it.`
+							repeated.retried_after !== undefined
+								? `${serviceMessage.replace(/\.$/, '')}. The request was sent again after ${String(repeated.retried_after)}: the earlier attempt most likely created it.`
 								: serviceMessage,
 						...repeated,
 						...inferred,
