@@ -1,0 +1,130 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals */
+// Fetch Container When Missing (nodes/ContainerTracking/trigger/containerLookup.ts) measured on an
+// account of 2,000 containers: a reference-only container.transport.available names only a
+// transport event, and the trigger reads GET /containers page by page until the page whose
+// container lists that event. It must stop there: a container on page 3 costs 3 calls, not 20.
+import { randomUUID } from 'node:crypto';
+
+import { withCheckDigit } from '../../nodes/ContainerTracking/logic/iso6346';
+import { MAX_PAGE_SIZE } from '../../nodes/ContainerTracking/transport/pagination';
+import type { Resource } from '../../sandbox/world/store';
+import { deliverSigned, referenceOnly, SECRET } from '../support/deliveries';
+import { eventually, startTestSandbox, API_KEY, type SandboxHandle } from '../support/sandbox';
+import { TriggerHarness } from '../support/trigger';
+
+const CONTAINERS = 2_000;
+
+describe('Fetch Container When Missing among 2,000 containers', () => {
+	let handle: SandboxHandle;
+	let containers: Resource[];
+	const figures: string[] = [];
+
+	beforeAll(async () => {
+		handle = await startTestSandbox({ trackingDelaySeconds: 0 });
+		// Tracked through the sandbox's own world, as POST /tracking_requests does, without 2,000
+		// calls against its rate limit of 100 a minute.
+		for (let serial = 0; serial < CONTAINERS; serial++)
+			handle.sandbox.world.createTrackingRequest({
+				request_number: withCheckDigit(`MSCU${String(serial).padStart(6, '0')}`),
+				request_type: 'container',
+				scac: 'MSCU',
+				ref_numbers: [],
+				shipment_tags: [],
+			});
+		containers = await eventually(
+			() => {
+				const all = handle.sandbox.world.store.list('container');
+				return all.length >= CONTAINERS ? all : undefined;
+			},
+			{ timeoutMs: 60_000, what: `${CONTAINERS} tracked containers` },
+		);
+		// The sandbox keeps no request log; a fault that delays every GET /containers by 0 ms
+		// counts them in its `fired`.
+		const counter = await handle.control.post('/faults', {
+			path: '/containers',
+			method: 'GET',
+			kind: 'slow',
+			delay_ms: 0,
+			rate: 1,
+		});
+		expect(counter.status).toBe(201);
+	}, 120_000);
+
+	afterAll(async () => {
+		await handle?.stop();
+		if (figures.length > 0)
+			process.stdout.write(`container lookup among ${CONTAINERS}: ${figures.join('; ')}\n`);
+	});
+
+	/** GET /containers calls the sandbox has answered so far. */
+	const pageCalls = async (): Promise<number> => {
+		const { data } = await handle.control.get('/faults');
+		return (data.faults as Array<{ path: string; fired: number }>).find(
+			(fault) => fault.path === '/containers',
+		)!.fired;
+	};
+
+	/** Delivers a reference-only notification naming `eventId`, as the service sends it. */
+	async function lookUp(eventId: string) {
+		const harness = new TriggerHarness(
+			{
+				registration: 'automatic',
+				events: ['container.transport.available'],
+				options: { fetchContainer: true },
+			},
+			{ apiKey: API_KEY, baseUrl: handle.sandbox.url },
+			{ webhookId: randomUUID(), webhookSecret: SECRET },
+		);
+		const notification = referenceOnly('container.transport.available');
+		notification.data.relationships.reference_object.data.id = eventId;
+		const before = await pageCalls();
+		const started = performance.now();
+		const { items } = await deliverSigned(harness, notification);
+		const ms = performance.now() - started;
+		return { items, calls: (await pageCalls()) - before, ms };
+	}
+
+	// First: it also warms the trigger up before the lookups that are timed.
+	it('an event no container lists reads every page once and names no container', async () => {
+		const { items, calls, ms } = await lookUp(randomUUID());
+		expect(items).toHaveLength(1);
+		expect(items[0]).toMatchObject({ container_id: null, container_number: null });
+		expect(calls).toBe(CONTAINERS / MAX_PAGE_SIZE);
+		figures.push(`no container: ${calls} calls, ${Math.round(ms)} ms`);
+	});
+
+	it.each([
+		['the first page', 0],
+		['the middle page', CONTAINERS / 2],
+		['the last page', CONTAINERS - 1],
+	])(
+		'a container on %s is named, after reading the pages up to its own and no further',
+		async (where, index) => {
+			const container = containers[index];
+			const page = Math.floor(index / MAX_PAGE_SIZE) + 1;
+			// A real transport event of that container, as the service would reference it.
+			const events = container.relationships!.transport_events.data as Array<{ id: string }>;
+			const event = handle.sandbox.world.store.get(
+				'transport_event',
+				events[events.length - 1].id,
+			)!;
+			expect(event.relationships!.container.data).toMatchObject({ id: container.id });
+
+			const { items, calls, ms } = await lookUp(event.id);
+			expect(items).toHaveLength(1);
+			expect(items[0]).toMatchObject({
+				event: 'container.transport.available',
+				reference_type: 'transport_event',
+				reference_id: event.id,
+				container_id: container.id,
+				container_number: handle.served('container', container.id).attributes.number,
+				container: { id: container.id },
+			});
+			// No page after its own (not all 20); and fewer would mean its page was never read.
+			expect(calls).toBe(page);
+			figures.push(
+				`${where} (container ${index + 1}, page ${page}): ${calls} calls, ${Math.round(ms)} ms`,
+			);
+		},
+	);
+});
