@@ -34,6 +34,8 @@ module.exports = {
 				'/node_modules/',
 				'/test/engine/properties\\.test\\.ts$',
 				'/test/engine/realDeliveries\\.test\\.ts$',
+				// Queue mode runs the same trigger as trigger.test.ts, which drifts; once is enough.
+				'/test/e2e/queueMode\\.test\\.ts$',
 			],
 			setupFiles: ['<rootDir>/test/support/env.ts', '<rootDir>/test/support/driftEnv.ts'],
 		},

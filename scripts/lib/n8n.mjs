@@ -138,13 +138,20 @@ export async function executeWorkflow(n8nDir, env, workflowId) {
 	return { ...result, run };
 }
 
+/** What each n8n command prints once it serves (n8n 2.40.7). */
+const READY = {
+	start: 'Editor is now accessible via',
+	webhook: 'Webhook listener waiting for requests.',
+	worker: 'n8n worker is now ready',
+};
+
 /**
- * `n8n start`, resolved once the editor is reachable. `stop()` sends SIGTERM and waits for the
- * process (SIGKILL after 15 s), so nothing is left running.
+ * `n8n start` (or `webhook`, `worker` in queue mode), resolved once it serves. `stop()` sends
+ * SIGTERM and waits for the process (SIGKILL after 15 s), so nothing is left running.
  */
-export async function startN8n(n8nDir, env, { onLog } = {}) {
+export async function startN8n(n8nDir, env, { onLog, command = 'start' } = {}) {
 	const node = node24();
-	const child = spawn(node.bin, [n8nBin(n8nDir), 'start'], {
+	const child = spawn(node.bin, [n8nBin(n8nDir), command], {
 		env,
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
@@ -156,13 +163,13 @@ export async function startN8n(n8nDir, env, { onLog } = {}) {
 		const timer = setTimeout(() => {
 			// A start that failed must not leave n8n running.
 			child.kill('SIGKILL');
-			reject(new Error(`n8n did not start within 120 s:\n${log.slice(-3000)}`));
+			reject(new Error(`n8n ${command} did not start within 120 s:\n${log.slice(-3000)}`));
 		}, 120_000);
 		const read = (chunk) => {
 			const text = chunk.toString();
 			log = (log + text).slice(-200_000);
 			onLog?.(text);
-			if (log.includes('Editor is now accessible via')) {
+			if (log.includes(READY[command])) {
 				clearTimeout(timer);
 				resolve();
 			}
@@ -171,7 +178,11 @@ export async function startN8n(n8nDir, env, { onLog } = {}) {
 		child.stderr.on('data', read);
 		exited.then(({ code }) => {
 			clearTimeout(timer);
-			reject(new Error(`n8n exited with code ${code} before it was ready:\n${log.slice(-3000)}`));
+			reject(
+				new Error(
+					`n8n ${command} exited with code ${code} before it was ready:\n${log.slice(-3000)}`,
+				),
+			);
 		});
 	});
 	return {

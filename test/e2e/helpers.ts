@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
 
+import { signBody } from '../../sandbox/webhooks/delivery';
 import { API_KEY, startTestSandbox, type SandboxHandle } from '../support/sandbox';
+import type { ReceivedDelivery } from '../support/webhookReceiver';
 import type { SandboxOptions } from '../../sandbox/server';
 
 export const CREDENTIAL = { id: 'ctSandboxCredential', name: 'Container Tracking sandbox' };
@@ -63,6 +65,34 @@ let lib: Promise<N8nLib> | undefined;
 export function n8nLib(): Promise<N8nLib> {
 	lib ??= importNative(path.join('lib', 'n8n.mjs')) as Promise<N8nLib>;
 	return lib;
+}
+
+/** n8n in queue mode (scripts/lib/queue.mjs): Postgres, Redis, main, webhook process, workers. */
+export interface QueueCluster {
+	n8nDir: string;
+	mainUrl: string;
+	webhookBaseUrl: string;
+	env: Env;
+	names: string[];
+	postgres: { sql(statement: string): Promise<string> };
+	cli(args: string[]): Promise<CliResult>;
+	log(name: string): string;
+	start(): Promise<void>;
+	stopN8n(): Promise<void>;
+	restart(): Promise<void>;
+	stop(): Promise<void>;
+}
+
+export async function prepareQueueCluster(options: {
+	owner?: { email: string; password: string };
+	workers?: number;
+	extra?: Env;
+	keep?: boolean;
+}): Promise<QueueCluster> {
+	const queue = (await importNative(path.join('lib', 'queue.mjs'))) as {
+		prepareQueueCluster(options: unknown): Promise<QueueCluster>;
+	};
+	return await queue.prepareQueueCluster(options);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -254,6 +284,32 @@ export async function startE2e({
 		},
 	};
 	return context;
+}
+
+export interface SandboxWebhook {
+	id: string;
+	attributes: { url: string; events: string[]; active: boolean; secret: string };
+}
+
+/** The webhooks registered with the sandbox right now. */
+export async function sandboxWebhooks(handle: SandboxHandle): Promise<SandboxWebhook[]> {
+	return (await handle.api.get('/webhooks')).data.data as SandboxWebhook[];
+}
+
+/**
+ * A notification our own subscription received, as the sandbox sent it to `webhook`: the
+ * envelope names that webhook and is signed with its secret. The sandbox signs JSON.stringify of
+ * the envelope; key order survives the round trip.
+ */
+export function readdressed(copy: ReceivedDelivery, webhook: SandboxWebhook) {
+	const envelope = JSON.parse(copy.rawBody.toString('utf8'));
+	envelope.data.relationships.webhook.data.id = webhook.id;
+	const body = JSON.stringify(envelope);
+	return {
+		body,
+		signature: signBody(body, webhook.attributes.secret),
+		notificationId: envelope.data.id as string,
+	};
 }
 
 export function sandboxCredential(apiKey = API_KEY) {

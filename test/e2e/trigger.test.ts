@@ -8,6 +8,8 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookRe
 import {
 	CREDENTIAL,
 	postToCollector,
+	readdressed,
+	sandboxWebhooks as sandboxWebhooksOf,
 	rest,
 	sandboxCredential,
 	SETUP_TIMEOUT,
@@ -25,11 +27,6 @@ const WEBHOOK_ID = '3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
 const CONTAINER_NUMBER = 'MSCU1000022';
 const TEST_TIMEOUT = 3 * 60_000;
 
-interface SandboxWebhook {
-	id: string;
-	attributes: { url: string; events: string[]; active: boolean; secret: string };
-}
-
 describe('e2e: Container Tracking Trigger in a real n8n', () => {
 	let ctx: E2eContext;
 	let collector: Collector;
@@ -37,8 +34,7 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 	let n8n: { url: string; cookie: string; log(): string };
 	let webhookUrl: string;
 
-	const sandboxWebhooks = async () =>
-		(await ctx.handle.api.get('/webhooks')).data.data as SandboxWebhook[];
+	const sandboxWebhooks = () => sandboxWebhooksOf(ctx.handle);
 	const n8nWebhook = async () =>
 		(await sandboxWebhooks()).find((webhook) => webhook.attributes.url === webhookUrl);
 	/** Executions of the workflow n8n has stored, through its REST API. */
@@ -191,15 +187,7 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 	const deliveryMadeToN8n = async () => {
 		const webhook = (await n8nWebhook())!;
 		const copy = receiver.deliveries[capturedIndex];
-		const envelope = JSON.parse(copy.rawBody.toString('utf8'));
-		envelope.data.relationships.webhook.data.id = webhook.id;
-		// The sandbox signs JSON.stringify of the envelope; key order survives the round trip.
-		const body = JSON.stringify(envelope);
-		return {
-			body,
-			signature: signBody(body, webhook.attributes.secret),
-			notificationId: envelope.data.id as string,
-		};
+		return readdressed(copy, webhook);
 	};
 
 	it(
