@@ -24,7 +24,7 @@ import {
 	webhookExists,
 } from './trigger/registration';
 import { repeatStoreFor, triggerScope } from './trigger/repeats';
-import { isValidSignature } from './trigger/signature';
+import { hasValidSignature } from './trigger/signature';
 
 interface TriggerOptions {
 	expandHoldsAndFees?: boolean;
@@ -199,10 +199,6 @@ export class ContainerTrackingTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const request = this.getRequestObject();
-		const credentials = await this.getCredentials(CREDENTIAL_NAME);
-		const headerName = String(
-			credentials.signatureHeader || 'X-SVC-Webhook-Signature',
-		).toLowerCase();
 		const staticData = this.getWorkflowStaticData('node');
 		const secret =
 			this.getNodeParameter('registration', AUTOMATIC) === EXISTING
@@ -210,7 +206,15 @@ export class ContainerTrackingTrigger implements INodeType {
 				: (staticData.webhookSecret as string | undefined);
 		const rawBody = request.rawBody as Buffer | undefined;
 
-		if (!isValidSignature(rawBody, secret || undefined, request.headers[headerName])) {
+		const scope = triggerScope(this);
+		const signed = await hasValidSignature(
+			scope,
+			async () => (await this.getCredentials(CREDENTIAL_NAME)).signatureHeader,
+			request.headers,
+			rawBody,
+			secret || undefined,
+		);
+		if (!signed) {
 			return answer(this, 401, 'Invalid or missing signature');
 		}
 
@@ -230,7 +234,7 @@ export class ContainerTrackingTrigger implements INodeType {
 
 		const options = this.getNodeParameter('options', {}) as TriggerOptions;
 		// Claimed before anything is awaited: of two copies arriving together, one goes on.
-		const repeats = options.deduplicate !== false ? repeatStoreFor(triggerScope(this)) : undefined;
+		const repeats = options.deduplicate !== false ? repeatStoreFor(scope) : undefined;
 		if (repeats && !repeats.claim(notificationId)) {
 			return { webhookResponse: { message: 'Already received' } };
 		}

@@ -14,6 +14,8 @@ function storeLikeN8ns() {
 	const tick = () => Promise.resolve().then(() => undefined);
 	return {
 		saved: () => saved,
+		/** Another process's write of the list it read earlier. */
+		overwrite: (list: string[]) => (saved = list),
 		async checkProcessedAndRecord(items: string[]) {
 			const read = [...saved];
 			await tick();
@@ -66,6 +68,31 @@ describe('durable repeat detection inside the execution', () => {
 		const raw = storeLikeN8ns();
 		await Promise.all(ids.map((id) => raw.checkProcessedAndRecord([id])));
 		expect(raw.saved().length).toBeLessThan(ids.length);
+	});
+
+	it("records an id again when another process's write dropped it (queue mode, two workers)", async () => {
+		const store = storeLikeN8ns();
+		const record = store.checkProcessedAndRecord;
+		let raced = false;
+		// Another worker read the list before this record and writes it back, with its own id,
+		// just after: n8n's store has no lock, so this worker's id is gone from the list.
+		store.checkProcessedAndRecord = async (items: string[]) => {
+			if (raced) return await record(items);
+			raced = true;
+			const readByOtherWorker = [...store.saved()];
+			const result = await record(items);
+			store.overwrite([...readByOtherWorker, 'other-worker-id']);
+			return result;
+		};
+		const output = await passNewNotification(
+			executionOf(store, [{ notification_id: 'this-worker-id' }]),
+		);
+		expect(output[0]).toHaveLength(1);
+		expect([...store.saved()].sort()).toEqual(['other-worker-id', 'this-worker-id']);
+		// And a later repeat of it stops at the trigger.
+		expect(
+			await passNewNotification(executionOf(store, [{ notification_id: 'this-worker-id' }])),
+		).toEqual([[]]);
 	});
 
 	it('passes everything on when Ignore Repeated Deliveries is off', async () => {

@@ -2,7 +2,10 @@
 // hex HMAC-SHA256 of the raw bytes received, keyed with the webhook's secret.
 import { createHmac } from 'crypto';
 
-import { isValidSignature } from '../../nodes/ContainerTracking/trigger/signature';
+import {
+	hasValidSignature,
+	isValidSignature,
+} from '../../nodes/ContainerTracking/trigger/signature';
 
 const SECRET = 'whsec-unit-test';
 const body = Buffer.from('{"data":{"id":"n-1","attributes":{"event":"container.updated"}}}');
@@ -41,5 +44,64 @@ describe('isValidSignature', () => {
 		['no body', undefined, SECRET, sign('')],
 	])('refuses %s', (_label, raw, secret, header) => {
 		expect(isValidSignature(raw, secret, header)).toBe(false);
+	});
+});
+
+describe('hasValidSignature: the header name from the credential, read once per trigger', () => {
+	const credential = (name: string | undefined) => {
+		const reads = { count: 0 };
+		return { reads, read: async () => (reads.count++, name) };
+	};
+
+	it('reads the credential for the first delivery only, while signatures keep checking out', async () => {
+		const { reads, read } = credential('X-Custom-Signature');
+		for (let delivery = 0; delivery < 5; delivery++)
+			expect(
+				await hasValidSignature(
+					'wf-a:node',
+					read,
+					{ 'x-custom-signature': sign(body) },
+					body,
+					SECRET,
+				),
+			).toBe(true);
+		expect(reads.count).toBe(1);
+		// A forged delivery is refused however the name was learned, and makes it read again.
+		expect(
+			await hasValidSignature(
+				'wf-a:node',
+				read,
+				{ 'x-custom-signature': sign(body, 'forged') },
+				body,
+				SECRET,
+			),
+		).toBe(false);
+		expect(reads.count).toBe(2);
+	});
+
+	it('picks up a renamed header at the next delivery', async () => {
+		let name = 'X-Old-Signature';
+		const read = async () => name;
+		expect(
+			await hasValidSignature('wf-b:node', read, { 'x-old-signature': sign(body) }, body, SECRET),
+		).toBe(true);
+		name = 'X-New-Signature';
+		expect(
+			await hasValidSignature('wf-b:node', read, { 'x-new-signature': sign(body) }, body, SECRET),
+		).toBe(true);
+	});
+
+	it('uses the default header name when the credential leaves it empty', async () => {
+		const { read } = credential('');
+		expect(
+			await hasValidSignature(
+				'wf-c:node',
+				read,
+				{ 'x-svc-webhook-signature': sign(body) },
+				body,
+				SECRET,
+			),
+		).toBe(true);
+		expect(await hasValidSignature('wf-c:node', read, {}, body, SECRET)).toBe(false);
 	});
 });

@@ -11,12 +11,17 @@ import { triggerScope } from './repeats';
  * kept across restarts. A notification recorded there by an earlier execution makes this one
  * stop at the trigger, with no items: nothing after it runs.
  *
- * n8n's store reads and rewrites one list per node, so two executions recording at once in one
- * process would lose one id: records are made one after the other here (`queues`).
+ * n8n's store reads and rewrites one list per node, so two executions recording at once would
+ * lose one id: in one process records are made one after the other here (`queues`); across
+ * processes (workers in queue mode) a new id is checked once more after it was recorded, and
+ * recorded again when another process's write had dropped it.
  */
 
 /** Notification ids kept in n8n's database per trigger (each delivery rewrites the list). */
 export const DURABLE_KEYS = 5_000;
+
+/** How many times a new id is checked after it was recorded (each check re-records a lost one). */
+const RECORD_CHECKS = 3;
 
 const queues = new Map<string, Promise<unknown>>();
 
@@ -32,11 +37,17 @@ async function recordedBefore(context: IExecuteFunctions, key: string): Promise<
 	const scope = triggerScope(context);
 	const previous = queues.get(scope) ?? Promise.resolve();
 	const check = previous.then(async () => {
-		const result = await context.helpers.checkProcessedAndRecord([key], 'node', {
-			mode: 'entries',
-			maxEntries: DURABLE_KEYS,
-		});
-		return result.new.length === 0;
+		const record = async () =>
+			(
+				await context.helpers.checkProcessedAndRecord([key], 'node', {
+					mode: 'entries',
+					maxEntries: DURABLE_KEYS,
+				})
+			).new.length === 0;
+		if (await record()) return true;
+		// New here. Written over by another process meanwhile? Then this records it again.
+		for (let check = 0; check < RECORD_CHECKS && !(await record()); check++);
+		return false;
 	});
 	queues.set(
 		scope,

@@ -23,3 +23,28 @@ export function isValidSignature(
 	const given = Buffer.from(received.trim().toLowerCase(), 'utf8');
 	return given.length === expected.length && timingSafeEqual(given, expected);
 }
+
+export const DEFAULT_SIGNATURE_HEADER = 'X-SVC-Webhook-Signature';
+
+/**
+ * The signature header's name, by trigger: reading the credential costs n8n a database read and
+ * a decryption per delivery, the largest part of a delivery's time before the answer. A name
+ * seen before is tried first; when it gives no valid signature the credential is read again, so
+ * a renamed header is picked up at the next delivery. The name is no secret, and a delivery
+ * passes only with a valid HMAC of its body under the webhook's secret, whatever the name.
+ */
+const signatureHeaders = new Map<string, string>();
+
+export async function hasValidSignature(
+	scope: string,
+	readHeaderName: () => Promise<unknown>,
+	headers: Record<string, string | string[] | undefined>,
+	rawBody: Buffer | undefined,
+	secret: string | undefined,
+): Promise<boolean> {
+	const known = signatureHeaders.get(scope);
+	if (known !== undefined && isValidSignature(rawBody, secret, headers[known])) return true;
+	const name = String((await readHeaderName()) || DEFAULT_SIGNATURE_HEADER).toLowerCase();
+	signatureHeaders.set(scope, name);
+	return isValidSignature(rawBody, secret, headers[name]);
+}
