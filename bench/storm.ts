@@ -1,0 +1,579 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
+/**
+ * A delivery storm in a real n8n 2.40.7 with the packed package (`npm run bench`), for one n8n
+ * (SQLite) and for queue mode (Postgres, Redis, main, webhook process, two workers):
+ *
+ * 1. Two published workflows on the same bodies: the Container Tracking Trigger ("Use a Webhook
+ *    Created Elsewhere") and n8n's Webhook node, each followed by an HTTP Request node that posts
+ *    the notification id to a collector once per execution (so "ran" means the workflow went on).
+ * 2. 2,000 signed `container.updated` deliveries to each, concurrency 20: 10 % repeats of earlier
+ *    ones, 5 % forged (signed with another secret). deliveries/s and p50/p99 answer times.
+ * 3. 500 malformed bodies to the trigger (not JSON, no data.id, no event, empty).
+ * 4. A restart of every n8n process, then 200 repeats of notifications that already ran.
+ *
+ * Counted at the collector: forged that ran, repeats that ran, genuine lost. Written to
+ * bench/results/storm.json and storm.md. STORM_DELIVERIES / STORM_MODES=single,queue to vary.
+ */
+import { createHmac, randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+import { OWNER } from '../test/e2e/helpers';
+import { startTestSandbox, trackContainer } from '../test/support/sandbox';
+import { startWebhookReceiver } from '../test/support/webhookReceiver';
+
+const DELIVERIES = Number(process.env.STORM_DELIVERIES ?? 2000);
+const CONCURRENCY = 20;
+const REPEAT_SHARE = 0.1;
+const FORGED_SHARE = 0.05;
+const MALFORMED = 500;
+const RESTART_REPEATS = 200;
+const MODES = (process.env.STORM_MODES ?? 'single,queue').split(',');
+const SECRET = 'b3nch'.repeat(12) + 'c0ffee';
+const HEADER = 'X-SVC-Webhook-Signature';
+const TRIGGER_WEBHOOK_ID = '5d1e9c8a-1111-4b2c-9d3e-4f5a6b7c8d91';
+const WEBHOOK_PATH = 'storm-webhook-node';
+const API_KEY = 'bench-key';
+
+type Doc = Record<string, unknown> & { data: { id: string; attributes: { id: string } } };
+type Env = Record<string, string>;
+
+// ------------------------------------------------------------------------------ the bodies
+
+/**
+ * A `container.updated` notification: the published example when ../shared is there, otherwise
+ * one the sandbox sends when a customs hold is activated (same shape, as the interface describes).
+ */
+async function templateNotification(): Promise<{ doc: Doc; source: string }> {
+	const published = path.resolve(
+		__dirname,
+		'..',
+		'..',
+		'shared',
+		'fixtures',
+		'notifications',
+		'container.updated.json',
+	);
+	try {
+		return { doc: JSON.parse(readFileSync(published, 'utf8')), source: 'published example' };
+	} catch {
+		const handle = await startTestSandbox({ trackingDelaySeconds: 0, drift: false });
+		const receiver = await startWebhookReceiver();
+		try {
+			const { containerIds } = await trackContainer(handle, 'MSCU1000022', 'MSCU');
+			await handle.api.post('/webhooks', {
+				data: {
+					type: 'webhook',
+					attributes: { url: receiver.url, events: ['container.updated'], active: true },
+				},
+			});
+			await handle.control.post(`/containers/${containerIds[0]}/scenarios/customs_hold`, {
+				gap_seconds: 0,
+			});
+			for (let waited = 0; receiver.deliveries.length < 2 && waited < 20_000; waited += 100)
+				await new Promise((resolve) => setTimeout(resolve, 100));
+			return { doc: receiver.deliveries[1].body as Doc, source: 'sandbox customs hold' };
+		} finally {
+			await receiver.close();
+			await handle.stop();
+		}
+	}
+}
+
+interface Delivery {
+	kind: 'genuine' | 'repeat' | 'forged';
+	id: string;
+	body: string;
+	signature: string;
+}
+
+const sign = (body: string, secret: string) =>
+	createHmac('sha256', secret).update(body).digest('hex');
+
+function withId(template: Doc, id: string): string {
+	const doc = structuredClone(template);
+	doc.data.id = id;
+	doc.data.attributes.id = id;
+	return JSON.stringify(doc);
+}
+
+/** 2,000 deliveries: repeats come after their original, somewhere later in the storm. */
+function stormPlan(template: Doc): Delivery[] {
+	const repeats = Math.round(DELIVERIES * REPEAT_SHARE);
+	const forged = Math.round(DELIVERIES * FORGED_SHARE);
+	const genuine = DELIVERIES - repeats - forged;
+	let seed = 42;
+	const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+	const plan: Delivery[] = [];
+	for (let index = 0; index < genuine; index++) {
+		const id = randomUUID();
+		const body = withId(template, id);
+		plan.push({ kind: 'genuine', id, body, signature: sign(body, SECRET) });
+	}
+	for (let index = 0; index < forged; index++) {
+		const id = randomUUID();
+		const body = withId(template, id);
+		const at = Math.floor(random() * plan.length);
+		plan.splice(at, 0, { kind: 'forged', id, body, signature: sign(body, 'not-the-secret') });
+	}
+	for (let index = 0; index < repeats; index++) {
+		const originals = plan.filter((delivery) => delivery.kind === 'genuine');
+		const original = originals[Math.floor(random() * originals.length)];
+		const from = plan.indexOf(original) + 1;
+		const at = from + Math.floor(random() * (plan.length - from + 1));
+		plan.splice(at, 0, { ...original, kind: 'repeat' });
+	}
+	return plan;
+}
+
+function malformedBodies(): Array<{ body: string; signature?: string }> {
+	const shapes = [
+		() => '{"data": {"id": ',
+		() => 'not json at all',
+		() => JSON.stringify({ data: { attributes: { event: 'container.updated' } } }),
+		() => JSON.stringify({ data: { id: randomUUID(), attributes: {} } }),
+		() => '',
+	];
+	return Array.from({ length: MALFORMED }, (_, index) => {
+		const body = shapes[index % shapes.length]();
+		// Half signed correctly (they must still be refused), half unsigned.
+		return index % 2 === 0 ? { body, signature: sign(body, SECRET) } : { body };
+	});
+}
+
+// ------------------------------------------------------------------------------ measuring
+
+async function storm(
+	url: string,
+	deliveries: Array<{ body: string; signature?: string }>,
+): Promise<{ seconds: number; latencies: number[]; statuses: number[] }> {
+	const latencies: number[] = new Array(deliveries.length);
+	const statuses: number[] = new Array(deliveries.length);
+	let next = 0;
+	const started = performance.now();
+	const lane = async () => {
+		for (let index = next++; index < deliveries.length; index = next++) {
+			const { body, signature } = deliveries[index];
+			const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+			if (signature) headers[HEADER] = signature;
+			const sent = performance.now();
+			try {
+				const response = await fetch(url, { method: 'POST', headers, body });
+				await response.arrayBuffer();
+				statuses[index] = response.status;
+			} catch {
+				statuses[index] = 0;
+			}
+			latencies[index] = performance.now() - sent;
+		}
+	};
+	await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+	return { seconds: (performance.now() - started) / 1000, latencies, statuses };
+}
+
+function percentile(values: number[], share: number): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)];
+}
+
+const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+interface Collector {
+	url: string;
+	/** Executions that went on past the trigger, per notification id. */
+	ran: Map<string, number>;
+	close(): Promise<void>;
+}
+
+async function startCollector(): Promise<Collector> {
+	const ran = new Map<string, number>();
+	const server = http.createServer((request, response) => {
+		const chunks: Buffer[] = [];
+		request.on('data', (chunk: Buffer) => chunks.push(chunk));
+		request.on('end', () => {
+			try {
+				const { id } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string };
+				ran.set(id, (ran.get(id) ?? 0) + 1);
+			} catch {
+				ran.set('(unreadable)', (ran.get('(unreadable)') ?? 0) + 1);
+			}
+			response.writeHead(200, { 'Content-Type': 'application/json' });
+			response.end('{}');
+		});
+	});
+	server.keepAliveTimeout = 60_000;
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/ran`,
+		ran,
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.closeAllConnections();
+				server.close(() => resolve());
+			}),
+	};
+}
+
+/** Waits until the collector has been quiet for `quietMs` (executions drained). */
+async function drained(collector: Collector, quietMs = 5000, maxMs = 600_000): Promise<void> {
+	const total = () => [...collector.ran.values()].reduce((sum, count) => sum + count, 0);
+	const started = Date.now();
+	let last = total();
+	let quietSince = Date.now();
+	while (Date.now() - started < maxMs) {
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		const now = total();
+		if (now !== last) {
+			last = now;
+			quietSince = Date.now();
+		} else if (Date.now() - quietSince >= quietMs) return;
+	}
+}
+
+// ------------------------------------------------------------------------------ n8n
+
+function workflows(collector: Collector) {
+	const credential = { id: 'ctBenchCredential', name: 'Container Tracking bench' };
+	const report = (name: string, idExpression: string) => ({
+		id: randomUUID(),
+		name,
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		position: [260, 0],
+		executeOnce: true,
+		parameters: {
+			method: 'POST',
+			url: collector.url,
+			sendBody: true,
+			specifyBody: 'json',
+			jsonBody: `={{ JSON.stringify({ id: ${idExpression} }) }}`,
+			options: {},
+		},
+	});
+	const trigger = {
+		id: 'ctStormTrigger',
+		name: 'Storm: Container Tracking Trigger',
+		nodes: [
+			{
+				id: randomUUID(),
+				name: 'Container updated',
+				type: 'n8n-nodes-container-tracking.containerTrackingTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId: TRIGGER_WEBHOOK_ID,
+				credentials: { containerTrackingApi: credential },
+				parameters: { registration: 'existing', secret: SECRET, options: {} },
+			},
+			report('Report', '$json.notification_id'),
+		],
+		connections: {
+			'Container updated': { main: [[{ node: 'Report', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+	const webhookNode = {
+		id: 'ctStormWebhookNode',
+		name: "Storm: n8n's Webhook node",
+		nodes: [
+			{
+				id: randomUUID(),
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				parameters: {
+					httpMethod: 'POST',
+					path: WEBHOOK_PATH,
+					responseMode: 'onReceived',
+					options: {},
+				},
+			},
+			report('Report', '$json.body.data.id'),
+		],
+		connections: { Webhook: { main: [[{ node: 'Report', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+	const credentials = [
+		{
+			...credential,
+			type: 'containerTrackingApi',
+			// Never called: the webhook is registered elsewhere; the header name is read.
+			data: { apiKey: API_KEY, baseUrl: 'http://127.0.0.1:9/v2', signatureHeader: HEADER },
+		},
+	];
+	return { trigger, webhookNode, credentials };
+}
+
+interface Deployment {
+	name: string;
+	webhookBase: string;
+	cli(args: string[]): Promise<{ code: number | string; stdout: string; stderr: string }>;
+	start(): Promise<void>;
+	restart(): Promise<void>;
+	stop(): Promise<void>;
+}
+
+interface N8nScripts {
+	freePort(): Promise<number>;
+	prepareInstance(options: unknown): Promise<{ n8nDir: string; env: Env }>;
+	n8nCli(
+		n8nDir: string,
+		env: Env,
+		args: string[],
+	): Promise<{ code: number | string; stdout: string; stderr: string }>;
+	startN8n(n8nDir: string, env: Env): Promise<{ stop(): Promise<void> }>;
+}
+
+async function singleN8n(): Promise<Deployment> {
+	// @ts-expect-error: an .mjs helper shared with the scripts
+	const lib = (await import('../scripts/lib/n8n.mjs')) as N8nScripts;
+	const userFolder = mkdtempSync(path.join(os.tmpdir(), 'ct-storm-'));
+	const port = await lib.freePort();
+	const { n8nDir, env } = await lib.prepareInstance({
+		userFolder,
+		port,
+		brokerPort: await lib.freePort(),
+		owner: OWNER,
+	});
+	let running: { stop(): Promise<void> } | undefined;
+	return {
+		name: 'one n8n (SQLite)',
+		webhookBase: `http://127.0.0.1:${port}`,
+		cli: (args) => lib.n8nCli(n8nDir, env, args),
+		async start() {
+			running = await lib.startN8n(n8nDir, env);
+		},
+		async restart() {
+			await running?.stop();
+			running = await lib.startN8n(n8nDir, env);
+		},
+		async stop() {
+			await running?.stop();
+			rmSync(userFolder, { recursive: true, force: true });
+		},
+	};
+}
+
+async function queueMode(): Promise<Deployment> {
+	// @ts-expect-error: an .mjs helper shared with the scripts
+	const lib = (await import('../scripts/lib/queue.mjs')) as {
+		prepareQueueCluster(options: unknown): Promise<Deployment & { webhookBaseUrl: string }>;
+	};
+	const cluster = await lib.prepareQueueCluster({ owner: OWNER, workers: 2 });
+	return {
+		name: 'queue mode (main, webhook process, 2 workers; Postgres, Redis)',
+		webhookBase: cluster.webhookBaseUrl,
+		cli: (args) => cluster.cli(args),
+		start: () => cluster.start(),
+		restart: () => cluster.restart(),
+		stop: () => cluster.stop(),
+	};
+}
+
+async function waitForWebhook(url: string): Promise<void> {
+	for (let waited = 0; waited < 120_000; waited += 500) {
+		const response = await fetch(url, { method: 'POST', body: '{}' }).catch(() => undefined);
+		if (response && response.status !== 404) return;
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+	throw new Error(`${url} did not start listening`);
+}
+
+// ------------------------------------------------------------------------------ one deployment
+
+async function runDeployment(make: () => Promise<Deployment>, template: Doc) {
+	const collector = await startCollector();
+	const deployment = await make();
+	const fixtures = mkdtempSync(path.join(os.tmpdir(), 'ct-storm-fixtures-'));
+	try {
+		const { trigger, webhookNode, credentials } = workflows(collector);
+		const write = (name: string, value: unknown) => {
+			const file = path.join(fixtures, name);
+			writeFileSync(file, JSON.stringify(value));
+			return file;
+		};
+		for (const args of [
+			['import:credentials', `--input=${write('credentials.json', credentials)}`],
+			['import:workflow', `--input=${write('trigger.json', trigger)}`],
+			['import:workflow', `--input=${write('webhook.json', webhookNode)}`],
+			['publish:workflow', `--id=${trigger.id}`],
+			['publish:workflow', `--id=${webhookNode.id}`],
+		]) {
+			const result = await deployment.cli(args);
+			if (result.code !== 0)
+				throw new Error(`n8n ${args[0]}: ${(result.stderr + result.stdout).slice(-2000)}`);
+		}
+		await deployment.start();
+		const triggerUrl = `${deployment.webhookBase}/webhook/${TRIGGER_WEBHOOK_ID}/webhook`;
+		const webhookNodeUrl = `${deployment.webhookBase}/webhook/${WEBHOOK_PATH}`;
+		await waitForWebhook(triggerUrl);
+		await waitForWebhook(webhookNodeUrl);
+
+		// Warm both up (JIT, connection pools) with deliveries that are not counted.
+		const warmUp = Array.from({ length: 40 }, () => {
+			const body = withId(template, `warm-${randomUUID()}`);
+			return { body, signature: sign(body, SECRET) };
+		});
+		await storm(webhookNodeUrl, warmUp);
+		await storm(triggerUrl, warmUp);
+		await drained(collector);
+
+		const plan = stormPlan(template);
+		const rows = [];
+		// The Webhook node gets its own ids, so that the collector's counts stay apart.
+		const webhookPlan = plan.map((delivery) => ({ ...delivery }));
+		const renamed = new Map<string, string>();
+		for (const delivery of webhookPlan) {
+			if (!renamed.has(delivery.id)) renamed.set(delivery.id, randomUUID());
+			const id = renamed.get(delivery.id)!;
+			delivery.body = withId(template, id);
+			delivery.signature = sign(delivery.body, delivery.kind === 'forged' ? 'x' : SECRET);
+			delivery.id = id;
+		}
+		const webhookRun = await storm(webhookNodeUrl, webhookPlan);
+		await drained(collector);
+		const triggerRun = await storm(triggerUrl, plan);
+		await drained(collector);
+
+		const malformed = await storm(triggerUrl, malformedBodies());
+		const healthy = (await fetch(`${deployment.webhookBase}/healthz`)).status === 200;
+		await drained(collector);
+
+		// Restart every process, then 200 notifications that already ran, once more.
+		const ranBefore = new Map(collector.ran);
+		const alreadyRan = plan
+			.filter((delivery) => delivery.kind === 'genuine' && (ranBefore.get(delivery.id) ?? 0) > 0)
+			.slice(0, RESTART_REPEATS);
+		await deployment.restart();
+		await waitForWebhook(triggerUrl);
+		const afterRestart = await storm(triggerUrl, alreadyRan);
+		await drained(collector, 8000);
+
+		const count = (id: string) => collector.ran.get(id) ?? 0;
+		const summarize = (
+			name: string,
+			deliveries: Delivery[],
+			run: Awaited<ReturnType<typeof storm>>,
+		) => {
+			const genuineIds = new Set(deliveries.filter((d) => d.kind === 'genuine').map((d) => d.id));
+			const forgedIds = deliveries.filter((d) => d.kind === 'forged').map((d) => d.id);
+			const repeats = deliveries.filter((d) => d.kind === 'repeat').length;
+			const ranTimes = [...genuineIds].map((id) =>
+				Math.min(count(id), ranBefore.get(id) ?? count(id)),
+			);
+			return {
+				node: name,
+				deliveries: deliveries.length,
+				deliveries_per_second: round(deliveries.length / run.seconds),
+				p50_ms: round(percentile(run.latencies, 0.5)),
+				p99_ms: round(percentile(run.latencies, 0.99)),
+				answered_2xx: run.statuses.filter((status) => status >= 200 && status < 300).length,
+				answered_401: run.statuses.filter((status) => status === 401).length,
+				failed_answers: run.statuses.filter((status) => status === 0 || status >= 500).length,
+				genuine: genuineIds.size,
+				genuine_lost: ranTimes.filter((times) => times === 0).length,
+				repeats,
+				repeats_that_ran: ranTimes.reduce((sum, times) => sum + Math.max(0, times - 1), 0),
+				forged: forgedIds.length,
+				forged_that_ran: forgedIds.filter((id) => count(id) > 0).length,
+			};
+		};
+		rows.push(summarize("n8n's Webhook node (checks nothing)", webhookPlan, webhookRun));
+		rows.push(summarize('Container Tracking Trigger', plan, triggerRun));
+		const [webhookRow, triggerRow] = rows;
+		return {
+			deployment: deployment.name,
+			rows,
+			trigger_vs_webhook_node: {
+				rate: round(triggerRow.deliveries_per_second / webhookRow.deliveries_per_second, 2),
+				p99: round(triggerRow.p99_ms / webhookRow.p99_ms, 2),
+			},
+			malformed: {
+				bodies: MALFORMED,
+				answered: Object.fromEntries(
+					[...new Set(malformed.statuses)].map((status) => [
+						status,
+						malformed.statuses.filter((s) => s === status).length,
+					]),
+				),
+				ran: collector.ran.get('(unreadable)') ?? 0,
+				n8n_healthy_after: healthy,
+			},
+			after_restart: {
+				repeats: alreadyRan.length,
+				answered_2xx: afterRestart.statuses.filter((s) => s >= 200 && s < 300).length,
+				ran_again: alreadyRan.filter((d) => count(d.id) > (ranBefore.get(d.id) ?? 0)).length,
+			},
+		};
+	} finally {
+		await deployment.stop();
+		await collector.close();
+		rmSync(fixtures, { recursive: true, force: true });
+	}
+}
+
+async function main() {
+	const { doc: template, source } = await templateNotification();
+	const results: Array<Awaited<ReturnType<typeof runDeployment>>> = [];
+	for (const mode of MODES) {
+		const make = mode === 'queue' ? queueMode : singleN8n;
+		process.stdout.write(`storm: ${mode}\n`);
+		results.push(await runDeployment(make, template));
+	}
+	// A run of one mode (STORM_MODES) keeps the other mode's last figures beside it.
+	const dir = path.join(__dirname, 'results');
+	try {
+		const previous = JSON.parse(readFileSync(path.join(dir, 'storm.json'), 'utf8')) as {
+			results: typeof results;
+		};
+		for (const kept of previous.results.filter(
+			(old) => !results.some((fresh) => fresh.deployment === old.deployment),
+		))
+			results.push(kept);
+	} catch {
+		// No earlier figures.
+	}
+	const report = {
+		measured_at: new Date().toISOString(),
+		node: process.version,
+		n8n: '2.40.7',
+		cpus: os.cpus().length,
+		body: { source, bytes: Buffer.byteLength(JSON.stringify(template)) },
+		deliveries: DELIVERIES,
+		concurrency: CONCURRENCY,
+		results,
+	};
+	mkdirSync(dir, { recursive: true });
+	writeFileSync(path.join(dir, 'storm.json'), `${JSON.stringify(report, null, 2)}\n`);
+	const lines = [
+		`# Delivery storm in a real n8n ${report.n8n} (${report.measured_at}, Node ${report.node}, ${report.cpus} CPUs)`,
+		'',
+		`${DELIVERIES} signed \`container.updated\` deliveries per node at concurrency ${CONCURRENCY} (${REPEAT_SHARE * 100} % repeats, ${FORGED_SHARE * 100} % forged); body: ${report.body.source}, ${report.body.bytes} bytes. Written by \`bench/storm.ts\`.`,
+	];
+	for (const result of results) {
+		lines.push('', `## ${result.deployment}`, '');
+		const columns = Object.keys(result.rows[0]);
+		lines.push(`| ${columns.join(' | ')} |`, `| ${columns.map(() => '---').join(' | ')} |`);
+		for (const row of result.rows)
+			lines.push(
+				`| ${columns.map((column) => String(row[column as keyof typeof row])).join(' | ')} |`,
+			);
+		lines.push(
+			'',
+			`Trigger ÷ Webhook node: ${result.trigger_vs_webhook_node.rate}× the deliveries/s, ${result.trigger_vs_webhook_node.p99}× the p99.`,
+			`Malformed: ${result.malformed.bodies} bodies answered ${JSON.stringify(result.malformed.answered)}, ${result.malformed.ran} ran, n8n healthy after: ${result.malformed.n8n_healthy_after}.`,
+			`After a restart of every n8n process: ${result.after_restart.repeats} repeats of notifications that had run, ${result.after_restart.answered_2xx} answered 2xx, ${result.after_restart.ran_again} ran again.`,
+		);
+	}
+	writeFileSync(path.join(dir, 'storm.md'), `${lines.join('\n')}\n`);
+	process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+main().catch((error: unknown) => {
+	process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+	process.exitCode = 1;
+});
