@@ -138,6 +138,21 @@ export async function executeWorkflow(n8nDir, env, workflowId) {
 	return { ...result, run };
 }
 
+/** Stops a child process: SIGTERM, SIGKILL after 15 s; resolves once it has exited. */
+export function processStopper(child) {
+	const exited = new Promise((resolve) => {
+		if (child.exitCode !== null || child.signalCode !== null) resolve();
+		else child.once('exit', resolve);
+	});
+	return async () => {
+		if (child.exitCode !== null || child.signalCode !== null) return;
+		child.kill('SIGTERM');
+		const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+		await exited;
+		clearTimeout(killer);
+	};
+}
+
 /** What each n8n command prints once it serves (n8n 2.40.7). */
 const READY = {
 	start: 'Editor is now accessible via',
@@ -189,13 +204,7 @@ export async function startN8n(n8nDir, env, { onLog, command = 'start' } = {}) {
 		process: child,
 		url: `http://127.0.0.1:${env.N8N_PORT}`,
 		log: () => log,
-		async stop() {
-			if (child.exitCode !== null || child.signalCode !== null) return;
-			child.kill('SIGTERM');
-			const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-			await exited;
-			clearTimeout(killer);
-		},
+		stop: processStopper(child),
 	};
 }
 

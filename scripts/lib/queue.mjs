@@ -51,7 +51,8 @@ export async function prepareQueueCluster({ owner, workers = 2, extra = {}, keep
 				recursive: true,
 			});
 		const brokerPort = await freePort();
-		const env = n8nEnvironment({
+		// `shared` comes last in the environment: N8N_WEBHOOK_URL names the webhook process.
+		return n8nEnvironment({
 			n8nDir,
 			userFolder,
 			port,
@@ -59,8 +60,6 @@ export async function prepareQueueCluster({ owner, workers = 2, extra = {}, keep
 			owner,
 			extra: shared,
 		});
-		env.N8N_WEBHOOK_URL = shared.N8N_WEBHOOK_URL;
-		return env;
 	};
 	const mainPort = await freePort();
 	const specs = [
@@ -101,11 +100,11 @@ export async function prepareQueueCluster({ owner, workers = 2, extra = {}, keep
 		/** Stops every n8n process (Postgres and Redis stay). */
 		async stopN8n() {
 			for (const spec of [...specs].reverse()) {
-				const process = running.get(spec.name);
-				if (!process) continue;
-				logs.set(spec.name, (logs.get(spec.name) ?? '') + process.log());
+				const child = running.get(spec.name);
+				if (!child) continue;
+				logs.set(spec.name, (logs.get(spec.name) ?? '') + child.log());
 				running.delete(spec.name);
-				await process.stop();
+				await child.stop();
 			}
 		},
 		async restart() {

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-import { freePort, portInUse } from './n8n.mjs';
+import { freePort, portInUse, processStopper } from './n8n.mjs';
 
 const run = promisify(execFile);
 const POSTGRES_ROOT = '/usr/lib/postgresql';
@@ -67,22 +67,6 @@ function waitForPort(port, what, child, timeoutMs = 60_000) {
 		};
 		poll();
 	});
-}
-
-function stopper(child, what) {
-	const exited = new Promise((resolve) => {
-		if (child.exitCode !== null || child.signalCode !== null) resolve();
-		else child.once('exit', resolve);
-	});
-	return async () => {
-		if (child.exitCode === null && child.signalCode === null) {
-			child.kill('SIGTERM');
-			const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-			await exited;
-			clearTimeout(killer);
-		}
-		return what;
-	};
 }
 
 /**
@@ -149,11 +133,11 @@ export async function startPostgres() {
 		await waitForPort(port, 'postgres', child);
 		await psql('postgres', 'CREATE DATABASE n8n');
 	} catch (error) {
-		await stopper(child, 'postgres')();
+		await processStopper(child)();
 		rmSync(dataRoot, { recursive: true, force: true });
 		throw new Error(`${error.message}\n${log.slice(-2000)}`);
 	}
-	const stop = stopper(child, 'postgres');
+	const stop = processStopper(child);
 	return {
 		port,
 		database: 'n8n',
@@ -184,7 +168,7 @@ export async function startRedis() {
 	const read = (chunk) => (log = (log + chunk.toString()).slice(-50_000));
 	child.stdout.on('data', read);
 	child.stderr.on('data', read);
-	const stop = stopper(child, 'redis');
+	const stop = processStopper(child);
 	try {
 		await waitForPort(port, 'redis', child);
 	} catch (error) {
