@@ -43,7 +43,7 @@ export class TriggerHarness {
 			id: '1c7f0d52-8a2e-4b8e-9a1e-2d3c4b5a6f70',
 			name: 'Container Tracking Trigger',
 			type: `${PACKAGE}.containerTrackingTrigger`,
-			typeVersion: 1,
+			typeVersion: 1.1,
 			position: [0, 0],
 			webhookId: TRIGGER_WEBHOOK_ID,
 			parameters,

@@ -9,10 +9,15 @@ import {
 	passNewNotification,
 } from '../../nodes/ContainerTracking/trigger/durableRepeats';
 
+let stores = 0;
+
+/** n8n's store for one trigger (each gets its own workflow id, as records are kept per trigger). */
 function storeLikeN8ns() {
+	const workflowId = `workflow-${++stores}`;
 	let saved: string[] = [];
 	const tick = () => Promise.resolve().then(() => undefined);
 	return {
+		workflowId,
 		saved: () => saved,
 		/** Another process's write of the list it read earlier. */
 		overwrite: (list: string[]) => (saved = list),
@@ -37,7 +42,7 @@ function executionOf(
 	return {
 		getInputData: (): INodeExecutionData[] => items.map((json) => ({ json })),
 		getNodeParameter: () => options,
-		getWorkflow: () => ({ id: 'workflow-1' }),
+		getWorkflow: () => ({ id: store.workflowId }),
 		getMode: () => mode,
 		logger: { warn: (message: string) => warnings.push(message) },
 		getNode: () => ({ id: 'trigger-1' }),
@@ -46,6 +51,10 @@ function executionOf(
 }
 
 describe('durable repeat detection inside the execution', () => {
+	// The later checks wait on timers: fake ones, moved on where a test needs them.
+	beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask'] }));
+	afterEach(() => jest.useRealTimers());
+
 	it('passes a new notification on whole and stops a recorded one with no items', async () => {
 		const store = storeLikeN8ns();
 		const items = [
@@ -70,12 +79,10 @@ describe('durable repeat detection inside the execution', () => {
 		expect(raw.saved().length).toBeLessThan(ids.length);
 	});
 
-	it("records an id again when another process's write dropped it (queue mode, two workers)", async () => {
-		const store = storeLikeN8ns();
+	/** Another worker read the list before this worker's next write and writes it back after. */
+	function racedOnce(store: ReturnType<typeof storeLikeN8ns>) {
 		const record = store.checkProcessedAndRecord;
 		let raced = false;
-		// Another worker read the list before this record and writes it back, with its own id,
-		// just after: n8n's store has no lock, so this worker's id is gone from the list.
 		store.checkProcessedAndRecord = async (items: string[]) => {
 			if (raced) return await record(items);
 			raced = true;
@@ -84,15 +91,49 @@ describe('durable repeat detection inside the execution', () => {
 			store.overwrite([...readByOtherWorker, 'other-worker-id']);
 			return result;
 		};
+	}
+
+	it("puts back, with this process's next record, an id another process's write dropped (queue mode)", async () => {
+		const store = storeLikeN8ns();
+		racedOnce(store);
 		const output = await passNewNotification(
 			executionOf(store, [{ notification_id: 'this-worker-id' }]),
 		);
 		expect(output[0]).toHaveLength(1);
-		expect([...store.saved()].sort()).toEqual(['other-worker-id', 'this-worker-id']);
-		// And a later repeat of it stops at the trigger.
+		// n8n's store has no lock: the other worker's write dropped this worker's id…
+		expect(store.saved()).toEqual(['other-worker-id']);
+		// …and the next delivery this worker records puts it back.
+		await passNewNotification(executionOf(store, [{ notification_id: 'next-id' }]));
+		expect([...store.saved()].sort()).toEqual(['next-id', 'other-worker-id', 'this-worker-id']);
 		expect(
 			await passNewNotification(executionOf(store, [{ notification_id: 'this-worker-id' }])),
 		).toEqual([[]]);
+	});
+
+	describe('with no delivery after it', () => {
+		it('puts a dropped id back two seconds after its record', async () => {
+			const store = storeLikeN8ns();
+			racedOnce(store);
+			await passNewNotification(executionOf(store, [{ notification_id: 'this-worker-id' }]));
+			expect(store.saved()).toEqual(['other-worker-id']);
+			await jest.advanceTimersByTimeAsync(2_000);
+			expect([...store.saved()].sort()).toEqual(['other-worker-id', 'this-worker-id']);
+		});
+
+		it('checks again half a minute later, for a write that took longer', async () => {
+			const store = storeLikeN8ns();
+			await passNewNotification(executionOf(store, [{ notification_id: 'this-worker-id' }]));
+			await jest.advanceTimersByTimeAsync(2_000);
+			// A slow worker read the list before this id was recorded and writes only now.
+			store.overwrite(['slow-worker-id']);
+			await jest.advanceTimersByTimeAsync(30_000);
+			expect([...store.saved()].sort()).toEqual(['slow-worker-id', 'this-worker-id']);
+			// Checks stop once one has found nothing missing and the last one agrees.
+			await jest.advanceTimersByTimeAsync(32_000);
+			store.overwrite([]);
+			await jest.advanceTimersByTimeAsync(120_000);
+			expect(store.saved()).toEqual([]);
+		});
 	});
 
 	it('passes everything on when Ignore Repeated Deliveries is off', async () => {

@@ -160,7 +160,7 @@ const node: INode = {
 	id: '1c7f0d52-8a2e-4b8e-9a1e-2d3c4b5a6f70',
 	name: 'Container Tracking Trigger',
 	type: 'n8n-nodes-container-tracking.containerTrackingTrigger',
-	typeVersion: 1,
+	typeVersion: 1.1,
 	position: [0, 0],
 	parameters: {},
 };

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import {
+	sleep,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+} from 'n8n-workflow';
 
 import { triggerScope } from './repeats';
 
@@ -11,19 +16,50 @@ import { triggerScope } from './repeats';
  * kept across restarts. A notification recorded there by an earlier execution makes this one
  * stop at the trigger, with no items: nothing after it runs.
  *
- * n8n's store reads and rewrites one list per node, so two executions recording at once would
- * lose one id: in one process records are made one after the other here (`queues`); across
- * processes (workers in queue mode) a new id is checked once more after it was recorded, and
- * recorded again when another process's write had dropped it.
+ * n8n's store reads a node's list of ids and writes it back whole, with no lock. In one process
+ * records are made one after the other here (`queue`). Across processes (workers in queue mode)
+ * a write based on a list read before ours lands after ours and drops our id; so every record
+ * also re-sends the ids this process recorded in the last minute, and a check a little later
+ * (`VERIFY_AFTER_MS`, then `FINAL_VERIFY_AFTER_MS`) puts back any that another write dropped
+ * since. An id survives unless another process takes longer than that between its read and its
+ * write.
  */
 
 /** Notification ids kept in n8n's database per trigger (each delivery rewrites the list). */
 export const DURABLE_KEYS = 5_000;
 
-/** How many times a new id is checked after it was recorded (each check re-records a lost one). */
-const RECORD_CHECKS = 3;
+/** Ids this process recorded within this long are re-sent with each record. */
+const RECENT_MS = 60_000;
+/** At most this many of them (n8n hashes each one on every record). */
+const RECENT_MAX = 200;
+/** After the last record, the recent ids are checked (and put back when dropped) this much later… */
+const VERIFY_AFTER_MS = 2_000;
+/** …and once more this much after a check that found nothing missing. */
+const FINAL_VERIFY_AFTER_MS = 30_000;
 
-const queues = new Map<string, Promise<unknown>>();
+interface TriggerRecords {
+	/** Records of this trigger in this process, one after the other. */
+	queue: Promise<unknown>;
+	/** Ids this process recorded, with when; oldest first. */
+	recent: Map<string, number>;
+	/** The latest execution's functions: the later checks run through them. */
+	context?: IExecuteFunctions;
+	/** When the next check is due, and how long after the previous event it was set. */
+	check?: { at: number; delayMs: number };
+	/** Whether a loop waiting for `check` is running. */
+	waiting: boolean;
+}
+
+const triggers = new Map<string, TriggerRecords>();
+
+function recordsOf(scope: string): TriggerRecords {
+	let records = triggers.get(scope);
+	if (!records) {
+		records = { queue: Promise.resolve(), recent: new Map(), waiting: false };
+		triggers.set(scope, records);
+	}
+	return records;
+}
 
 /** The notification an item came from: `notification_id`, or the raw notification's `data.id`. */
 export function notificationIdOf(item: IDataObject | undefined): string | undefined {
@@ -33,27 +69,79 @@ export function notificationIdOf(item: IDataObject | undefined): string | undefi
 	return typeof data?.id === 'string' && data.id ? data.id : undefined;
 }
 
+function recentIds(records: TriggerRecords, now: number): string[] {
+	for (const [id, at] of records.recent) {
+		if (at > now - RECENT_MS && records.recent.size <= RECENT_MAX) break;
+		records.recent.delete(id);
+	}
+	return [...records.recent.keys()];
+}
+
+/** Runs `work` after the records of this trigger in this process that came before it. */
+function inTurn<T>(records: TriggerRecords, work: () => Promise<T>): Promise<T> {
+	const turn = records.queue.then(work);
+	records.queue = turn.catch(() => undefined);
+	return turn;
+}
+
+/** Checks that the recent ids are still in n8n's store; puts back any another write dropped. */
+async function checkRecent(records: TriggerRecords, delayMs: number): Promise<void> {
+	const context = records.context;
+	const ids = recentIds(records, Date.now());
+	if (!context || ids.length === 0) return;
+	try {
+		const result = await context.helpers.checkProcessedAndRecord(ids, 'node', {
+			mode: 'entries',
+			maxEntries: DURABLE_KEYS,
+		});
+		// Something was dropped and is back: check again soon. Otherwise once more, later.
+		if (result.new.length > 0) scheduleCheck(records, VERIFY_AFTER_MS);
+		else if (delayMs === VERIFY_AFTER_MS) scheduleCheck(records, FINAL_VERIFY_AFTER_MS);
+	} catch (error) {
+		context.logger.warn('Container tracking: could not check the recorded notification ids', {
+			error: (error as Error).message,
+		});
+	}
+}
+
+/** Sets the next check `delayMs` from now (a record moves it on); one loop per trigger waits. */
+function scheduleCheck(records: TriggerRecords, delayMs: number): void {
+	records.check = { at: Date.now() + delayMs, delayMs };
+	if (records.waiting) return;
+	records.waiting = true;
+	void (async () => {
+		try {
+			while (records.check) {
+				const due = records.check;
+				const wait = due.at - Date.now();
+				if (wait > 0) {
+					await sleep(wait);
+					continue;
+				}
+				records.check = undefined;
+				await inTurn(records, async () => await checkRecent(records, due.delayMs));
+			}
+		} finally {
+			records.waiting = false;
+		}
+	})();
+}
+
 async function recordedBefore(context: IExecuteFunctions, key: string): Promise<boolean> {
-	const scope = triggerScope(context);
-	const previous = queues.get(scope) ?? Promise.resolve();
-	const check = previous.then(async () => {
-		const record = async () =>
-			(
-				await context.helpers.checkProcessedAndRecord([key], 'node', {
-					mode: 'entries',
-					maxEntries: DURABLE_KEYS,
-				})
-			).new.length === 0;
-		if (await record()) return true;
-		// New here. Written over by another process meanwhile? Then this records it again.
-		for (let check = 0; check < RECORD_CHECKS && !(await record()); check++);
-		return false;
+	const records = recordsOf(triggerScope(context));
+	return await inTurn(records, async () => {
+		const now = Date.now();
+		const others = recentIds(records, now).filter((id) => id !== key);
+		const result = await context.helpers.checkProcessedAndRecord([key, ...others], 'node', {
+			mode: 'entries',
+			maxEntries: DURABLE_KEYS,
+		});
+		const seenBefore = !result.new.includes(key);
+		if (!seenBefore) records.recent.set(key, now);
+		records.context = context;
+		scheduleCheck(records, VERIFY_AFTER_MS);
+		return seenBefore;
 	});
-	queues.set(
-		scope,
-		check.catch(() => undefined),
-	);
-	return await check;
 }
 
 /** The items to pass on: all of them for a new notification, none for one recorded before. */
