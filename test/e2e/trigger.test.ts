@@ -2,6 +2,8 @@
 // webhook with the sandbox when n8n starts, real signed deliveries start executions whose items
 // an HTTP Request node POSTs to a collector, forged and repeated deliveries start nothing, and
 // deactivating the workflow removes the webhook from the service.
+import { randomUUID } from 'node:crypto';
+
 import { signBody } from '../../sandbox/webhooks/delivery';
 import { API_KEY, eventually, trackContainer } from '../support/sandbox';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
@@ -66,6 +68,7 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 				{
 					name: 'Container updated',
 					type: TRIGGER_TYPE,
+					typeVersion: 1.1,
 					webhookId: WEBHOOK_ID,
 					credentials: { containerTrackingApi: CREDENTIAL },
 					parameters: {
@@ -232,6 +235,37 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 			await sleep(2000);
 			expect(collector.items.length).toBe(before);
 			expect(await executionCount()).toBe(executionsBefore);
+		},
+		TEST_TIMEOUT,
+	);
+
+	it(
+		'verifies and runs a signed delivery whatever Content-Type it came with, BOM included',
+		async () => {
+			const webhook = (await n8nWebhook())!;
+			const envelope = JSON.parse(receiver.deliveries[capturedIndex].rawBody.toString('utf8'));
+			envelope.data.relationships.webhook.data.id = webhook.id;
+			const sent: string[] = [];
+			// n8n reads the body itself only for JSON, text, form and XML content types.
+			for (const contentType of ['application/octet-stream', 'application/json; charset=utf-8']) {
+				envelope.data.id = randomUUID();
+				const body = `\uFEFF${JSON.stringify(envelope)}`;
+				const answer = await fetch(webhookUrl, {
+					method: 'POST',
+					headers: {
+						'Content-Type': contentType,
+						'X-SVC-Webhook-Signature': signBody(body, webhook.attributes.secret),
+					},
+					body,
+				});
+				expect({ contentType, status: answer.status }).toEqual({ contentType, status: 200 });
+				sent.push(envelope.data.id);
+			}
+			for (const id of sent)
+				await eventually(
+					() => (collector.items.some((item) => item.notification_id === id) ? true : undefined),
+					{ timeoutMs: 15_000, what: `the item of notification ${id}` },
+				);
 		},
 		TEST_TIMEOUT,
 	);
