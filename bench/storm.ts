@@ -32,10 +32,19 @@ const FORGED_SHARE = 0.05;
 const MALFORMED = 500;
 const RESTART_REPEATS = 200;
 const MODES = (process.env.STORM_MODES ?? 'single,queue').split(',');
+/** A folder for CPU profiles of the single n8n (`node --cpu-prof`), written when it stops. */
+const PROFILE_DIR = process.env.STORM_PROFILE_DIR;
+/** More settings for every n8n process, as JSON (e.g. `{"N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE":"true"}`). */
+const N8N_ENV = JSON.parse(process.env.STORM_N8N_ENV ?? '{}') as Record<string, string>;
+/** Said after a deployment's name when N8N_ENV sets anything (its figures are kept apart). */
+const ENV_LABEL = Object.entries(N8N_ENV)
+	.map(([name, value]) => `, ${name}=${value}`)
+	.join('');
 const SECRET = 'b3nch'.repeat(12) + 'c0ffee';
 const HEADER = 'X-SVC-Webhook-Signature';
 const TRIGGER_WEBHOOK_ID = '5d1e9c8a-1111-4b2c-9d3e-4f5a6b7c8d91';
 const WEBHOOK_PATH = 'storm-webhook-node';
+const CONTROL_PATH = 'storm-webhook-node-expression';
 const API_KEY = 'bench-key';
 
 type Doc = Record<string, unknown> & { data: { id: string; attributes: { id: string } } };
@@ -261,7 +270,7 @@ function workflows(collector: Collector) {
 				id: randomUUID(),
 				name: 'Container updated',
 				type: 'n8n-nodes-container-tracking.containerTrackingTrigger',
-				typeVersion: 1,
+				typeVersion: 1.1,
 				position: [0, 0],
 				webhookId: TRIGGER_WEBHOOK_ID,
 				credentials: { containerTrackingApi: credential },
@@ -305,7 +314,27 @@ function workflows(collector: Collector) {
 			data: { apiKey: API_KEY, baseUrl: 'http://127.0.0.1:9/v2', signatureHeader: HEADER },
 		},
 	];
-	return { trigger, webhookNode, credentials };
+	// The same Webhook node with one option written as an expression. n8n 2.40.7 gives a request
+	// to its own Webhook node with only fixed parameters no expression isolate; a request to any
+	// other node (every community trigger) or to a Webhook node with an expression gets one.
+	const control = {
+		...webhookNode,
+		id: 'ctStormWebhookControl',
+		name: "Storm: n8n's Webhook node, one option an expression",
+		nodes: [
+			{
+				...webhookNode.nodes[0],
+				webhookId: randomUUID(),
+				parameters: {
+					...webhookNode.nodes[0].parameters,
+					path: CONTROL_PATH,
+					options: { ignoreBots: '={{ false }}' },
+				},
+			},
+			webhookNode.nodes[1],
+		],
+	};
+	return { trigger, webhookNode, control, credentials };
 }
 
 interface Deployment {
@@ -339,9 +368,11 @@ async function singleN8n(): Promise<Deployment> {
 		brokerPort: await lib.freePort(),
 		owner: OWNER,
 	});
+	Object.assign(env, N8N_ENV);
+	if (PROFILE_DIR) env.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${PROFILE_DIR}`;
 	let running: { stop(): Promise<void> } | undefined;
 	return {
-		name: 'one n8n (SQLite)',
+		name: `one n8n (SQLite)${ENV_LABEL}`,
 		webhookBase: `http://127.0.0.1:${port}`,
 		cli: (args) => lib.n8nCli(n8nDir, env, args),
 		async start() {
@@ -363,9 +394,9 @@ async function queueMode(): Promise<Deployment> {
 	const lib = (await import('../scripts/lib/queue.mjs')) as {
 		prepareQueueCluster(options: unknown): Promise<Deployment & { webhookBaseUrl: string }>;
 	};
-	const cluster = await lib.prepareQueueCluster({ owner: OWNER, workers: 2 });
+	const cluster = await lib.prepareQueueCluster({ owner: OWNER, workers: 2, extra: N8N_ENV });
 	return {
-		name: 'queue mode (main, webhook process, 2 workers; Postgres, Redis)',
+		name: `queue mode (main, webhook process, 2 workers; Postgres, Redis)${ENV_LABEL}`,
 		webhookBase: cluster.webhookBaseUrl,
 		cli: (args) => cluster.cli(args),
 		start: () => cluster.start(),
@@ -390,7 +421,7 @@ async function runDeployment(make: () => Promise<Deployment>, template: Doc) {
 	const deployment = await make();
 	const fixtures = mkdtempSync(path.join(os.tmpdir(), 'ct-storm-fixtures-'));
 	try {
-		const { trigger, webhookNode, credentials } = workflows(collector);
+		const { trigger, webhookNode, control, credentials } = workflows(collector);
 		const write = (name: string, value: unknown) => {
 			const file = path.join(fixtures, name);
 			writeFileSync(file, JSON.stringify(value));
@@ -400,8 +431,10 @@ async function runDeployment(make: () => Promise<Deployment>, template: Doc) {
 			['import:credentials', `--input=${write('credentials.json', credentials)}`],
 			['import:workflow', `--input=${write('trigger.json', trigger)}`],
 			['import:workflow', `--input=${write('webhook.json', webhookNode)}`],
+			['import:workflow', `--input=${write('control.json', control)}`],
 			['publish:workflow', `--id=${trigger.id}`],
 			['publish:workflow', `--id=${webhookNode.id}`],
+			['publish:workflow', `--id=${control.id}`],
 		]) {
 			const result = await deployment.cli(args);
 			if (result.code !== 0)
@@ -412,6 +445,8 @@ async function runDeployment(make: () => Promise<Deployment>, template: Doc) {
 		const webhookNodeUrl = `${deployment.webhookBase}/webhook/${WEBHOOK_PATH}`;
 		await waitForWebhook(triggerUrl);
 		await waitForWebhook(webhookNodeUrl);
+		const controlUrl = `${deployment.webhookBase}/webhook/${CONTROL_PATH}`;
+		await waitForWebhook(controlUrl);
 
 		// Warm both up (JIT, connection pools) with deliveries that are not counted.
 		const warmUp = Array.from({ length: 40 }, () => {
@@ -419,22 +454,29 @@ async function runDeployment(make: () => Promise<Deployment>, template: Doc) {
 			return { body, signature: sign(body, SECRET) };
 		});
 		await storm(webhookNodeUrl, warmUp);
+		await storm(controlUrl, warmUp);
 		await storm(triggerUrl, warmUp);
 		await drained(collector);
 
 		const plan = stormPlan(template);
 		const rows = [];
-		// The Webhook node gets its own ids, so that the collector's counts stay apart.
-		const webhookPlan = plan.map((delivery) => ({ ...delivery }));
-		const renamed = new Map<string, string>();
-		for (const delivery of webhookPlan) {
-			if (!renamed.has(delivery.id)) renamed.set(delivery.id, randomUUID());
-			const id = renamed.get(delivery.id)!;
-			delivery.body = withId(template, id);
-			delivery.signature = sign(delivery.body, delivery.kind === 'forged' ? 'x' : SECRET);
-			delivery.id = id;
-		}
+		// Each Webhook node gets its own ids, so that the collector's counts stay apart.
+		const renamedPlan = () => {
+			const renamed = new Map<string, string>();
+			return plan.map((original) => {
+				const delivery = { ...original };
+				if (!renamed.has(delivery.id)) renamed.set(delivery.id, randomUUID());
+				delivery.id = renamed.get(delivery.id)!;
+				delivery.body = withId(template, delivery.id);
+				delivery.signature = sign(delivery.body, delivery.kind === 'forged' ? 'x' : SECRET);
+				return delivery;
+			});
+		};
+		const webhookPlan = renamedPlan();
+		const controlPlan = renamedPlan();
 		const webhookRun = await storm(webhookNodeUrl, webhookPlan);
+		await drained(collector);
+		const controlRun = await storm(controlUrl, controlPlan);
 		await drained(collector);
 		const triggerRun = await storm(triggerUrl, plan);
 		await drained(collector);
@@ -484,13 +526,21 @@ async function runDeployment(make: () => Promise<Deployment>, template: Doc) {
 		};
 		rows.push(summarize("n8n's Webhook node (checks nothing)", webhookPlan, webhookRun));
 		rows.push(summarize('Container Tracking Trigger', plan, triggerRun));
-		const [webhookRow, triggerRow] = rows;
+		rows.push(
+			summarize("n8n's Webhook node, one option an expression (control)", controlPlan, controlRun),
+		);
+		const [webhookRow, triggerRow, controlRow] = rows;
 		return {
 			deployment: deployment.name,
 			rows,
 			trigger_vs_webhook_node: {
 				rate: round(triggerRow.deliveries_per_second / webhookRow.deliveries_per_second, 2),
 				p99: round(triggerRow.p99_ms / webhookRow.p99_ms, 2),
+			},
+			/** The same, beside the Webhook node when it pays the expression isolate too. */
+			trigger_vs_control: {
+				rate: round(triggerRow.deliveries_per_second / controlRow.deliveries_per_second, 2),
+				p99: round(triggerRow.p99_ms / controlRow.p99_ms, 2),
 			},
 			malformed: {
 				bodies: MALFORMED,
@@ -553,6 +603,8 @@ async function main() {
 		`# Delivery storm in a real n8n ${report.n8n} (${report.measured_at}, Node ${report.node}, ${report.cpus} CPUs)`,
 		'',
 		`${DELIVERIES} signed \`container.updated\` deliveries per node at concurrency ${CONCURRENCY} (${REPEAT_SHARE * 100} % repeats, ${FORGED_SHARE * 100} % forged); body: ${report.body.source}, ${report.body.bytes} bytes. Written by \`bench/storm.ts\`.`,
+		'',
+		"The control is n8n's Webhook node with one option written as an expression. n8n 2.40.7 gives a request to its own Webhook node whose parameters are all fixed no expression isolate (`webhookPhaseNeedsIsolate` in n8n's `webhooks/live-webhooks.js`); a request to any other node, every community trigger included, or to a Webhook node with an expression gets one, created for it and disposed after.",
 	];
 	for (const result of results) {
 		lines.push('', `## ${result.deployment}`, '');
@@ -565,6 +617,11 @@ async function main() {
 		lines.push(
 			'',
 			`Trigger ÷ Webhook node: ${result.trigger_vs_webhook_node.rate}× the deliveries/s, ${result.trigger_vs_webhook_node.p99}× the p99.`,
+			...(result.trigger_vs_control
+				? [
+						`Trigger ÷ Webhook node with an expression option (control): ${result.trigger_vs_control.rate}× the deliveries/s, ${result.trigger_vs_control.p99}× the p99.`,
+					]
+				: []),
 			`Malformed: ${result.malformed.bodies} bodies answered ${JSON.stringify(result.malformed.answered)}, ${result.malformed.ran} ran, n8n healthy after: ${result.malformed.n8n_healthy_after}.`,
 			`After a restart of every n8n process: ${result.after_restart.repeats} repeats of notifications that had run, ${result.after_restart.answered_2xx} answered 2xx, ${result.after_restart.ran_again} ran again.`,
 		);
