@@ -1,20 +1,16 @@
 // Reading a delivery's body (nodes/ContainerTracking/trigger/body.ts): the bytes the signature
 // covers, whether n8n read them already or left the request stream for the node.
-import { Readable } from 'node:stream';
-
 import { parseJsonBody, rawBodyOf } from '../../nodes/ContainerTracking/trigger/body';
 
 /** A request as n8n hands it to a webhook: `readRawBody` reads the stream into `rawBody`. */
 function requestOf(text: string, alreadyRead: boolean) {
-	const stream = Readable.from([Buffer.from(text)]);
 	const request: { rawBody?: Buffer; readRawBody: () => Promise<void>; reads: number } = {
 		rawBody: alreadyRead ? Buffer.from(text) : undefined,
 		reads: 0,
 		async readRawBody() {
 			request.reads++;
-			const chunks: Buffer[] = [];
-			for await (const chunk of stream) chunks.push(chunk as Buffer);
-			request.rawBody = Buffer.concat(chunks);
+			await Promise.resolve();
+			request.rawBody = Buffer.from(text);
 		},
 	};
 	return request;
