@@ -15,13 +15,16 @@ let stores = 0;
 function storeLikeN8ns() {
 	const workflowId = `workflow-${++stores}`;
 	let saved: string[] = [];
+	let calls = 0;
 	const tick = () => Promise.resolve().then(() => undefined);
 	return {
 		workflowId,
 		saved: () => saved,
+		calls: () => calls,
 		/** Another process's write of the list it read earlier. */
 		overwrite: (list: string[]) => (saved = list),
 		async checkProcessedAndRecord(items: string[]) {
+			calls++;
 			const read = [...saved];
 			await tick();
 			const fresh = items.filter((item) => !read.includes(item));
@@ -73,10 +76,30 @@ describe('durable repeat detection inside the execution', () => {
 		);
 		expect(outputs.every((output) => output[0].length === 1)).toBe(true);
 		expect([...store.saved()].sort()).toEqual([...ids].sort());
+		// Records made while one was under way went together: not one read and write each.
+		expect(store.calls()).toBeLessThanOrEqual(2);
 		// Control: the stand-in does lose ids when records are not made one after the other.
 		const raw = storeLikeN8ns();
 		await Promise.all(ids.map((id) => raw.checkProcessedAndRecord([id])));
 		expect(raw.saved().length).toBeLessThan(ids.length);
+	});
+
+	it('passes one of two copies of a notification arriving at once, in one batch or in two', async () => {
+		const store = storeLikeN8ns();
+		const copies = async () =>
+			await Promise.all(
+				[1, 2].map(() => passNewNotification(executionOf(store, [{ notification_id: 'n-x' }]))),
+			);
+		expect((await copies()).map((output) => output[0].length).sort()).toEqual([0, 1]);
+		// Behind a record under way, both copies wait for the next one together.
+		const busy = passNewNotification(executionOf(store, [{ notification_id: 'n-busy' }]));
+		const [first, second] = await Promise.all(
+			['n-y', 'n-y'].map((id) =>
+				passNewNotification(executionOf(store, [{ notification_id: id }])),
+			),
+		);
+		await busy;
+		expect([first[0].length, second[0].length].sort()).toEqual([0, 1]);
 	});
 
 	/** Another worker read the list before this worker's next write and writes it back after. */

@@ -17,7 +17,8 @@ import { triggerScope } from './repeats';
  * stop at the trigger, with no items: nothing after it runs.
  *
  * n8n's store reads a node's list of ids and writes it back whole, with no lock. In one process
- * records are made one after the other here (`queue`). Across processes (workers in queue mode)
+ * records are made one after the other here (`queue`); the ids that arrive while one is under
+ * way are recorded together by the next (`Batch`). Across processes (workers in queue mode)
  * a write based on a list read before ours lands after ours and drops our id; so every record
  * also re-sends the ids this process recorded in the last minute, and a check a little later
  * (`VERIFY_AFTER_MS`, then `FINAL_VERIFY_AFTER_MS`) puts back any that another write dropped
@@ -48,6 +49,8 @@ interface TriggerRecords {
 	check?: { at: number; delayMs: number };
 	/** Whether a loop waiting for `check` is running. */
 	waiting: boolean;
+	/** The ids waiting for the next record, while one is under way. */
+	open?: Batch;
 }
 
 const triggers = new Map<string, TriggerRecords>();
@@ -127,21 +130,47 @@ function scheduleCheck(records: TriggerRecords, delayMs: number): void {
 	})();
 }
 
+/** Ids waiting for the next record of their trigger, all written with one call. */
+interface Batch {
+	ids: Set<string>;
+	/** The ids of the batch that were new. */
+	done: Promise<Set<string>>;
+}
+
+/**
+ * Records the batch's ids, with the recent ones, in one call of n8n's store (one read and one
+ * write of the list however many executions wait): a delivery's record waits for the record
+ * before it, not for every record before it.
+ */
+async function recordBatch(records: TriggerRecords, batch: Batch): Promise<Set<string>> {
+	if (records.open === batch) records.open = undefined;
+	const context = records.context!;
+	const now = Date.now();
+	const ids = [...batch.ids];
+	const others = recentIds(records, now).filter((id) => !batch.ids.has(id));
+	const result = await context.helpers.checkProcessedAndRecord([...ids, ...others], 'node', {
+		mode: 'entries',
+		maxEntries: DURABLE_KEYS,
+	});
+	const fresh = new Set(result.new.map(String).filter((id) => batch.ids.has(id)));
+	for (const id of fresh) records.recent.set(id, now);
+	scheduleCheck(records, VERIFY_AFTER_MS);
+	return fresh;
+}
+
 async function recordedBefore(context: IExecuteFunctions, key: string): Promise<boolean> {
 	const records = recordsOf(triggerScope(context));
-	return await inTurn(records, async () => {
-		const now = Date.now();
-		const others = recentIds(records, now).filter((id) => id !== key);
-		const result = await context.helpers.checkProcessedAndRecord([key, ...others], 'node', {
-			mode: 'entries',
-			maxEntries: DURABLE_KEYS,
-		});
-		const seenBefore = !result.new.includes(key);
-		if (!seenBefore) records.recent.set(key, now);
-		records.context = context;
-		scheduleCheck(records, VERIFY_AFTER_MS);
-		return seenBefore;
-	});
+	records.context = context;
+	// A copy of this notification already waits for the same record: this one is a repeat.
+	if (records.open?.ids.has(key)) return true;
+	let batch = records.open;
+	if (!batch) {
+		const opened: Batch = { ids: new Set(), done: Promise.resolve(new Set()) };
+		opened.done = inTurn(records, async () => await recordBatch(records, opened));
+		records.open = batch = opened;
+	}
+	batch.ids.add(key);
+	return !(await batch.done).has(key);
 }
 
 /** The items to pass on: all of them for a new notification, none for one recorded before. */
