@@ -572,6 +572,7 @@ async function runDeployment(make: () => Promise<Deployment>, template: Doc) {
 		const [webhookRow, triggerRow, controlRow] = rows;
 		return {
 			deployment: deployment.name,
+			measured_at: new Date().toISOString(),
 			rows,
 			trigger_vs_webhook_node: ratios(triggerRow, webhookRow),
 			/** The same, beside the Webhook node when it pays the expression isolate too. */
@@ -644,6 +645,7 @@ async function main() {
 	];
 	for (const result of results) {
 		lines.push('', `## ${result.deployment}`, '');
+		if (result.measured_at) lines.push(`Measured ${result.measured_at}.`, '');
 		const columns = Object.keys(result.rows[0]);
 		lines.push(`| ${columns.join(' | ')} |`, `| ${columns.map(() => '---').join(' | ')} |`);
 		for (const row of result.rows)
