@@ -80,6 +80,14 @@ function recentIds(records: TriggerRecords, now: number): string[] {
 	return [...records.recent.keys()];
 }
 
+/** Records `ids` in n8n's store for this trigger node; `new` lists those it did not hold. */
+async function recordInStore(context: IExecuteFunctions, ids: string[]) {
+	return await context.helpers.checkProcessedAndRecord(ids, 'node', {
+		mode: 'entries',
+		maxEntries: DURABLE_KEYS,
+	});
+}
+
 /** Runs `work` after the records of this trigger in this process that came before it. */
 function inTurn<T>(records: TriggerRecords, work: () => Promise<T>): Promise<T> {
 	const turn = records.queue.then(work);
@@ -93,10 +101,7 @@ async function checkRecent(records: TriggerRecords, delayMs: number): Promise<vo
 	const ids = recentIds(records, Date.now());
 	if (!context || ids.length === 0) return;
 	try {
-		const result = await context.helpers.checkProcessedAndRecord(ids, 'node', {
-			mode: 'entries',
-			maxEntries: DURABLE_KEYS,
-		});
+		const result = await recordInStore(context, ids);
 		// Something was dropped and is back: check again soon. Otherwise once more, later.
 		if (result.new.length > 0) scheduleCheck(records, VERIFY_AFTER_MS);
 		else if (delayMs === VERIFY_AFTER_MS) scheduleCheck(records, FINAL_VERIFY_AFTER_MS);
@@ -148,10 +153,7 @@ async function recordBatch(records: TriggerRecords, batch: Batch): Promise<Set<s
 	const now = Date.now();
 	const ids = [...batch.ids];
 	const others = recentIds(records, now).filter((id) => !batch.ids.has(id));
-	const result = await context.helpers.checkProcessedAndRecord([...ids, ...others], 'node', {
-		mode: 'entries',
-		maxEntries: DURABLE_KEYS,
-	});
+	const result = await recordInStore(context, [...ids, ...others]);
 	const fresh = new Set(result.new.map(String).filter((id) => batch.ids.has(id)));
 	for (const id of fresh) records.recent.set(id, now);
 	scheduleCheck(records, VERIFY_AFTER_MS);
