@@ -1,6 +1,7 @@
 import {
 	daysUntilLastFreeDay,
 	lastFreeDay,
+	lastFreeDayDate,
 	type LastFreeDayInput,
 } from '../../nodes/ContainerTracking/logic/lastFreeDay';
 import { describeWithFixtures, readFixture } from '../support/sharedFixtures';
@@ -312,6 +313,42 @@ describe('daysUntilLastFreeDay', () => {
 	});
 });
 
+describe('lastFreeDayDate', () => {
+	it('is the date in the facility zone where it differs from the UTC date', () => {
+		// Local midnight of 8 July in Shanghai is 16:00 UTC on 7 July.
+		expect(lastFreeDayDate('2024-07-07T16:00:00Z', 'Asia/Shanghai')).toBe('2024-07-08');
+		// 23:30 UTC on 7 July is already 8 July in Auckland (UTC+12) and still 7 July in New York.
+		expect(lastFreeDayDate('2024-07-07T23:30:00Z', 'Pacific/Auckland')).toBe('2024-07-08');
+		expect(lastFreeDayDate('2024-07-07T23:30:00Z', 'America/New_York')).toBe('2024-07-07');
+		// 00:30 UTC on 8 July is 7 July in Los Angeles.
+		expect(lastFreeDayDate('2024-07-08T00:30:00Z', 'America/Los_Angeles')).toBe('2024-07-07');
+	});
+
+	it('reads the service’s local midnights as their own date', () => {
+		expect(lastFreeDayDate(JULY_7_NEW_YORK, 'America/New_York')).toBe('2024-07-07');
+		expect(lastFreeDayDate('2024-07-07T04:00:00Z', 'US/Eastern')).toBe('2024-07-07');
+	});
+
+	it('keeps a plain date as it is, in any zone', () => {
+		expect(lastFreeDayDate('2024-07-07', 'Asia/Tokyo')).toBe('2024-07-07');
+		expect(lastFreeDayDate('2024-07-07', null)).toBe('2024-07-07');
+	});
+
+	it('reads the date in UTC when the zone is missing or unknown', () => {
+		expect(lastFreeDayDate('2024-07-07T16:00:00Z', null)).toBe('2024-07-07');
+		expect(lastFreeDayDate('2024-07-07T16:00:00Z', undefined)).toBe('2024-07-07');
+		expect(lastFreeDayDate('2024-07-07T16:00:00Z', ' ')).toBe('2024-07-07');
+		expect(lastFreeDayDate('2024-07-07T16:00:00Z', 'Mars/Olympus_Mons')).toBe('2024-07-07');
+	});
+
+	it('is null without a readable last free day', () => {
+		expect(lastFreeDayDate(null, 'America/New_York')).toBeNull();
+		expect(lastFreeDayDate(undefined, 'America/New_York')).toBeNull();
+		expect(lastFreeDayDate('', 'America/New_York')).toBeNull();
+		expect(lastFreeDayDate('next Tuesday', 'America/New_York')).toBeNull();
+	});
+});
+
 describeWithFixtures('lastFreeDay: the service’s published containers', () => {
 	type Resource = { type?: string; attributes?: LastFreeDayInput & { number?: string } };
 	type Document = { data?: Resource; included?: Resource[] };
@@ -333,6 +370,7 @@ describeWithFixtures('lastFreeDay: the service’s published containers', () => 
 		});
 		// Its LFD agrees with the coalesced field (rule 2.3.1).
 		expect(lfd.last_free_day).toBe(attributes.pickup_lfd);
+		expect(lastFreeDayDate(lfd.last_free_day, lfd.last_free_day_timezone)).toBe('2024-07-07');
 		expect(
 			daysUntilLastFreeDay(
 				lfd.last_free_day,
@@ -352,6 +390,7 @@ describeWithFixtures('lastFreeDay: the service’s published containers', () => 
 			last_free_day_source: null,
 			last_free_day_timezone: 'America/New_York',
 		});
+		expect(lastFreeDayDate(lfd.last_free_day, lfd.last_free_day_timezone)).toBe('2022-10-27');
 		expect(
 			daysUntilLastFreeDay(
 				lfd.last_free_day,

@@ -120,3 +120,22 @@ export function daysUntilLastFreeDay(
 	const todayDate = Date.UTC(today.year, today.month - 1, today.day);
 	return Math.round((lfdDate - todayDate) / 86_400_000);
 }
+
+/**
+ * The last free day as a calendar date (`YYYY-MM-DD`) in `timezone`, the date a person at the
+ * facility reads: "2024-07-07T04:00:00Z" in America/New_York is "2024-07-07". When the zone is
+ * missing (`last_free_day_timezone: null`) or not one luxon knows, the date is read in UTC: the
+ * facility's date in the Americas (local midnight is 00:00 to 10:00 UTC), the day before east of
+ * UTC, so items keep the timestamp beside it. Null without a readable LFD.
+ */
+export function lastFreeDayDate(
+	lastFreeDayIso: string | null | undefined,
+	timezone: string | null | undefined,
+): string | null {
+	const lfdText = text(lastFreeDayIso);
+	if (!lfdText) return null;
+	const zone = text(timezone);
+	const inZone = zone ? DateTime.fromISO(lfdText, { zone }) : null;
+	const date = inZone?.isValid ? inZone : DateTime.fromISO(lfdText, { zone: 'utc' });
+	return date.isValid ? date.toISODate() : null;
+}

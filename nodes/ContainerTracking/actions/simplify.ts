@@ -1,0 +1,130 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+/*
+ * "Simplify", as n8n's own nodes have it (a top-level boolean named `simplify`, on by default):
+ * the item holds the fields people and AI agents use, instead of every attribute and relationship
+ * the service sends. Operations add the field with `simplifyField`, read it with
+ * `wantsSimplified`, and shape their items with a simplifier such as `simplifyContainer`.
+ *
+ * As a tool of n8n's AI Agent the node runs as the node type `<name>Tool` (n8n builds it from
+ * `usableAsTool` with the same parameters and defaults, see README.md "Container items"), so a
+ * tool gets the simplified items unless Simplify is turned off in the tool's settings, or left
+ * to the model with `$fromAI()` and the model asks for the full items.
+ */
+
+/**
+ * The Simplify field of `operations` of `resource`. Stable for every operation that adds it:
+ * name `simplify`, type boolean, default true. Spread it and replace `description` where an
+ * operation needs to say more (Container → Get says that Return Raw Document wins).
+ */
+export function simplifyField(resource: string, operations: string[]): INodeProperties {
+	return {
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: true,
+		description: 'Whether to return a simplified version of the response instead of the raw data',
+		displayOptions: { show: { resource: [resource], operation: operations } },
+	};
+}
+
+/** Whether the node runs as an AI agent's tool: n8n names the tool variant `<type>Tool`. */
+export function isToolRun(context: Pick<IExecuteFunctions, 'getNode'>): boolean {
+	return context.getNode().type.endsWith('Tool');
+}
+
+/**
+ * Whether item `itemIndex` wants the simplified shape. True unless Simplify is false. A value
+ * that an expression or an AI model gives as text or a number is read as n8n reads booleans
+ * ("false", "0" are false): `$fromAI('simplify')` without the boolean type hands the model's
+ * answer over as text. Anything else (missing, empty, unreadable) keeps the default, so a tool
+ * whose model answers vaguely still gets the short items.
+ */
+export function wantsSimplified(
+	context: Pick<IExecuteFunctions, 'getNodeParameter'>,
+	itemIndex: number,
+): boolean {
+	const value: unknown = context.getNodeParameter('simplify', itemIndex, true);
+	if (typeof value === 'boolean') return value;
+	const spelled = typeof value === 'string' ? value.trim().toLowerCase() : value;
+	if (spelled === 'false' || spelled === '0' || spelled === 0) return false;
+	return true;
+}
+
+function record(value: unknown): IDataObject | undefined {
+	return typeof value === 'object' && value !== null && !Array.isArray(value)
+		? (value as IDataObject)
+		: undefined;
+}
+
+function orNull(value: unknown): IDataObject[string] {
+	return value === undefined ? null : (value as IDataObject[string]);
+}
+
+/**
+ * The simplified shape of a container item (actions/container/summary.ts): always the same
+ * members, null when unknown, in this order.
+ *
+ * | Member                                      | From                                            |
+ * |---------------------------------------------|-------------------------------------------------|
+ * | id, number, current_status                  | the container                                   |
+ * | ready_for_pickup … pickup_status_reason     | worked out (logic/readiness.ts)                 |
+ * | last_free_day_date … last_free_day_timezone | worked out (logic/lastFreeDay.ts)               |
+ * | active_holds                                | names of the holds that block pickup            |
+ * | fees_total, fees_currency                   | worked out (logic/fees.ts); `fees_by_currency`  |
+ * |                                             | too when the fees are in several currencies     |
+ * | terminal                                    | included pod_terminal's name, else its id       |
+ * | vessel, pod_eta_at                          | included shipment's pod_vessel_name, pod_eta_at |
+ * | pod_ata_at                                  | the container's pod_arrived_at, else the        |
+ * |                                             | included shipment's pod_ata_at                  |
+ * | pod_discharged_at                           | the container                                   |
+ * | bill_of_lading, shipping_line(_scac)        | included shipment's bill_of_lading_number,      |
+ * |                                             | shipping_line_name (or short name), _scac       |
+ * | shipment_id                                 | the relationship, for Shipment → Get            |
+ * | warnings                                    | only when the item has some                     |
+ */
+export function simplifyContainer(item: IDataObject): IDataObject {
+	const shipment = record(item.shipment) ?? {};
+	const terminal = record(item.pod_terminal);
+	const holds = Array.isArray(item.active_holds) ? item.active_holds : [];
+	const byCurrency = record(item.fees_by_currency) ?? {};
+	const simplified: IDataObject = {
+		id: item.id,
+		number: orNull(item.number),
+		current_status: orNull(item.current_status),
+		ready_for_pickup: orNull(item.ready_for_pickup),
+		pickup_status: orNull(item.pickup_status),
+		pickup_status_reason: orNull(item.pickup_status_reason),
+		last_free_day_date: orNull(item.last_free_day_date),
+		last_free_day: orNull(item.last_free_day),
+		days_until_last_free_day: orNull(item.days_until_last_free_day),
+		last_free_day_source: orNull(item.last_free_day_source),
+		last_free_day_timezone: orNull(item.last_free_day_timezone),
+		active_holds: holds.map((hold) => String(record(hold)?.name ?? hold)),
+		fees_total: orNull(item.fees_total),
+		fees_currency: orNull(item.fees_currency),
+		...(Object.keys(byCurrency).length > 1 ? { fees_by_currency: byCurrency } : {}),
+		terminal: orNull(terminal?.name ?? item.pod_terminal_id),
+		vessel: orNull(shipment.pod_vessel_name),
+		pod_eta_at: orNull(shipment.pod_eta_at),
+		pod_ata_at: orNull(item.pod_arrived_at ?? shipment.pod_ata_at),
+		pod_discharged_at: orNull(item.pod_discharged_at),
+		bill_of_lading: orNull(shipment.bill_of_lading_number),
+		shipping_line: orNull(shipment.shipping_line_name ?? shipment.shipping_line_short_name),
+		shipping_line_scac: orNull(shipment.shipping_line_scac),
+		shipment_id: orNull(item.shipment_id),
+	};
+	if (Array.isArray(item.warnings)) simplified.warnings = item.warnings;
+	return simplified;
+}
+
+/**
+ * The simplified shape of a flat item that needs no working out: `fields` in this order, null
+ * when unknown, and `warnings` only when the item has some.
+ */
+export function pickFields(item: IDataObject, fields: readonly string[]): IDataObject {
+	const simplified: IDataObject = {};
+	for (const field of fields) simplified[field] = orNull(item[field]);
+	if (Array.isArray(item.warnings)) simplified.warnings = item.warnings;
+	return simplified;
+}

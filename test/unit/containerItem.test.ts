@@ -1,0 +1,340 @@
+// Container items as Container → Get and Get Many build them: worked-out fields first, the last
+// free day as a local date, and the simplified shape (actions/simplify.ts).
+import type { IDataObject } from 'n8n-workflow';
+
+import { containerItem } from '../../nodes/ContainerTracking/actions/container/summary';
+import {
+	isToolRun,
+	simplifyContainer,
+	simplifyField,
+	wantsSimplified,
+} from '../../nodes/ContainerTracking/actions/simplify';
+import { indexIncluded, type ResourceLike } from '../../nodes/ContainerTracking/transport/jsonApi';
+import { describeWithFixtures, readFixture } from '../support/sharedFixtures';
+
+const NOW = new Date('2024-07-05T12:00:00Z');
+
+const WORKED_OUT_KEYS = [
+	'id',
+	'number',
+	'ready_for_pickup',
+	'pickup_status',
+	'pickup_status_reason',
+	'last_free_day_date',
+	'last_free_day',
+	'days_until_last_free_day',
+	'last_free_day_source',
+	'last_free_day_timezone',
+	'fees_total',
+	'fees_currency',
+	'fees_by_currency',
+	'active_holds',
+	'pending_holds',
+];
+
+const SHIPMENT: ResourceLike = {
+	id: 'shp-1',
+	type: 'shipment',
+	attributes: {
+		bill_of_lading_number: 'MEDUFR030802',
+		shipping_line_scac: 'MSCU',
+		shipping_line_name: 'Mediterranean Shipping Company',
+		shipping_line_short_name: 'MSC',
+		pod_vessel_name: 'MSC GULSUN',
+		pod_eta_at: '2024-07-01T10:00:00Z',
+		pod_ata_at: '2024-07-01T12:00:00Z',
+	},
+};
+
+const TERMINAL: ResourceLike = {
+	id: 'trm-1',
+	type: 'terminal',
+	attributes: { name: 'Yangshan Phase IV', firms_code: null },
+};
+
+/** A discharged box in Shanghai with a customs hold, fees and a terminal LFD. */
+function container(attributes: IDataObject = {}, relationships?: ResourceLike['relationships']) {
+	return {
+		id: 'ctr-1',
+		type: 'container',
+		attributes: {
+			number: 'MSCU1000022',
+			equipment_type: 'dry',
+			current_status: 'grounded',
+			pod_arrived_at: '2024-07-01T11:30:00Z',
+			pod_discharged_at: '2024-07-02T08:00:00Z',
+			availability_known: true,
+			available_for_pickup: false,
+			holds_at_pod_terminal: [
+				{ name: 'customs', status: 'hold', description: 'Awaiting release' },
+				{ name: 'TMF', status: 'pending' },
+			],
+			fees_at_pod_terminal: [
+				{ type: 'demurrage', amount: 120, currency_code: 'CNY' },
+				{ type: 'total', amount: 120, currency_code: 'CNY' },
+			],
+			pod_timezone: 'Asia/Shanghai',
+			// Local midnight of 8 July in Shanghai: still 7 July in UTC.
+			import_deadlines: { pickup_lfd_terminal: '2024-07-07T16:00:00Z' },
+			...attributes,
+		},
+		relationships: relationships ?? {
+			shipment: { data: { id: 'shp-1', type: 'shipment' } },
+			pod_terminal: { data: { id: 'trm-1', type: 'terminal' } },
+			pickup_facility: { data: null },
+			transport_events: { data: [{ id: 'ev-1', type: 'transport_event' }] },
+		},
+	} satisfies ResourceLike;
+}
+
+const BOTH_INCLUDED = indexIncluded([SHIPMENT, TERMINAL]);
+
+describe('containerItem: worked-out fields first', () => {
+	it('starts with id, number and the worked-out fields, in that order', () => {
+		const item = containerItem(container(), BOTH_INCLUDED, NOW);
+		expect(Object.keys(item).slice(0, WORKED_OUT_KEYS.length)).toEqual(WORKED_OUT_KEYS);
+	});
+
+	it('puts every attribute and relationship after them, with their values unchanged', () => {
+		const record = container();
+		const item = containerItem(record, BOTH_INCLUDED, NOW);
+		const keys = Object.keys(item);
+		const raw = [
+			...Object.keys(record.attributes).filter((name) => name !== 'number'),
+			'shipment_id',
+			'shipment',
+			'pod_terminal_id',
+			'pod_terminal',
+			'pickup_facility_id',
+			'transport_events_ids',
+		];
+		for (const name of raw)
+			expect(keys.indexOf(name)).toBeGreaterThanOrEqual(WORKED_OUT_KEYS.length);
+		expect(item).toMatchObject({
+			equipment_type: 'dry',
+			holds_at_pod_terminal: record.attributes.holds_at_pod_terminal,
+			shipment_id: 'shp-1',
+			shipment: { type: 'shipment', id: 'shp-1', bill_of_lading_number: 'MEDUFR030802' },
+			pod_terminal: { type: 'terminal', id: 'trm-1', name: 'Yangshan Phase IV' },
+			pickup_facility_id: null,
+			transport_events_ids: ['ev-1'],
+		});
+	});
+
+	it('keeps the worked-out value where an attribute has the same name', () => {
+		const item = containerItem(
+			container({ pickup_status: 'from the service', last_free_day_date: '1999-01-01' }),
+			BOTH_INCLUDED,
+			NOW,
+		);
+		expect(item.pickup_status).toBe('on_hold');
+		expect(item.last_free_day_date).toBe('2024-07-08');
+	});
+
+	it('keeps holds with unknown statuses right after the other holds, only when there are some', () => {
+		const plain = containerItem(container(), BOTH_INCLUDED, NOW);
+		expect(plain).not.toHaveProperty('holds_with_unknown_status');
+		const item = containerItem(
+			container({ holds_at_pod_terminal: [{ name: 'CTF', status: 'satisfied' }] }),
+			BOTH_INCLUDED,
+			NOW,
+		);
+		const keys = Object.keys(item);
+		expect(keys[keys.indexOf('pending_holds') + 1]).toBe('holds_with_unknown_status');
+	});
+
+	it('has no number member when the container came without one, as before', () => {
+		const record = container();
+		delete (record.attributes as IDataObject).number;
+		const item = containerItem(record, BOTH_INCLUDED, NOW);
+		expect(item).not.toHaveProperty('number');
+		expect(Object.keys(item).slice(0, 2)).toEqual(['id', 'ready_for_pickup']);
+	});
+});
+
+describe('containerItem: the last free day as a local date', () => {
+	it('gives the date in the facility zone beside the UTC timestamp near midnight', () => {
+		const item = containerItem(container(), BOTH_INCLUDED, NOW);
+		expect(item).toMatchObject({
+			last_free_day_date: '2024-07-08',
+			last_free_day: '2024-07-07T16:00:00Z',
+			last_free_day_source: 'terminal',
+			last_free_day_timezone: 'Asia/Shanghai',
+			// 5 July 20:00 in Shanghai: 3 days to 8 July.
+			days_until_last_free_day: 3,
+		});
+	});
+
+	it('gives the UTC date when the zone is unknown, and keeps the timestamp', () => {
+		const item = containerItem(container({ pod_timezone: null }), BOTH_INCLUDED, NOW);
+		expect(item).toMatchObject({
+			last_free_day_date: '2024-07-07',
+			last_free_day: '2024-07-07T16:00:00Z',
+			last_free_day_timezone: null,
+			days_until_last_free_day: null,
+		});
+	});
+
+	it('is null without a last free day', () => {
+		const item = containerItem(container({ import_deadlines: null }), BOTH_INCLUDED, NOW);
+		expect(item).toMatchObject({ last_free_day_date: null, last_free_day: null });
+	});
+});
+
+describe('simplifyContainer', () => {
+	it('keeps the fields people use, from the container and its included records', () => {
+		const simplified = simplifyContainer(containerItem(container(), BOTH_INCLUDED, NOW));
+		expect(simplified).toEqual({
+			id: 'ctr-1',
+			number: 'MSCU1000022',
+			current_status: 'grounded',
+			ready_for_pickup: false,
+			pickup_status: 'on_hold',
+			pickup_status_reason: expect.stringContaining('customs'),
+			last_free_day_date: '2024-07-08',
+			last_free_day: '2024-07-07T16:00:00Z',
+			days_until_last_free_day: 3,
+			last_free_day_source: 'terminal',
+			last_free_day_timezone: 'Asia/Shanghai',
+			active_holds: ['customs'],
+			fees_total: 120,
+			fees_currency: 'CNY',
+			terminal: 'Yangshan Phase IV',
+			vessel: 'MSC GULSUN',
+			pod_eta_at: '2024-07-01T10:00:00Z',
+			// The container's own arrival comes before the shipment's.
+			pod_ata_at: '2024-07-01T11:30:00Z',
+			pod_discharged_at: '2024-07-02T08:00:00Z',
+			bill_of_lading: 'MEDUFR030802',
+			shipping_line: 'Mediterranean Shipping Company',
+			shipping_line_scac: 'MSCU',
+			shipment_id: 'shp-1',
+		});
+		expect(Object.keys(simplified).slice(0, 3)).toEqual(['id', 'number', 'current_status']);
+	});
+
+	it('without included records: the terminal id, null for what only the shipment knows', () => {
+		const simplified = simplifyContainer(
+			containerItem(container({ pod_arrived_at: null }), new Map(), NOW),
+		);
+		expect(simplified).toMatchObject({
+			terminal: 'trm-1',
+			vessel: null,
+			pod_eta_at: null,
+			pod_ata_at: null,
+			bill_of_lading: null,
+			shipping_line: null,
+			shipping_line_scac: null,
+			shipment_id: 'shp-1',
+		});
+		// The same members whatever was included, so columns line up across items.
+		expect(Object.keys(simplified)).toEqual(
+			Object.keys(simplifyContainer(containerItem(container(), BOTH_INCLUDED, NOW))),
+		);
+	});
+
+	it('takes the shipment’s arrival when the container has none', () => {
+		const simplified = simplifyContainer(
+			containerItem(container({ pod_arrived_at: null }), BOTH_INCLUDED, NOW),
+		);
+		expect(simplified.pod_ata_at).toBe('2024-07-01T12:00:00Z');
+	});
+
+	it('adds the per-currency sums when the fees are in several currencies, and keeps warnings', () => {
+		const item = containerItem(
+			container({
+				fees_at_pod_terminal: [
+					{ type: 'demurrage', amount: 120, currency_code: 'CNY' },
+					{ type: 'exam', amount: 50, currency_code: 'USD' },
+				],
+			}),
+			BOTH_INCLUDED,
+			NOW,
+		);
+		const warnings = [{ record: 'container ctr-1', path: 'attributes.x', expected: 'text' }];
+		const simplified = simplifyContainer({ ...item, warnings });
+		expect(simplified).toMatchObject({
+			fees_total: null,
+			fees_currency: null,
+			fees_by_currency: { CNY: 120, USD: 50 },
+			warnings,
+		});
+		expect(simplifyContainer(item)).not.toHaveProperty('warnings');
+	});
+
+	it('names holds with no readable name as sent, and no terminal as null', () => {
+		const simplified = simplifyContainer(
+			containerItem(
+				container({ holds_at_pod_terminal: [{ name: 'USDA', status: 'hold' }] }, {}),
+				new Map(),
+				NOW,
+			),
+		);
+		expect(simplified).toMatchObject({ active_holds: ['USDA'], terminal: null, shipment_id: null });
+	});
+});
+
+describe('the Simplify field and parameter', () => {
+	it('follows n8n’s convention', () => {
+		expect(simplifyField('container', ['get', 'getMany'])).toEqual({
+			displayName: 'Simplify',
+			name: 'simplify',
+			type: 'boolean',
+			default: true,
+			description: 'Whether to return a simplified version of the response instead of the raw data',
+			displayOptions: { show: { resource: ['container'], operation: ['get', 'getMany'] } },
+		});
+	});
+
+	const reading = (value: unknown) =>
+		wantsSimplified(
+			{
+				getNodeParameter: ((_name: string, _index: number, fallback: unknown) =>
+					value === undefined ? fallback : value) as never,
+			},
+			0,
+		);
+
+	it.each([
+		[undefined, true],
+		[true, true],
+		[false, false],
+		['false', false],
+		[' FALSE ', false],
+		['0', false],
+		[0, false],
+		['true', true],
+		['', true],
+		['maybe', true],
+		[null, true],
+	])('reads %p as %p', (value, simplified) => {
+		expect(reading(value)).toBe(simplified);
+	});
+
+	it('knows a tool run by the node type n8n gives tools', () => {
+		const run = (type: string) => isToolRun({ getNode: () => ({ type }) as never });
+		expect(run('n8n-nodes-container-tracking.containerTrackingTool')).toBe(true);
+		expect(run('n8n-nodes-container-tracking.containerTracking')).toBe(false);
+	});
+});
+
+describeWithFixtures('containerItem: the service’s published container', () => {
+	it('api/container.get.json: worked-out fields first, then its 37 attributes', () => {
+		const document = readFixture<{ data: ResourceLike; included?: unknown }>(
+			'api',
+			'container.get.json',
+		);
+		const item = containerItem(document.data, indexIncluded(document.included), NOW);
+		expect(Object.keys(item).slice(0, WORKED_OUT_KEYS.length)).toEqual(WORKED_OUT_KEYS);
+		expect(item).toMatchObject({
+			last_free_day_date: '2024-07-07',
+			last_free_day: '2024-07-07T04:00:00Z',
+			last_free_day_timezone: 'US/Eastern',
+		});
+		const keys = Object.keys(item);
+		for (const name of Object.keys(document.data.attributes ?? {}).filter(
+			(key) => key !== 'number',
+		))
+			expect(keys.indexOf(name)).toBeGreaterThanOrEqual(WORKED_OUT_KEYS.length);
+	});
+});
