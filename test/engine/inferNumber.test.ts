@@ -46,6 +46,12 @@ describe('Container Tracking node: infer carrier and number type', () => {
 			validation: { check_digit_passed: false },
 		});
 		expect(String((wrongDigit.validation as { reason: string }).reason)).toContain('6');
+		// The flat summary says why, next to is_valid; a valid number has no reason.
+		expect(wrongDigit.reason).toBe((wrongDigit.validation as { reason: string }).reason);
+		expect(Object.keys(wrongDigit).indexOf('reason')).toBeLessThan(
+			Object.keys(wrongDigit).indexOf('validation'),
+		);
+		expect(container.reason).toBeNull();
 	});
 
 	it('a wrong API key fails the node with the service answer', async () => {

@@ -84,13 +84,17 @@ export function decisionOf(attributes: Partial<InferNumberAttributes>): string |
 	return typeof decision === 'string' ? decision : null;
 }
 
-/** The flat summary users branch on, next to the service's own fields. */
+/**
+ * The flat summary users branch on, next to the service's own fields. `reason` says why a number
+ * is invalid (the service's `validation.reason`), null when it gives none.
+ */
 export function inferenceSummary(attributes: Partial<InferNumberAttributes>): IDataObject {
 	const selected = selectedCarrier(attributes);
 	const validation = membersOf(attributes.validation);
 	return {
 		number_type: attributes.number_type ?? null,
 		is_valid: validation.is_valid ?? null,
+		reason: validation.reason ?? null,
 		scac: selected?.scac ?? null,
 		carrier_name: selected?.name ?? null,
 		confidence: selected?.confidence ?? null,
