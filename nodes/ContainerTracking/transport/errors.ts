@@ -16,6 +16,72 @@ export function asNodeError(
 	return new NodeOperationError(node, error as Error, { itemIndex });
 }
 
+/** The code of a failed connection, on the error or on its cause (axios, undici). */
+export function errorCode(error: unknown): string | undefined {
+	const code =
+		(error as { code?: string; cause?: { code?: string } })?.code ??
+		(error as { cause?: { code?: string } })?.cause?.code;
+	return typeof code === 'string' ? code : undefined;
+}
+
+/** The host a base URL names, for messages; the text itself when it names none. */
+export function hostOf(baseUrl: string): string {
+	try {
+		return new URL(baseUrl).host || baseUrl;
+	} catch {
+		return baseUrl;
+	}
+}
+
+/**
+ * Why a base URL cannot be called at all, in a sentence, or undefined when it can. Said before
+ * any call, so that a typo is not reported as the bare `ERR_INVALID_URL` of the HTTP client.
+ */
+export function baseUrlProblem(baseUrl: string): string | undefined {
+	const shape = 'it must start with https:// (http:// for the local sandbox) and end in /v2';
+	if (!baseUrl) return `The credential has no Base URL: ${shape}`;
+	try {
+		if (['http:', 'https:'].includes(new URL(baseUrl).protocol)) return undefined;
+	} catch {
+		// Not parsable: said below, as for another scheme.
+	}
+	return `"${baseUrl}" is not a URL: ${shape}`;
+}
+
+/** Connection failures that mean no service answers at the host, and how each is put. */
+const UNREACHABLE: Record<string, string> = {
+	ECONNREFUSED: 'it refused the connection',
+	ENOTFOUND: 'no such host',
+	EAI_AGAIN: 'its name could not be looked up',
+	ETIMEDOUT: 'no answer in time',
+	ESOCKETTIMEDOUT: 'no answer in time',
+	ECONNABORTED: 'no answer in time',
+	UND_ERR_CONNECT_TIMEOUT: 'no answer in time',
+	EHOSTUNREACH: 'the host cannot be reached',
+	ENETUNREACH: 'the host cannot be reached',
+};
+
+/**
+ * The sentence for a call that found nothing listening at the base URL's host, or undefined
+ * for other failures. It must not contain the code itself: NodeApiError would replace a
+ * message naming ECONNREFUSED and the like with n8n's generic one.
+ */
+export function unreachableMessage(baseUrl: string, error: unknown): string | undefined {
+	const code = errorCode(error);
+	const why = code === undefined ? undefined : UNREACHABLE[code];
+	if (!why) return undefined;
+	const host = hostOf(baseUrl);
+	const local = /^(127\.0\.0\.1|localhost|\[::1\])(:|$)/.test(host)
+		? '; for the local sandbox, start it with npm run sandbox'
+		: '';
+	return `Nothing is listening at ${host} (${why}): check the Base URL in the credential${local}`;
+}
+
+/** The sentence for a base URL where something answers, but not the service's API. */
+export function wrongPathMessage(baseUrl: string): string {
+	return `${baseUrl} answers, but not as the service: the Base URL must end in /v2`;
+}
+
 interface ServiceErrorObject {
 	status?: string;
 	title?: string | null;
@@ -63,6 +129,10 @@ export function apiErrorMessage(
 	const description = [
 		`${meaning} (HTTP ${status} for ${method} ${path}).`,
 		codes.length > 0 ? `Code: ${codes.join(', ')}.` : '',
+		// A page that is not JSON:API at all: the base URL leads somewhere else than the API.
+		status === 404 && body === undefined
+			? 'Something answers at the Base URL, but not as the service: it must end in /v2.'
+			: '',
 		errors.length === 0 && text ? `Answer: ${text.replace(/\s+/g, ' ').slice(0, 200)}` : '',
 	]
 		.filter(Boolean)

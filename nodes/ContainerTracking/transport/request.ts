@@ -1,5 +1,6 @@
 import {
 	NodeApiError,
+	NodeOperationError,
 	sleep,
 	type IDataObject,
 	type IExecuteFunctions,
@@ -13,7 +14,13 @@ import {
 import type { z } from 'zod';
 
 import { documentWarnings, type DocumentWarnings } from '../schemas/warnings';
-import { apiErrorMessage, describeIssues } from './errors';
+import {
+	apiErrorMessage,
+	baseUrlProblem,
+	describeIssues,
+	errorCode,
+	unreachableMessage,
+} from './errors';
 import { bucketOf, rateGate } from './rateLimit';
 
 export type ContainerTrackingContext =
@@ -106,13 +113,6 @@ function parseBody(raw: unknown): { json: IDataObject | undefined; text: string 
 	}
 }
 
-function errorCode(error: unknown): string | undefined {
-	const code =
-		(error as { code?: string; cause?: { code?: string } })?.code ??
-		(error as { cause?: { code?: string } })?.cause?.code;
-	return typeof code === 'string' ? code : undefined;
-}
-
 const NETWORK_ERROR_CODES = [
 	'ECONNRESET',
 	'ECONNREFUSED',
@@ -149,6 +149,9 @@ export async function containerTrackingRequest(
 	const base = String(credentials.baseUrl ?? '')
 		.trim()
 		.replace(/\/+$/, '');
+	// Said before any call: the HTTP client would only report ERR_INVALID_URL.
+	const problem = url === undefined ? baseUrlProblem(base) : undefined;
+	if (problem) throw new NodeOperationError(this.getNode(), problem, { itemIndex });
 	const gate = rateGate(String(credentials.apiKey ?? ''), bucketOf(method, path));
 	const options: IHttpRequestOptions = {
 		method,
@@ -198,10 +201,20 @@ export async function containerTrackingRequest(
 				if (next === true) continue;
 				if (next !== false) return next;
 			}
-			throw new NodeApiError(this.getNode(), error as JsonObject, {
+			const unreachable = unreachableMessage(url ?? base, error);
+			const failure = `The service could not be reached (${method} ${path})`;
+			// n8n's helper may already have put its generic sentence in place of the code.
+			const code = errorCode(error);
+			const reason = (error as Error).message;
+			const detail = code && !reason.includes(code) ? `${code}: ${reason}` : reason;
+			// Not the error itself: NodeApiError would again put n8n's generic sentence for its
+			// code in place of the message.
+			throw new NodeApiError(this.getNode(), { message: reason } as JsonObject, {
 				itemIndex,
-				message: `The service could not be reached (${method} ${path})`,
-				description: (error as Error).message,
+				message: unreachable ?? failure,
+				description: unreachable
+					? `${failure} after ${attempt} ${attempt === 1 ? 'try' : 'tries'}: ${detail}`
+					: detail,
 			});
 		}
 		const status = response.statusCode;
