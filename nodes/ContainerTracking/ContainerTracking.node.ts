@@ -12,6 +12,7 @@ import {
 import * as container from './actions/container';
 import * as trackingRequest from './actions/trackingRequest';
 import * as webhook from './actions/webhook';
+import { containerTrackingApiTest } from './methods/credentialTest';
 import { asNodeError } from './transport/errors';
 
 type OperationExecute = (
@@ -47,6 +48,8 @@ function errorItem(error: unknown): IDataObject {
 }
 
 export class ContainerTracking implements INodeType {
+	methods = { credentialTest: { containerTrackingApiTest } };
+
 	description: INodeTypeDescription = {
 		displayName: 'Container Tracking',
 		name: 'containerTracking',
@@ -63,7 +66,9 @@ export class ContainerTracking implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'containerTrackingApi', required: true }],
+		credentials: [
+			{ name: 'containerTrackingApi', required: true, testedBy: 'containerTrackingApiTest' },
+		],
 		properties: [
 			{
 				displayName: 'Resource',

@@ -293,7 +293,7 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 		TEST_TIMEOUT,
 	);
 
-	it("the credential's Test button tells a refused key and a wrong address from a good credential", async () => {
+	it("the credential's Test button tells a refused key, a wrong path, nothing listening and not a URL from a good credential", async () => {
 		const sandboxUrl = ctx.handle.sandbox.url;
 		const rest = async (pathname: string, body: unknown) => {
 			const response = await fetch(`${n8n.url}${pathname}`, {
@@ -318,19 +318,26 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 			status: 'OK',
 			message: 'Connection successful!',
 		});
+		// n8n runs the nodes' credential test (nodes/ContainerTracking/methods/credentialTest.ts).
 		expect(await testCredential({ apiKey: 'not-the-key', baseUrl: sandboxUrl })).toEqual({
 			status: 'Error',
-			message: 'The API key was refused: check that it is complete and current',
+			message:
+				"The API key was refused (HTTP 401): check that it is complete and current, as your account's API settings show it",
 		});
-		expect(
-			await testCredential({ apiKey: API_KEY, baseUrl: sandboxUrl.replace(/\/v2$/, '') }),
-		).toEqual({
+		const root = sandboxUrl.replace(/\/v2$/, '');
+		expect(await testCredential({ apiKey: API_KEY, baseUrl: root })).toEqual({
 			status: 'Error',
-			message: 'Nothing answers at this base URL: it must be the service address ending in /v2',
+			message: `${root} answers, but not as the service: the Base URL must end in /v2`,
 		});
 		expect(await testCredential({ apiKey: API_KEY, baseUrl: 'http://127.0.0.1:9/v2' })).toEqual({
 			status: 'Error',
-			message: expect.stringMatching(/ECONNREFUSED/),
+			message:
+				'Nothing is listening at 127.0.0.1:9 (it refused the connection): check the Base URL in the credential; for the local sandbox, start it with npm run sandbox',
+		});
+		expect(await testCredential({ apiKey: API_KEY, baseUrl: 'not a url' })).toEqual({
+			status: 'Error',
+			message:
+				'"not a url" is not a URL: it must start with https:// (http:// for the local sandbox) and end in /v2',
 		});
 	});
 
