@@ -41,6 +41,15 @@ const TRANSPORT_EVENT_INCLUDES = [
 	'location',
 	'terminal',
 ] as const;
+// The relationships a shipment names; the node's Shipment → Get asks for them to flatten them.
+const SHIPMENT_INCLUDES = [
+	'containers',
+	'port_of_lading',
+	'port_of_discharge',
+	'destination',
+	'pod_terminal',
+	'destination_terminal',
+] as const;
 
 /** Writes are wrapped in `{data: {type, attributes}}` (service notes, "Requests"). */
 function wrappedAttributes(body: unknown, type: string): Record<string, unknown> {
@@ -232,9 +241,14 @@ export function apiRoutes(world: World): Route[] {
 			pattern: '/shipments/:id',
 			bucket: 'default',
 			handle: (request) => {
+				const includes = parseInclude(request.query, SHIPMENT_INCLUDES);
 				const shipment = world.store.get('shipment', request.params.id);
 				if (!shipment) throw notFound();
-				return single(shipment, request);
+				return single(
+					shipment,
+					request,
+					includes.length > 0 ? resolveIncluded(world.store, [shipment], includes) : undefined,
+				);
 			},
 		},
 		{

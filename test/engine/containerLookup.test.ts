@@ -9,7 +9,13 @@ import { withCheckDigit } from '../../nodes/ContainerTracking/logic/iso6346';
 import { MAX_PAGE_SIZE } from '../../nodes/ContainerTracking/transport/pagination';
 import type { Resource } from '../../sandbox/world/store';
 import { deliverSigned, referenceOnly, SECRET } from '../support/deliveries';
-import { eventually, startTestSandbox, API_KEY, type SandboxHandle } from '../support/sandbox';
+import {
+	API_KEY,
+	countRequests,
+	startTestSandbox,
+	trackManyContainers,
+	type SandboxHandle,
+} from '../support/sandbox';
 import { TriggerHarness } from '../support/trigger';
 
 const CONTAINERS = 2_000;
@@ -19,35 +25,18 @@ describe('Fetch Container When Missing among 2,000 containers', () => {
 	let containers: Resource[];
 	const figures: string[] = [];
 
+	let pageCalls: () => Promise<number>;
+
 	beforeAll(async () => {
 		handle = await startTestSandbox({ trackingDelaySeconds: 0 });
-		// Tracked through the sandbox's own world, as POST /tracking_requests does, without 2,000
-		// calls against its rate limit of 100 a minute.
-		for (let serial = 0; serial < CONTAINERS; serial++)
-			handle.sandbox.world.createTrackingRequest({
-				request_number: withCheckDigit(`MSCU${String(serial).padStart(6, '0')}`),
-				request_type: 'container',
-				scac: 'MSCU',
-				ref_numbers: [],
-				shipment_tags: [],
-			});
-		containers = await eventually(
-			() => {
-				const all = handle.sandbox.world.store.list('container');
-				return all.length >= CONTAINERS ? all : undefined;
-			},
-			{ timeoutMs: 60_000, what: `${CONTAINERS} tracked containers` },
+		containers = await trackManyContainers(
+			handle,
+			Array.from({ length: CONTAINERS }, (_, serial) =>
+				withCheckDigit(`MSCU${String(serial).padStart(6, '0')}`),
+			),
+			'MSCU',
 		);
-		// The sandbox keeps no request log; a fault that delays every GET /containers by 0 ms
-		// counts them in its `fired`.
-		const counter = await handle.control.post('/faults', {
-			path: '/containers',
-			method: 'GET',
-			kind: 'slow',
-			delay_ms: 0,
-			rate: 1,
-		});
-		expect(counter.status).toBe(201);
+		pageCalls = await countRequests(handle, 'GET', '/containers');
 	}, 120_000);
 
 	afterAll(async () => {
@@ -55,14 +44,6 @@ describe('Fetch Container When Missing among 2,000 containers', () => {
 		if (figures.length > 0)
 			process.stdout.write(`container lookup among ${CONTAINERS}: ${figures.join('; ')}\n`);
 	});
-
-	/** GET /containers calls the sandbox has answered so far. */
-	const pageCalls = async (): Promise<number> => {
-		const { data } = await handle.control.get('/faults');
-		return (data.faults as Array<{ path: string; fired: number }>).find(
-			(fault) => fault.path === '/containers',
-		)!.fired;
-	};
 
 	/** Delivers a reference-only notification naming `eventId`, as the service sends it. */
 	async function lookUp(eventId: string) {

@@ -1,7 +1,7 @@
 // Runs this package's nodes through n8n-core's real WorkflowExecute (n8n-conventions.md 5.2):
 // parameters and expressions are resolved by n8n, credentials are applied by the generic
 // `authenticate` block of our credential type, HTTP goes out through n8n's own request helper.
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import { ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
 import {
 	createRunExecutionData,
 	ICredentialsHelper,
@@ -14,6 +14,7 @@ import {
 	type IHttpRequestOptions,
 	type INode,
 	type INodeExecutionData,
+	type INodeListSearchResult,
 	type INodeProperties,
 	type INodeType,
 	type IVersionedNodeType,
@@ -189,20 +190,35 @@ export async function runContainerTrackingNode(
 	credentials: TestCredentials,
 	nodeOptions: Partial<INode> = {},
 ): Promise<EngineRun> {
-	return runNode(
-		{
-			id: 'b6f4d2c8-5c3e-4d59-9d1b-2f6f3c7a9e01',
-			name: 'Container Tracking',
-			type: `${PACKAGE}.containerTracking`,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters,
-			credentials: { containerTrackingApi: { id: 'cred-1', name: 'Container Tracking account' } },
-			...nodeOptions,
-		},
-		input,
-		credentials,
-	);
+	return runNode(containerTrackingNode(parameters, nodeOptions), input, credentials);
+}
+
+/** A Container Tracking node as a saved workflow holds it, with its credential. */
+function containerTrackingNode(
+	parameters: INode['parameters'],
+	nodeOptions: Partial<INode> = {},
+): INode {
+	return {
+		id: 'b6f4d2c8-5c3e-4d59-9d1b-2f6f3c7a9e01',
+		name: 'Container Tracking',
+		type: `${PACKAGE}.containerTracking`,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: { containerTrackingApi: { id: 'cred-1', name: 'Container Tracking account' } },
+		...nodeOptions,
+	};
+}
+
+/** A workflow of one node, not published. */
+function singleNodeWorkflow(node: INode): Workflow {
+	return new Workflow({
+		id: 'engine-test',
+		nodes: [node],
+		connections: {},
+		nodeTypes,
+		active: false,
+	});
 }
 
 /** Executes any registered node on `input` items through WorkflowExecute. */
@@ -211,13 +227,7 @@ export async function runNode(
 	input: IDataObject[],
 	credentials: TestCredentials,
 ): Promise<EngineRun> {
-	const workflow = new Workflow({
-		id: 'engine-test',
-		nodes: [node],
-		connections: {},
-		nodeTypes,
-		active: false,
-	});
+	const workflow = singleNodeWorkflow(node);
 	const hooks = new ExecutionLifecycleHooks('manual', 'engine-test-execution', {
 		id: 'engine-test',
 		name: 'engine test',
@@ -253,4 +263,28 @@ export async function runNode(
 		error: (nodeRun?.error ?? run.data.resultData.error) as EngineRun['error'],
 		run,
 	};
+}
+
+/**
+ * Calls one of the Container Tracking node's list searches (the "From list" mode of a resource
+ * locator) the way n8n's editor does: with the text typed and the token of the page before.
+ */
+export async function searchWithNode(
+	method: string,
+	credentials: TestCredentials,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const node = containerTrackingNode({});
+	const workflow = singleNodeWorkflow(node);
+	const context = new LoadOptionsContext(
+		workflow,
+		node,
+		engineAdditionalData(undefined, credentials),
+		'parameters',
+	);
+	const search = new ContainerTracking().methods.listSearch[
+		method as keyof ContainerTracking['methods']['listSearch']
+	];
+	return await search.call(context, filter, paginationToken);
 }

@@ -127,3 +127,55 @@ export async function trackContainer(
 	);
 	return { trackingRequestId, containerIds, shipmentId };
 }
+
+/**
+ * Tracks every number through the sandbox's own world, as POST /tracking_requests does but
+ * without a call each against its rate limit of 100 a minute; waits until all their containers
+ * exist and returns them.
+ */
+export async function trackManyContainers(
+	handle: SandboxHandle,
+	numbers: string[],
+	scac: string,
+): Promise<Resource[]> {
+	for (const number of numbers)
+		handle.sandbox.world.createTrackingRequest({
+			request_number: number,
+			request_type: 'container',
+			scac,
+			ref_numbers: [],
+			shipment_tags: [],
+		});
+	return await eventually(
+		() => {
+			const all = handle.sandbox.world.store.list('container');
+			return all.length >= numbers.length ? all : undefined;
+		},
+		{ timeoutMs: 60_000, what: `${numbers.length} tracked containers` },
+	);
+}
+
+/**
+ * Counts the sandbox's answers to `method path` from now on. The sandbox keeps no request log;
+ * a fault that delays every such request by 0 ms counts them in its `fired`.
+ */
+export async function countRequests(
+	handle: SandboxHandle,
+	method: string,
+	path: string,
+): Promise<() => Promise<number>> {
+	const counter = await handle.control.post('/faults', {
+		path,
+		method,
+		kind: 'slow',
+		delay_ms: 0,
+		rate: 1,
+	});
+	if (counter.status !== 201) throw new Error(`the request counter answered ${counter.status}`);
+	return async () => {
+		const { data } = await handle.control.get('/faults');
+		return (data.faults as Array<{ path: string; method: string; fired: number }>).find(
+			(fault) => fault.path === path && fault.method === method,
+		)!.fired;
+	};
+}

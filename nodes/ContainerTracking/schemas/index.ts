@@ -71,8 +71,12 @@ export const transportEventListDocument = listDocument(transportEvent, included)
 export const rawEventListDocument = listDocument(rawEvent, included);
 /** POST /tracking_requests/infer_number (200) */
 export const inferNumberDocument = singleResourceDocument(inferNumberResult, included);
-/** POST /tracking_requests (201) */
+/** POST /tracking_requests (201), GET /tracking_requests/{id} */
 export const trackingRequestDocument = singleResourceDocument(trackingRequest, included);
+/** GET /tracking_requests */
+export const trackingRequestListDocument = listDocument(trackingRequest, included);
+/** GET /shipments/{id} */
+export const shipmentDocument = singleResourceDocument(shipment, included);
 /** POST /webhooks (201), GET and PATCH /webhooks/{id} */
 export const webhookDocument = singleResourceDocument(webhook, included);
 /** GET /webhooks */

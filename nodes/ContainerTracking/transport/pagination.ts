@@ -18,10 +18,53 @@ export interface PageWalk {
 	included: IDataObject[];
 }
 
+export interface ListPage extends PageWalk {
+	/** The service's link to the next page; absent on the last page. */
+	next?: string;
+}
+
+/**
+ * One page of a list: the first (with `qs` and `pageSize`), or the one a `links.next` of an
+ * earlier page names. A page without a list of records is an error, not an empty list.
+ */
+export async function fetchPage(
+	this: ContainerTrackingContext,
+	path: string,
+	{
+		qs = {},
+		pageSize = MAX_PAGE_SIZE,
+		pageUrl,
+		itemIndex,
+		what = `listing ${path}`,
+	}: {
+		qs?: IDataObject;
+		pageSize?: number;
+		pageUrl?: string;
+		itemIndex?: number;
+		what?: string;
+	},
+): Promise<ListPage> {
+	const response = pageUrl
+		? await containerTrackingRequest.call(this, 'GET', path, { url: pageUrl, itemIndex })
+		: await containerTrackingRequest.call(this, 'GET', path, {
+				qs: { ...qs, 'page[size]': pageSize, 'page[number]': 1 },
+				itemIndex,
+			});
+	requireCore(this, listDocumentCore, response.body, what, itemIndex);
+	const links = (response.body.links ?? {}) as IDataObject;
+	return {
+		records: response.body.data as IDataObject[],
+		included: Array.isArray(response.body.included)
+			? (response.body.included as IDataObject[])
+			: [],
+		next: typeof links.next === 'string' && links.next ? links.next : undefined,
+	};
+}
+
 /**
  * Follows `links.next` until the last page, until `limit` records are collected, or until
- * `until` says a page held what was sought (service notes: never trust `meta.total`). Each page
- * is asked for as large as the service allows.
+ * `until` says a page held what was sought (never trusting `meta.total`, which may be missing or
+ * wrong). Each page is asked for as large as the service allows.
  */
 export async function fetchAllPages(
 	this: ContainerTrackingContext,
@@ -47,25 +90,15 @@ export async function fetchAllPages(
 	let next: string | undefined;
 	const seen = new Set<string>();
 	for (;;) {
-		const response = next
-			? await containerTrackingRequest.call(this, 'GET', path, { url: next, itemIndex })
-			: await containerTrackingRequest.call(this, 'GET', path, {
-					qs: { ...qs, 'page[size]': pageSize, 'page[number]': 1 },
-					itemIndex,
-				});
-		// Each page must be a list of records; a page without one is an error, not an empty list.
-		requireCore(this, listDocumentCore, response.body, what, itemIndex);
-		const data = response.body.data as IDataObject[];
-		records.push(...data);
-		if (Array.isArray(response.body.included))
-			included.push(...(response.body.included as IDataObject[]));
-		const links = (response.body.links ?? {}) as IDataObject;
-		next = typeof links.next === 'string' && links.next ? links.next : undefined;
+		const page = await fetchPage.call(this, path, { qs, pageSize, pageUrl: next, itemIndex, what });
+		records.push(...page.records);
+		included.push(...page.included);
+		next = page.next;
 		// A page that repeats, or an empty one, ends the walk: never loop forever on a bad link.
-		if (!next || seen.has(next) || data.length === 0) break;
+		if (!next || seen.has(next) || page.records.length === 0) break;
 		seen.add(next);
 		if (limit !== undefined && records.length >= limit) break;
-		if (until?.(data)) break;
+		if (until?.(page.records)) break;
 	}
 	return { records: limit === undefined ? records : records.slice(0, limit), included };
 }
@@ -73,24 +106,40 @@ export async function fetchAllPages(
 /**
  * Every page of a list (or up to `limit` records), read as one document: each record needs an
  * id and a type, every other difference from `schema` is a warning for that record's item.
+ * With `keep`, only the records it keeps count and are returned: the service filters none of its
+ * lists, so a filter is applied here, and pages are read until `limit` records are kept.
  */
 export async function fetchList<Schema extends z.ZodTypeAny>(
 	this: ContainerTrackingContext,
 	path: string,
 	schema: Schema,
 	what: string,
-	options: { qs?: IDataObject; limit?: number; itemIndex?: number } = {},
+	options: {
+		qs?: IDataObject;
+		limit?: number;
+		itemIndex?: number;
+		keep?: (record: IDataObject) => boolean;
+	} = {},
 ): Promise<{
 	records: Array<z.infer<Schema>['data'][number]>;
 	included: IncludedIndex;
 	warnings: DocumentWarnings;
 }> {
-	const pages = await fetchAllPages.call(this, path, { ...options, what });
+	const { keep, limit, ...walk } = options;
+	let kept = 0;
+	const pages = keep
+		? await fetchAllPages.call(this, path, {
+				...walk,
+				what,
+				until: (page) => limit !== undefined && (kept += page.filter(keep).length) >= limit,
+			})
+		: await fetchAllPages.call(this, path, { ...walk, limit, what });
+	const records = keep ? pages.records.filter(keep).slice(0, limit) : pages.records;
 	const { document, warnings } = readAnswer(
 		this,
 		listDocumentCore,
 		schema,
-		{ data: pages.records, included: pages.included },
+		{ data: records, included: pages.included },
 		what,
 		options.itemIndex,
 	);

@@ -3,17 +3,17 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { listDocumentCore, rawEventListDocument } from '../../schemas';
 import { flattenResource, indexIncluded, type ResourceLike } from '../../transport/jsonApi';
 import { containerTrackingRequest, readAnswer } from '../../transport/request';
-import { itemsFrom, requiredText } from '../common';
-import { containerIdField } from './get';
+import { itemsFrom } from '../common';
+import { containerLocator, locatedContainer } from '../locators';
 
-export const description: INodeProperties[] = [containerIdField('getRawEvents')];
+export const description: INodeProperties[] = [containerLocator('getRawEvents')];
 
 /** The carriers' and terminals' own events, estimated future ones included; one item each. */
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const containerId = requiredText(this, 'containerId', 'Container ID', itemIndex);
+	const { id: containerId } = await locatedContainer(this, itemIndex);
 	const response = await containerTrackingRequest.call(
 		this,
 		'GET',

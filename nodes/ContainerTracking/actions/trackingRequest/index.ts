@@ -1,9 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import * as create from './create';
+import * as get from './get';
+import * as getMany from './getMany';
 import * as inferNumber from './inferNumber';
 
-export { create, inferNumber };
+export { create, get, getMany, inferNumber };
 
 export const description: INodeProperties[] = [
 	{
@@ -21,6 +23,19 @@ export const description: INodeProperties[] = [
 					'Start tracking a container, bill of lading or booking number with a shipping line (or let the carrier be inferred)',
 			},
 			{
+				name: 'Get',
+				value: 'get',
+				action: 'Get a tracking request',
+				description:
+					'Where a tracking request stands: pending, created (with its shipment) or failed and why',
+			},
+			{
+				name: 'Get Many',
+				value: 'getMany',
+				action: 'Get many tracking requests',
+				description: 'List tracking requests, filtered by status, kind of number or number',
+			},
+			{
 				name: 'Infer Carrier and Number Type',
 				value: 'inferNumber',
 				action: 'Infer carrier and number type',
@@ -31,5 +46,7 @@ export const description: INodeProperties[] = [
 		default: 'inferNumber',
 	},
 	...create.description,
+	...get.description,
+	...getMany.description,
 	...inferNumber.description,
 ];

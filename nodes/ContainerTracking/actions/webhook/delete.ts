@@ -1,25 +1,16 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { containerTrackingRequest, serviceError } from '../../transport/request';
-import { repeatFields, requiredText, showFor } from '../common';
+import { repeatFields } from '../common';
+import { locatedId, webhookLocator } from '../locators';
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Webhook ID',
-		name: 'webhookId',
-		type: 'string',
-		required: true,
-		default: '',
-		description: 'The ID of the webhook to delete',
-		displayOptions: showFor('webhook', 'delete'),
-	},
-];
+export const description: INodeProperties[] = [webhookLocator('delete')];
 
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const webhookId = requiredText(this, 'webhookId', 'Webhook ID', itemIndex);
+	const webhookId = locatedId(this, 'webhookId', 'Webhook', itemIndex);
 	const path = `/webhooks/${encodeURIComponent(webhookId)}`;
 	const response = await containerTrackingRequest.call(this, 'DELETE', path, {
 		itemIndex,

@@ -1,16 +1,21 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { webhookListDocument } from '../../schemas';
-import { flattenResource, type ResourceLike } from '../../transport/jsonApi';
+import type { ResourceLike } from '../../transport/jsonApi';
 import { fetchList } from '../../transport/pagination';
-import { itemsFrom, limitOf, returnAllAndLimit } from '../common';
+import { itemsFrom, limitOf, optionsCollection, returnAllAndLimit } from '../common';
+import { includeSecretOption, webhookItem } from './item';
 
-export const description: INodeProperties[] = [...returnAllAndLimit('webhook', 'getMany')];
+export const description: INodeProperties[] = [
+	...returnAllAndLimit('webhook', 'getMany'),
+	optionsCollection('webhook', 'getMany', [includeSecretOption]),
+];
 
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
+	const options = this.getNodeParameter('options', itemIndex, {}) as { includeSecret?: boolean };
 	const { records, included, warnings } = await fetchList.call(
 		this,
 		'/webhooks',
@@ -22,7 +27,9 @@ export async function execute(
 		},
 	);
 	return itemsFrom(
-		records.map((webhook) => flattenResource(webhook as ResourceLike, included)),
+		records.map((webhook) =>
+			webhookItem(webhook as ResourceLike, included, options.includeSecret === true),
+		),
 		itemIndex,
 		warnings,
 	);

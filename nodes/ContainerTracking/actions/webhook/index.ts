@@ -2,9 +2,11 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import * as create from './create';
 import * as deleteWebhook from './delete';
+import * as get from './get';
 import * as getMany from './getMany';
+import * as update from './update';
 
-export { create, deleteWebhook, getMany };
+export { create, deleteWebhook, get, getMany, update };
 
 export const description: INodeProperties[] = [
 	{
@@ -27,15 +29,29 @@ export const description: INodeProperties[] = [
 				description: 'Stop notifications to a webhook',
 			},
 			{
+				name: 'Get',
+				value: 'get',
+				action: 'Get a webhook',
+				description: 'Read a webhook: its URL, events and whether it is active',
+			},
+			{
 				name: 'Get Many',
 				value: 'getMany',
 				action: 'Get many webhooks',
-				description: 'List the webhooks of the account, with their secrets',
+				description: 'List the webhooks of the account',
+			},
+			{
+				name: 'Update',
+				value: 'update',
+				action: 'Update a webhook',
+				description: 'Change the URL, events or active flag of a webhook',
 			},
 		],
 		default: 'create',
 	},
 	...create.description,
 	...deleteWebhook.description,
+	...get.description,
 	...getMany.description,
+	...update.description,
 ];

@@ -1,0 +1,243 @@
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeParameterResourceLocator,
+	type INodeProperties,
+} from 'n8n-workflow';
+
+import { checkContainerNumber, looksLikeContainerNumber } from '../logic/iso6346';
+import { membersOf } from '../schemas';
+import { fetchPage } from '../transport/pagination';
+
+/*
+ * Resource locators: a record is picked from a searchable list, given by the key people know
+ * (a container number), or given by its id in the service. The list searches live in
+ * methods/listSearch.ts; this file holds the fields and turns what was chosen into an id.
+ */
+
+const UUID_PLACEHOLDER = 'e.g. 55a700e4-7005-45a9-92fd-1ff38641dbd9';
+
+function locator(
+	field: Pick<INodeProperties, 'displayName' | 'name' | 'description' | 'displayOptions'>,
+	listMethod: string,
+	listPlaceholder: string,
+	otherModes: NonNullable<INodeProperties['modes']> = [],
+): INodeProperties {
+	return {
+		...field,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: listPlaceholder,
+				typeOptions: { searchListMethod: listMethod, searchable: true },
+			},
+			...otherModes,
+			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: UUID_PLACEHOLDER },
+		],
+	};
+}
+
+export function containerLocator(operation: string): INodeProperties {
+	return locator(
+		{
+			displayName: 'Container',
+			name: 'containerId',
+			description:
+				'The container: pick it from the list (type part of its number), give its number, or its ID in the service',
+			displayOptions: { show: { resource: ['container'], operation: [operation] } },
+		},
+		'searchContainers',
+		'Select a container…',
+		[
+			// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- a mode of the locator, not a parameter
+			{
+				displayName: 'By Number',
+				name: 'number',
+				type: 'string',
+				placeholder: 'e.g. MSKU4807969',
+				validation: [
+					{
+						type: 'regex',
+						properties: {
+							regex: '^\\s*[A-Za-z]{4}[\\s.\\-/]*\\d{6}[\\s.\\-/]*\\d\\s*$',
+							errorMessage: 'A container number is four letters and seven digits, e.g. MSKU4807969',
+						},
+					},
+				],
+			},
+		],
+	);
+}
+
+export function trackingRequestLocator(operation: string): INodeProperties {
+	return locator(
+		{
+			displayName: 'Tracking Request',
+			name: 'trackingRequestId',
+			description:
+				'The tracking request: pick it from the list (type part of its number), or give its ID',
+			displayOptions: { show: { resource: ['trackingRequest'], operation: [operation] } },
+		},
+		'searchTrackingRequests',
+		'Select a tracking request…',
+	);
+}
+
+export function webhookLocator(operation: string): INodeProperties {
+	return locator(
+		{
+			displayName: 'Webhook',
+			name: 'webhookId',
+			description: 'The webhook: pick it from the list (type part of its URL), or give its ID',
+			displayOptions: { show: { resource: ['webhook'], operation: [operation] } },
+		},
+		'searchWebhooks',
+		'Select a webhook…',
+	);
+}
+
+/** What a locator holds: its mode and its value, also when a workflow saved a plain string. */
+function chosen(
+	context: IExecuteFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+): { mode: string; value: string } {
+	const raw = context.getNodeParameter(name, itemIndex, '') as
+		| INodeParameterResourceLocator
+		| string
+		| undefined;
+	const located = typeof raw === 'object' && raw !== null ? raw : { mode: 'id', value: raw };
+	const value = String(located.value ?? '').trim();
+	if (!value) {
+		throw new NodeOperationError(context.getNode(), `The field "${label}" is empty`, {
+			itemIndex,
+			description: `Pick a ${label.toLowerCase()} from the list, or map one from the input with an expression.`,
+		});
+	}
+	return { mode: String(located.mode ?? 'id'), value };
+}
+
+/** The id of the tracking request or webhook a locator names. */
+export function locatedId(
+	context: IExecuteFunctions,
+	name: 'trackingRequestId' | 'webhookId',
+	label: string,
+	itemIndex: number,
+): string {
+	return chosen(context, name, label, itemIndex).value;
+}
+
+export interface LocatedContainer {
+	id: string;
+	/** The number it was found by, when it was given by number. */
+	number?: string;
+}
+
+/**
+ * Containers of the account by number. The service has no lookup by number, so its list is read
+ * once per run of the node, 100 per page, and every item of the run is answered from it: on an
+ * account with 1,000 containers, 10 calls for a whole column of numbers. The same number can
+ * belong to several containers (one per journey of the box); the newest journey is chosen.
+ */
+interface ContainerDirectory {
+	byNumber: Map<string, IDataObject[]>;
+	scanned: number;
+}
+
+// One directory per run of the node: keyed by the context n8n gives all items of that run.
+const directories = new WeakMap<IExecuteFunctions, Promise<ContainerDirectory>>();
+
+async function readDirectory(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): Promise<ContainerDirectory> {
+	const directory: ContainerDirectory = { byNumber: new Map(), scanned: 0 };
+	const seenPages = new Set<string>();
+	let next: string | undefined;
+	do {
+		const page = await fetchPage.call(context, '/containers', {
+			pageUrl: next,
+			itemIndex,
+			what: 'looking containers up by number',
+		});
+		for (const record of page.records) {
+			const number = membersOf(record.attributes).number;
+			if (typeof number !== 'string') continue;
+			const key = checkContainerNumber(number).normalized;
+			directory.byNumber.set(key, [...(directory.byNumber.get(key) ?? []), record]);
+		}
+		directory.scanned += page.records.length;
+		if (page.records.length === 0 || (page.next && seenPages.has(page.next))) break;
+		if (page.next) seenPages.add(page.next);
+		next = page.next;
+	} while (next);
+	return directory;
+}
+
+function createdAt(record: IDataObject): number {
+	const created = Date.parse(String(membersOf(record.attributes).created_at ?? ''));
+	return Number.isNaN(created) ? -Infinity : created;
+}
+
+async function containerByNumber(
+	context: IExecuteFunctions,
+	input: string,
+	itemIndex: number,
+): Promise<LocatedContainer> {
+	const check = checkContainerNumber(input);
+	if (!looksLikeContainerNumber(input)) {
+		throw new NodeOperationError(context.getNode(), `"${input}" is not a container number`, {
+			itemIndex,
+			description:
+				'The field "Container" (By Number) takes four letters and seven digits, e.g. MSKU4807969.',
+		});
+	}
+	let pending = directories.get(context);
+	if (!pending) {
+		pending = readDirectory(context, itemIndex);
+		directories.set(context, pending);
+		// A failed read is not kept: the next item tries again.
+		pending.catch(() => directories.delete(context));
+	}
+	const directory = await pending;
+	const matches = directory.byNumber.get(check.normalized) ?? [];
+	if (matches.length === 0) {
+		const typo =
+			check.checkDigitPassed === false
+				? ` Its check digit does not match (ISO 6346 expects ${check.expectedCheckDigit} at the end): is there a typo?`
+				: '';
+		throw new NodeOperationError(
+			context.getNode(),
+			`No container numbered ${check.normalized} is tracked by this account`,
+			{
+				itemIndex,
+				description: `Searched ${directory.scanned} containers.${typo} Create a tracking request for it first, or check the number in the field "Container".`,
+			},
+		);
+	}
+	const newest = matches.reduce((best, record) =>
+		createdAt(record) > createdAt(best) ? record : best,
+	);
+	return { id: String(newest.id), number: check.normalized };
+}
+
+/**
+ * The container a locator names. A container number is looked up by number in any mode, so that
+ * `MSKU4807969` typed or mapped into "By ID" finds the container instead of a 404.
+ */
+export async function locatedContainer(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): Promise<LocatedContainer> {
+	const { mode, value } = chosen(context, 'containerId', 'Container', itemIndex);
+	if (mode === 'number' || looksLikeContainerNumber(value))
+		return await containerByNumber(context, value, itemIndex);
+	return { id: value };
+}

@@ -1,0 +1,125 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { membersOf, shipmentDocument } from '../../schemas';
+import {
+	flattenResource,
+	relatedIdentifiers,
+	relatedRecord,
+	type IncludedIndex,
+	type ResourceLike,
+} from '../../transport/jsonApi';
+import { requestRecord } from '../../transport/record';
+import { requiredText, showFor, withWarnings } from '../common';
+import { pickFields, simplifyField, wantsSimplified } from '../simplify';
+
+export const SHIPMENT_INCLUDES = [
+	'containers',
+	'port_of_lading',
+	'port_of_discharge',
+	'destination',
+	'pod_terminal',
+	'destination_terminal',
+];
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Shipment ID',
+		name: 'shipmentId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 55a700e4-7005-45a9-92fd-1ff38641dbd9',
+		description:
+			'The shipment’s ID: `shipment_id` of a tracking request or a container item, or of a trigger item',
+		displayOptions: showFor('shipment', 'get'),
+	},
+	simplifyField('shipment', ['get']),
+];
+
+const nameOf = (record: ResourceLike | undefined): string | null => {
+	const name = membersOf(record?.attributes).name;
+	return typeof name === 'string' ? name : null;
+};
+
+/**
+ * A shipment as an item: its attributes (bill of lading, line, ports, vessel, ETAs) with the
+ * related records people ask for as flat fields — container numbers, terminal and destination
+ * names — and each container in brief.
+ */
+export function shipmentItem(shipment: ResourceLike, included: IncludedIndex): IDataObject {
+	const flat = flattenResource(shipment, included, 0);
+	// Flattening names the to-many relationship `containers_ids`; the item says `container_ids`.
+	delete flat.containers_ids;
+	const containers = relatedIdentifiers(shipment, 'containers').map((ref) => {
+		const record = included.get(`${ref.type}:${ref.id}`);
+		const attributes = membersOf(record?.attributes);
+		return {
+			id: ref.id,
+			number: typeof attributes.number === 'string' ? attributes.number : null,
+			current_status: attributes.current_status ?? null,
+			available_for_pickup: attributes.available_for_pickup ?? null,
+			pickup_lfd: attributes.pickup_lfd ?? null,
+		};
+	});
+	return {
+		...flat,
+		container_ids: containers.map((container) => container.id),
+		container_numbers: containers.map((container) => container.number).filter(Boolean),
+		containers,
+		pod_terminal_name: nameOf(relatedRecord(shipment, 'pod_terminal', included)),
+		destination_terminal_name: nameOf(relatedRecord(shipment, 'destination_terminal', included)),
+	};
+}
+
+const SIMPLE_FIELDS = [
+	'id',
+	'bill_of_lading_number',
+	'shipping_line_scac',
+	'shipping_line_name',
+	'container_numbers',
+	'port_of_lading_name',
+	'port_of_discharge_name',
+	'destination_name',
+	'pod_terminal_name',
+	'pod_vessel_name',
+	'pod_voyage_number',
+	'pol_etd_at',
+	'pol_atd_at',
+	'pod_eta_at',
+	'pod_ata_at',
+	'destination_eta_at',
+	'destination_ata_at',
+	'line_tracking_stopped_reason',
+] as const;
+
+/** The fields people use: bill of lading, line, containers, ports, vessel and ETAs/ATAs. */
+export function simplifyShipment(item: IDataObject): IDataObject {
+	return pickFields(item, SIMPLE_FIELDS);
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const shipmentId = requiredText(this, 'shipmentId', 'Shipment ID', itemIndex);
+	const { record, included, warnings } = await requestRecord.call(
+		this,
+		'GET',
+		`/shipments/${encodeURIComponent(shipmentId)}`,
+		shipmentDocument,
+		'getting a shipment',
+		{ qs: { include: SHIPMENT_INCLUDES.join(',') }, itemIndex },
+	);
+	const item = withWarnings(shipmentItem(record, included), warnings);
+	return [
+		{
+			json: wantsSimplified(this, itemIndex) ? simplifyShipment(item) : item,
+			pairedItem: { item: itemIndex },
+		},
+	];
+}

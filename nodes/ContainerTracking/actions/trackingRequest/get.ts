@@ -1,0 +1,36 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { trackingRequestDocument } from '../../schemas';
+import { requestRecord } from '../../transport/record';
+import { withWarnings } from '../common';
+import { locatedId, trackingRequestLocator } from '../locators';
+import { simplifyField, wantsSimplified } from '../simplify';
+import { simplifyTrackingRequest, trackingRequestItem } from './item';
+
+export const description: INodeProperties[] = [
+	trackingRequestLocator('get'),
+	simplifyField('trackingRequest', ['get']),
+];
+
+/** One tracking request: pending, created (with its shipment) or failed and why. */
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const id = locatedId(this, 'trackingRequestId', 'Tracking Request', itemIndex);
+	const { record, included, warnings } = await requestRecord.call(
+		this,
+		'GET',
+		`/tracking_requests/${encodeURIComponent(id)}`,
+		trackingRequestDocument,
+		'getting a tracking request',
+		{ itemIndex },
+	);
+	const item = withWarnings(trackingRequestItem(record, included), warnings);
+	return [
+		{
+			json: wantsSimplified(this, itemIndex) ? simplifyTrackingRequest(item) : item,
+			pairedItem: { item: itemIndex },
+		},
+	];
+}

@@ -1,0 +1,108 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import {
+	membersOf,
+	REQUEST_TYPES,
+	TRACKING_REQUEST_STATUSES,
+	trackingRequestListDocument,
+} from '../../schemas';
+import type { ResourceLike } from '../../transport/jsonApi';
+import { fetchList } from '../../transport/pagination';
+import { itemsFrom, limitOf, returnAllAndLimit, showFor } from '../common';
+import { simplifyField, wantsSimplified } from '../simplify';
+import { simplifyTrackingRequest, trackingRequestItem } from './item';
+
+const readableOptions = (values: readonly string[]) =>
+	values.map((value) => ({
+		name: value.charAt(0).toUpperCase() + value.slice(1).replace(/_/g, ' '),
+		value,
+	}));
+
+export const description: INodeProperties[] = [
+	...returnAllAndLimit('trackingRequest', 'getMany'),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: showFor('trackingRequest', 'getMany'),
+		options: [
+			{
+				displayName: 'Request Number Contains',
+				name: 'requestNumber',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. MSKU48',
+				description: 'Only requests whose number contains this text (case and spaces ignored)',
+			},
+			{
+				displayName: 'Request Type',
+				name: 'requestTypes',
+				type: 'multiOptions',
+				options: readableOptions(REQUEST_TYPES),
+				default: [],
+				description: 'Only requests for these kinds of number',
+			},
+			{
+				displayName: 'Status',
+				name: 'statuses',
+				type: 'multiOptions',
+				options: readableOptions(TRACKING_REQUEST_STATUSES),
+				default: [],
+				description:
+					'Only requests in these states, e.g. Failed to find the numbers to correct, or Pending',
+			},
+		],
+	},
+	simplifyField('trackingRequest', ['getMany']),
+];
+
+interface Filters {
+	requestNumber?: string;
+	requestTypes?: string[];
+	statuses?: string[];
+}
+
+const squashed = (text: string) => text.toUpperCase().replace(/[\s.\-/]/g, '');
+
+/** The service filters nothing, so the node does: an empty filter keeps every request. */
+export function trackingRequestFilter(filters: Filters): (record: IDataObject) => boolean {
+	const number = squashed(filters.requestNumber ?? '');
+	const statuses = new Set(filters.statuses ?? []);
+	const types = new Set(filters.requestTypes ?? []);
+	return (record) => {
+		const attributes = membersOf(record.attributes);
+		if (number && !squashed(String(attributes.request_number ?? '')).includes(number)) return false;
+		if (statuses.size > 0 && !statuses.has(String(attributes.status))) return false;
+		if (types.size > 0 && !types.has(String(attributes.request_type))) return false;
+		return true;
+	};
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as Filters;
+	const { records, included, warnings } = await fetchList.call(
+		this,
+		'/tracking_requests',
+		trackingRequestListDocument,
+		'listing tracking requests',
+		{ limit: limitOf(this, itemIndex), itemIndex, keep: trackingRequestFilter(filters) },
+	);
+	const simplified = wantsSimplified(this, itemIndex);
+	const items = itemsFrom(
+		records.map((record) => trackingRequestItem(record as ResourceLike, included)),
+		itemIndex,
+		warnings,
+	);
+	if (simplified) for (const item of items) item.json = simplifyTrackingRequest(item.json);
+	return items;
+}

@@ -1,0 +1,30 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { webhookDocument } from '../../schemas';
+import { requestRecord } from '../../transport/record';
+import { optionsCollection, withWarnings } from '../common';
+import { locatedId, webhookLocator } from '../locators';
+import { includeSecretOption, webhookItem } from './item';
+
+export const description: INodeProperties[] = [
+	webhookLocator('get'),
+	optionsCollection('webhook', 'get', [includeSecretOption]),
+];
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const id = locatedId(this, 'webhookId', 'Webhook', itemIndex);
+	const options = this.getNodeParameter('options', itemIndex, {}) as { includeSecret?: boolean };
+	const { record, included, warnings } = await requestRecord.call(
+		this,
+		'GET',
+		`/webhooks/${encodeURIComponent(id)}`,
+		webhookDocument,
+		'getting a webhook',
+		{ itemIndex },
+	);
+	const webhook = webhookItem(record, included, options.includeSecret === true);
+	return [{ json: withWarnings(webhook, warnings), pairedItem: { item: itemIndex } }];
+}

@@ -1,0 +1,150 @@
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+} from 'n8n-workflow';
+
+import { normalizeContainerNumber } from '../logic/iso6346';
+import { membersOf } from '../schemas';
+import { indexIncluded, relatedRecord, type ResourceLike } from '../transport/jsonApi';
+import { fetchPage } from '../transport/pagination';
+
+/*
+ * The "From list" mode of the resource locators (actions/locators.ts). The service has no search
+ * by number, so a search reads the list 100 records a page and keeps what matches; the link to
+ * the next page is the pagination token, so n8n asks for more only when the list is scrolled.
+ */
+
+/** A search that is typed reads pages until it has this many matches (or the list ends). */
+export const SEARCH_MATCHES_PER_CALL = 20;
+
+type Entry = { record: IDataObject; included: Map<string, ResourceLike> };
+
+async function searchList(
+	context: ILoadOptionsFunctions,
+	path: string,
+	{
+		filter,
+		paginationToken,
+		qs,
+		matches,
+		toResult,
+	}: {
+		filter?: string;
+		paginationToken?: string;
+		qs?: IDataObject;
+		matches: (entry: Entry) => boolean;
+		toResult: (entry: Entry) => INodeListSearchItems;
+	},
+): Promise<INodeListSearchResult> {
+	const results: INodeListSearchItems[] = [];
+	const searching = Boolean(filter?.trim());
+	let pageUrl = paginationToken || undefined;
+	do {
+		const page = await fetchPage.call(context, path, {
+			qs,
+			pageUrl,
+			what: `searching ${path.slice(1).replace(/_/g, ' ')}`,
+		});
+		const included = indexIncluded(page.included);
+		for (const record of page.records) {
+			const entry = { record, included };
+			if (!searching || matches(entry)) results.push(toResult(entry));
+		}
+		pageUrl = page.records.length > 0 ? page.next : undefined;
+	} while (searching && pageUrl && results.length < SEARCH_MATCHES_PER_CALL);
+	return { results, paginationToken: pageUrl };
+}
+
+const text = (value: unknown): string | undefined =>
+	typeof value === 'string' && value.trim() ? value.trim() : undefined;
+
+const readable = (value: unknown): string | undefined => text(value)?.replace(/_/g, ' ');
+
+/** Name parts joined by " · ", missing ones left out. */
+const joined = (...parts: Array<string | undefined>) => parts.filter(Boolean).join(' · ');
+
+export async function searchContainers(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const wanted = normalizeContainerNumber(filter ?? '');
+	return await searchList(this, '/containers', {
+		filter,
+		paginationToken,
+		qs: { include: 'pod_terminal' },
+		matches: ({ record }) =>
+			normalizeContainerNumber(text(membersOf(record.attributes).number) ?? '').includes(wanted),
+		toResult: ({ record, included }) => {
+			const attributes = membersOf(record.attributes);
+			const terminal = relatedRecord(record as unknown as ResourceLike, 'pod_terminal', included);
+			return {
+				name: joined(
+					text(attributes.number) ?? String(record.id),
+					readable(attributes.current_status),
+					text(membersOf(terminal?.attributes).name),
+				),
+				value: String(record.id),
+			};
+		},
+	});
+}
+
+export async function searchTrackingRequests(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const wanted = (filter ?? '').trim().toUpperCase();
+	return await searchList(this, '/tracking_requests', {
+		filter,
+		paginationToken,
+		matches: ({ record }) =>
+			(text(membersOf(record.attributes).request_number) ?? '').toUpperCase().includes(wanted),
+		toResult: ({ record }) => {
+			const attributes = membersOf(record.attributes);
+			return {
+				name: joined(
+					text(attributes.request_number) ?? String(record.id),
+					text(attributes.scac),
+					readable(attributes.status),
+					readable(attributes.failed_reason),
+				),
+				value: String(record.id),
+			};
+		},
+	});
+}
+
+/** At most this many event names in a webhook's name; the rest are counted. */
+const EVENTS_SHOWN = 3;
+
+export async function searchWebhooks(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const wanted = (filter ?? '').trim().toLowerCase();
+	return await searchList(this, '/webhooks', {
+		filter,
+		paginationToken,
+		matches: ({ record }) =>
+			(text(membersOf(record.attributes).url) ?? '').toLowerCase().includes(wanted),
+		toResult: ({ record }) => {
+			const attributes = membersOf(record.attributes);
+			const events = Array.isArray(attributes.events) ? attributes.events.map(String) : [];
+			const shown = events.slice(0, EVENTS_SHOWN).join(', ');
+			const more = events.length > EVENTS_SHOWN ? ` +${events.length - EVENTS_SHOWN} more` : '';
+			return {
+				name: joined(
+					text(attributes.url) ?? String(record.id),
+					events.length > 0 ? shown + more : undefined,
+					attributes.active === false ? 'inactive' : undefined,
+				),
+				value: String(record.id),
+			};
+		},
+	});
+}

@@ -1,0 +1,166 @@
+// Resource locators (nodes/ContainerTracking/actions/locators.ts and methods/listSearch.ts) on an
+// account of 1,000 containers: "From list" searches by part of a number across pages, "By Number"
+// resolves a whole column of numbers with one read of the list, and a number typed into "By ID"
+// still finds its container. Calls are counted by the sandbox.
+import { withCheckDigit } from '../../nodes/ContainerTracking/logic/iso6346';
+import { SEARCH_MATCHES_PER_CALL } from '../../nodes/ContainerTracking/methods/listSearch';
+import { MAX_PAGE_SIZE } from '../../nodes/ContainerTracking/transport/pagination';
+import type { Resource } from '../../sandbox/world/store';
+import { runContainerTrackingNode, searchWithNode } from '../support/engine';
+import {
+	API_KEY,
+	countRequests,
+	startTestSandbox,
+	trackManyContainers,
+	type SandboxHandle,
+} from '../support/sandbox';
+
+const CONTAINERS = 1_000;
+const numberOf = (serial: number) => withCheckDigit(`MSCU${String(serial).padStart(6, '0')}`);
+
+describe('Resource locators among 1,000 containers', () => {
+	let handle: SandboxHandle;
+	let containers: Resource[];
+	const credentials = () => ({ apiKey: API_KEY, baseUrl: handle.sandbox.url });
+	const idOfNumber = (number: string) =>
+		containers.find((container) => container.attributes.number === number)!.id;
+
+	let listCalls: () => Promise<number>;
+
+	beforeAll(async () => {
+		handle = await startTestSandbox({ trackingDelaySeconds: 0 });
+		containers = await trackManyContainers(
+			handle,
+			Array.from({ length: CONTAINERS }, (_, serial) => numberOf(serial)),
+			'MSCU',
+		);
+		listCalls = await countRequests(handle, 'GET', '/containers');
+	}, 120_000);
+	afterAll(async () => handle?.stop());
+
+	it('From list without a search shows one page of 100, named by number, with a token for more', async () => {
+		const before = await listCalls();
+		const first = await searchWithNode('searchContainers', credentials());
+		expect(await listCalls()).toBe(before + 1);
+		expect(first.results).toHaveLength(MAX_PAGE_SIZE);
+		expect(first.paginationToken).toEqual(expect.stringContaining('page[number]=2'));
+		const named = first.results[0];
+		expect(String(named.name)).toMatch(/^MSCU\d{7}( · .+)?$/);
+		expect(named.value).toBe(idOfNumber(String(named.name).split(' · ')[0]));
+		const second = await searchWithNode(
+			'searchContainers',
+			credentials(),
+			undefined,
+			first.paginationToken as string,
+		);
+		expect(second.results).toHaveLength(MAX_PAGE_SIZE);
+		expect(second.results.map((result) => result.value)).not.toContain(named.value);
+	});
+
+	it('a part of a number typed in lowercase with a space finds its matches on the last page', async () => {
+		// "u000 99" is "U00099": the ten numbers of serials 000990 to 000999, all on page 10.
+		const wanted = containers
+			.map((container) => String(container.attributes.number))
+			.filter((number) => number.includes('U00099'));
+		expect(wanted).toHaveLength(10);
+		const found = await searchWithNode('searchContainers', credentials(), 'u000 99');
+		expect(found.results.map((result) => String(result.name).split(' · ')[0]).sort()).toEqual(
+			wanted.sort(),
+		);
+		expect(
+			found.results.every(
+				(result) => result.value === idOfNumber(String(result.name).split(' · ')[0]),
+			),
+		).toBe(true);
+	});
+
+	it('a search matching more than one call holds continues, page after page, without repeats', async () => {
+		// Every number holds "MSCU": the first call stops once it has 20 matches.
+		const seen: string[] = [];
+		let token: string | undefined;
+		let calls = 0;
+		do {
+			const page = await searchWithNode('searchContainers', credentials(), 'mscu', token);
+			seen.push(...page.results.map((result) => String(result.value)));
+			token = page.paginationToken as string | undefined;
+			calls++;
+			if (calls === 1) expect(page.results.length).toBeGreaterThanOrEqual(SEARCH_MATCHES_PER_CALL);
+		} while (token && calls < 20);
+		expect(token).toBeUndefined();
+		expect(new Set(seen).size).toBe(CONTAINERS);
+		expect(seen).toHaveLength(CONTAINERS);
+	});
+
+	it('By Number resolves a column of numbers with one read of the list (10 calls for 1,000)', async () => {
+		const numbers = [numberOf(5), numberOf(512), numberOf(999), numberOf(250)];
+		const before = await listCalls();
+		const { items, error } = await runContainerTrackingNode(
+			{
+				resource: 'container',
+				operation: 'get',
+				containerId: { __rl: true, mode: 'number', value: '={{ $json.number }}' },
+				simplify: true,
+			},
+			numbers.map((number) => ({ number })),
+			credentials(),
+		);
+		expect(error).toBeUndefined();
+		expect(items.map((item) => [item.json.number, item.json.id, item.pairedItem])).toEqual(
+			numbers.map((number, index) => [number, idOfNumber(number), { item: index }]),
+		);
+		expect((await listCalls()) - before).toBe(CONTAINERS / MAX_PAGE_SIZE);
+	});
+
+	it('a number typed the way people write it, or into By ID, finds its container', async () => {
+		const number = numberOf(42);
+		const spaced = `${number.slice(0, 4)} ${number.slice(4, 10)}-${number.slice(10)}`.toLowerCase();
+		const { items, error } = await runContainerTrackingNode(
+			{
+				resource: 'container',
+				operation: 'getTransportEvents',
+				containerId: { __rl: true, mode: 'id', value: spaced },
+			},
+			[{}],
+			credentials(),
+		);
+		expect(error).toBeUndefined();
+		expect(items.length).toBeGreaterThan(0);
+		expect(items.every((item) => item.json.container_id === idOfNumber(number))).toBe(true);
+	});
+
+	it('a number no container has fails naming the field, with a check-digit hint for a typo', async () => {
+		const typo = `${numberOf(7).slice(0, 10)}${(Number(numberOf(7).slice(10)) + 1) % 10}`;
+		const { items, error } = await runContainerTrackingNode(
+			{
+				resource: 'container',
+				operation: 'getRawEvents',
+				containerId: { __rl: true, mode: 'number', value: typo },
+			},
+			[{}],
+			credentials(),
+		);
+		expect(items).toEqual([]);
+		expect(error?.message).toBe(`No container numbered ${typo} is tracked by this account`);
+		expect(error?.description).toContain(`Searched ${CONTAINERS} containers`);
+		expect(error?.description).toMatch(/check digit does not match \(ISO 6346 expects \d/);
+		expect(error?.description).toContain('"Container"');
+	});
+
+	it('with Continue On Fail, every item yields an item: found, not tracked, not a number', async () => {
+		const { items, error } = await runContainerTrackingNode(
+			{
+				resource: 'container',
+				operation: 'get',
+				containerId: { __rl: true, mode: 'number', value: '={{ $json.number }}' },
+			},
+			[{ number: numberOf(1) }, { number: withCheckDigit('MSKU999999') }, { number: 'hello' }],
+			credentials(),
+			{ continueOnFail: true },
+		);
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(items[0].json.id).toBe(idOfNumber(numberOf(1)));
+		expect(items[1].json.error).toMatch(/^No container numbered MSKU999999\d is tracked/);
+		expect(items[2].json.error).toBe('"hello" is not a container number');
+	});
+});
