@@ -1,7 +1,7 @@
 // Tracking Request → Get and Get Many, Shipment → Get, Webhook → Get and Update, and the list
 // searches of tracking requests and webhooks, run by n8n's engine against a started sandbox.
 // Setup may read and write the sandbox; assertions are on node output and on the service's state.
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runContainerTrackingNode, searchWithNode } from '../support/engine';
 import {
@@ -20,7 +20,7 @@ describe('Container Tracking node: tracking requests, shipments and webhooks rea
 	let tracked: Awaited<ReturnType<typeof trackContainer>>;
 	let failedId: string;
 	const credentials = () => ({ apiKey: API_KEY, baseUrl: handle.sandbox.url });
-	const run = (parameters: IDataObject, input: IDataObject[] = [{}], continueOnFail = false) =>
+	const run = (parameters: INodeParameters, input: IDataObject[] = [{}], continueOnFail = false) =>
 		runContainerTrackingNode(parameters, input, credentials(), { continueOnFail });
 
 	beforeAll(async () => {
