@@ -10,9 +10,11 @@ import {
 } from 'n8n-workflow';
 
 import * as container from './actions/container';
+import * as shipment from './actions/shipment';
 import * as trackingRequest from './actions/trackingRequest';
 import * as webhook from './actions/webhook';
 import { containerTrackingApiTest } from './methods/credentialTest';
+import { searchContainers, searchTrackingRequests, searchWebhooks } from './methods/listSearch';
 import { asNodeError } from './transport/errors';
 
 type OperationExecute = (
@@ -23,7 +25,12 @@ type OperationExecute = (
 const OPERATIONS: Record<string, Record<string, OperationExecute>> = {
 	trackingRequest: {
 		create: trackingRequest.create.execute,
+		get: trackingRequest.get.execute,
+		getMany: trackingRequest.getMany.execute,
 		inferNumber: trackingRequest.inferNumber.execute,
+	},
+	shipment: {
+		get: shipment.get.execute,
 	},
 	container: {
 		get: container.get.execute,
@@ -34,7 +41,9 @@ const OPERATIONS: Record<string, Record<string, OperationExecute>> = {
 	webhook: {
 		create: webhook.create.execute,
 		delete: webhook.deleteWebhook.execute,
+		get: webhook.get.execute,
 		getMany: webhook.getMany.execute,
+		update: webhook.update.execute,
 	},
 };
 
@@ -48,7 +57,10 @@ function errorItem(error: unknown): IDataObject {
 }
 
 export class ContainerTracking implements INodeType {
-	methods = { credentialTest: { containerTrackingApiTest } };
+	methods = {
+		credentialTest: { containerTrackingApiTest },
+		listSearch: { searchContainers, searchTrackingRequests, searchWebhooks },
+	};
 
 	description: INodeTypeDescription = {
 		displayName: 'Container Tracking',
@@ -77,6 +89,7 @@ export class ContainerTracking implements INodeType {
 				noDataExpression: true,
 				options: [
 					{ name: 'Container', value: 'container' },
+					{ name: 'Shipment', value: 'shipment' },
 					{ name: 'Tracking Request', value: 'trackingRequest' },
 					{ name: 'Webhook', value: 'webhook' },
 				],
@@ -84,6 +97,7 @@ export class ContainerTracking implements INodeType {
 			},
 			...trackingRequest.description,
 			...container.description,
+			...shipment.description,
 			...webhook.description,
 		],
 	};
