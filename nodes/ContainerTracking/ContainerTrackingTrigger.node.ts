@@ -10,7 +10,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { EVENT_NAMES } from './logic/eventNames';
+import { EVENT_OPTIONS } from './logic/eventNames';
 import { containerTrackingApiTest } from './methods/credentialTest';
 import { deliveryCore, documentWarnings, webhookNotificationEnvelope } from './schemas';
 import { CREDENTIAL_NAME } from './transport/request';
@@ -103,7 +103,7 @@ export class ContainerTrackingTrigger implements INodeType {
 				displayName: 'Events',
 				name: 'events',
 				type: 'multiOptions',
-				options: EVENT_NAMES.map((name) => ({ name, value: name })),
+				options: EVENT_OPTIONS,
 				default: ['container.updated'],
 				required: true,
 				description: 'The notifications to subscribe to',

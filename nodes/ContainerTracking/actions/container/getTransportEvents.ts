@@ -5,7 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { EVENT_NAMES } from '../../logic/eventNames';
+import { EVENT_OPTIONS } from '../../logic/eventNames';
 import { transportEventListDocument } from '../../schemas';
 import { flattenResource, type ResourceLike } from '../../transport/jsonApi';
 import { fetchList } from '../../transport/pagination';
@@ -19,19 +19,13 @@ import {
 } from '../common';
 import { containerIdField } from './get';
 
-/** `container.transport.vessel_arrived` → `Vessel Arrived`, for readable dropdowns. */
-function eventLabel(name: string): string {
-	const short = name.replace(/^container\.transport\./, '').replace(/^container\./, '');
-	return short
-		.split(/[._]/)
-		.filter(Boolean)
-		.map((word) => word[0].toUpperCase() + word.slice(1))
-		.join(' ');
-}
-
-const TRANSPORT_EVENT_NAMES = EVENT_NAMES.filter(
-	(name) => name.startsWith('container.transport.') || name.startsWith('container.pickup'),
-).filter((name) => !name.includes('.estimated.'));
+/** The past events the service lists for a container: estimates come from Get Raw Events. */
+const TRANSPORT_EVENT_OPTIONS = EVENT_OPTIONS.filter(
+	({ value }) =>
+		(String(value).startsWith('container.transport.') ||
+			String(value).startsWith('container.pickup')) &&
+		!String(value).includes('.estimated.'),
+);
 
 export const description: INodeProperties[] = [
 	containerIdField('getTransportEvents'),
@@ -53,7 +47,7 @@ export const description: INodeProperties[] = [
 			displayName: 'Event Names',
 			name: 'eventNames',
 			type: 'multiOptions',
-			options: TRANSPORT_EVENT_NAMES.map((name) => ({ name: eventLabel(name), value: name })),
+			options: TRANSPORT_EVENT_OPTIONS,
 			default: [],
 			description: 'Only events with these names (all when empty)',
 		},

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { EVENT_NAMES } from '../../logic/eventNames';
+import { EVENT_OPTIONS } from '../../logic/eventNames';
 import { singleDocumentCore, webhookDocument } from '../../schemas';
 import { flattenResource, indexIncluded, type ResourceLike } from '../../transport/jsonApi';
 import { readAnswer } from '../../transport/request';
@@ -8,8 +8,6 @@ import { createWebhook } from '../../transport/webhooks';
 import { repeatFields, requiredText, showFor, withWarnings } from '../common';
 
 const show = showFor('webhook', 'create');
-
-export const EVENT_OPTIONS = EVENT_NAMES.map((name) => ({ name, value: name }));
 
 export const SECRET_NOTICE =
 	'Store this secret now: it is the only way to verify that deliveries come from the service (HMAC-SHA256 of the raw body).';
