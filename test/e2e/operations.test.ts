@@ -6,10 +6,14 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { eventually } from '../support/sandbox';
+import { withCheckDigit } from '../../nodes/ContainerTracking/logic/iso6346';
+import { eventually, trackManyContainers } from '../support/sandbox';
 import {
+	CREDENTIAL,
 	ctNode,
 	itemsOf,
+	NODE_TYPE,
+	rest,
 	sandboxCredential,
 	SETUP_TIMEOUT,
 	START,
@@ -391,7 +395,11 @@ describe('e2e: Container Tracking node in a real n8n', () => {
 						{
 							resource: 'webhook',
 							operation: 'delete',
-							webhookId: "={{ $('Create webhook').first().json.id }}",
+							webhookId: {
+								__rl: true,
+								mode: 'id',
+								value: "={{ $('Create webhook').first().json.id }}",
+							},
 						},
 						{ after: ['List webhooks'], executeOnce: true },
 					),
@@ -408,16 +416,241 @@ describe('e2e: Container Tracking node in a real n8n', () => {
 				secret_notice: expect.stringContaining('Store this secret'),
 			});
 			const listed = itemsOf(run, 'List webhooks');
-			expect(listed.find((webhook) => webhook.id === created.id)).toMatchObject({
-				url: 'https://example.com/ct-e2e-hook',
-				secret: created.secret,
-			});
+			const listedHook = listed.find((webhook) => webhook.id === created.id);
+			expect(listedHook).toMatchObject({ url: 'https://example.com/ct-e2e-hook' });
+			// The secret is returned once, by Create; reads leave it out of the execution data.
+			expect(listedHook).not.toHaveProperty('secret');
 			expect(itemsOf(run, 'Delete webhook')).toEqual([{ id: created.id, deleted: true }]);
 
 			const { data } = await ctx.handle.api.get('/webhooks');
 			expect((data.data as Array<{ id: string }>).map((webhook) => webhook.id)).not.toContain(
 				created.id,
 			);
+		},
+		EXECUTE_TIMEOUT,
+	);
+
+	it(
+		'reads tracking requests, a shipment and webhooks; updates a webhook; secrets stay out of reads',
+		async () => {
+			await ctx.importWorkflow(
+				workflow('e2eRecords', 'E2E records', [
+					START,
+					ctNode(
+						'Get request',
+						{
+							resource: 'trackingRequest',
+							operation: 'get',
+							trackingRequestId: { __rl: true, mode: 'id', value: trackedRequestId },
+						},
+						{ after: ['Start'] },
+					),
+					ctNode(
+						'Created requests',
+						{
+							resource: 'trackingRequest',
+							operation: 'getMany',
+							returnAll: true,
+							filters: { statuses: ['created'] },
+						},
+						{ after: ['Start'] },
+					),
+					ctNode(
+						'Get shipment',
+						{
+							resource: 'shipment',
+							operation: 'get',
+							shipmentId: '={{ $json.shipment_id }}',
+						},
+						{ after: ['Get request'] },
+					),
+					ctNode(
+						'Create hook',
+						{
+							resource: 'webhook',
+							operation: 'create',
+							url: 'https://example.com/ct-e2e-records',
+							events: ['container.updated'],
+						},
+						{ after: ['Start'] },
+					),
+					ctNode(
+						'Update hook',
+						{
+							resource: 'webhook',
+							operation: 'update',
+							webhookId: { __rl: true, mode: 'list', value: '={{ $json.id }}' },
+							updateFields: { active: false, events: ['container.transport.full_out'] },
+						},
+						{ after: ['Create hook'] },
+					),
+					ctNode(
+						'Get hook',
+						{
+							resource: 'webhook',
+							operation: 'get',
+							webhookId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+						},
+						{ after: ['Update hook'] },
+					),
+				]),
+			);
+			const run = succeeded(await ctx.execute('e2eRecords'));
+
+			const stored = (type: string, id: unknown) =>
+				ctx.handle.sandbox.world.store.get(type, String(id))!;
+			const [request] = itemsOf(run, 'Get request');
+			const storedRequest = stored('tracking_request', trackedRequestId);
+			expect(request).toMatchObject({
+				id: trackedRequestId,
+				request_number: 'MSCU1000022',
+				status: storedRequest.attributes.status,
+				shipment_id: (storedRequest.relationships!.tracked_object.data as { id: string }).id,
+			});
+			const created = itemsOf(run, 'Created requests');
+			expect(created.length).toBeGreaterThan(0);
+			expect(created.every((item) => item.status === 'created')).toBe(true);
+			expect(created.map((item) => item.id)).toContain(trackedRequestId);
+
+			const [shipment] = itemsOf(run, 'Get shipment');
+			expect(shipment).toMatchObject({
+				id: request.shipment_id,
+				container_numbers: ['MSCU1000022'],
+				bill_of_lading_number: stored('shipment', request.shipment_id).attributes
+					.bill_of_lading_number,
+				pod_vessel_name: expect.any(String),
+				pod_terminal_name: expect.any(String),
+			});
+
+			const [hook] = itemsOf(run, 'Create hook');
+			expect(hook.secret).toEqual(expect.stringMatching(/^[0-9a-f]{64}$/));
+			const [updated] = itemsOf(run, 'Update hook');
+			expect(updated).toMatchObject({
+				id: hook.id,
+				active: false,
+				events: ['container.transport.full_out'],
+			});
+			expect(itemsOf(run, 'Get hook')).toEqual([
+				expect.objectContaining({ id: hook.id, url: 'https://example.com/ct-e2e-records' }),
+			]);
+			// Returned once, by Create; no read saves it in the execution.
+			const saved = JSON.stringify(run.data.resultData.runData);
+			expect(saved.split(String(hook.secret)).length - 1).toBe(1);
+			expect(stored('webhook', hook.id).attributes).toMatchObject({
+				active: false,
+				secret: hook.secret,
+			});
+		},
+		EXECUTE_TIMEOUT,
+	);
+
+	it(
+		"containers are found by part of their number through n8n's resource-locator endpoint, across pages, and read By Number and From list",
+		async () => {
+			// 250 more containers: three pages of 100, the last numbers on the third.
+			const numbers = Array.from({ length: 250 }, (_, serial) =>
+				withCheckDigit(`TGHU${String(700_000 + serial).padStart(6, '0')}`),
+			);
+			const containers = await trackManyContainers(ctx.handle, numbers, 'MSCU');
+			const idOf = (number: string) =>
+				containers.find((container) => container.attributes.number === number)!.id;
+			const wanted = numbers.filter((number) => number.startsWith('TGHU70024'));
+			expect(wanted).toHaveLength(10);
+			const byNumber = numbers[123];
+			const fromList = wanted[3];
+
+			await ctx.importWorkflow(
+				workflow('e2eLocators', 'E2E locators', [
+					START,
+					...(
+						[
+							['get', 'By Number', { mode: 'number', value: byNumber }],
+							['get', 'From list', { mode: 'list', value: idOf(fromList) }],
+							['getTransportEvents', 'By Number', { mode: 'number', value: byNumber }],
+							['getTransportEvents', 'From list', { mode: 'list', value: idOf(fromList) }],
+							['getRawEvents', 'By Number', { mode: 'number', value: byNumber }],
+							['getRawEvents', 'From list', { mode: 'list', value: idOf(fromList) }],
+						] as const
+					).map(([operation, mode, locator]) =>
+						ctNode(
+							`${operation} ${mode}`,
+							{
+								resource: 'container',
+								operation,
+								containerId: { __rl: true, ...locator },
+								...(operation === 'getTransportEvents' ? { returnAll: true } : {}),
+							},
+							{ after: ['Start'] },
+						),
+					),
+				]),
+			);
+			const run = succeeded(await ctx.execute('e2eLocators'));
+			expect(itemsOf(run, 'get By Number')).toEqual([
+				expect.objectContaining({ id: idOf(byNumber), number: byNumber }),
+			]);
+			expect(itemsOf(run, 'get From list')).toEqual([
+				expect.objectContaining({ id: idOf(fromList), number: fromList }),
+			]);
+			for (const [mode, number] of [
+				['By Number', byNumber],
+				['From list', fromList],
+			]) {
+				const events = itemsOf(run, `getTransportEvents ${mode}`);
+				expect(events.length).toBeGreaterThan(0);
+				expect(events.every((event) => event.container_id === idOf(number))).toBe(true);
+				const served = (await ctx.handle.api.get(`/containers/${idOf(number)}/raw_events`)).data
+					.data as unknown[];
+				expect(itemsOf(run, `getRawEvents ${mode}`)).toHaveLength(served.length);
+			}
+
+			const { url, cookie } = await ctx.start();
+			try {
+				const search = async (filter?: string, paginationToken?: string) => {
+					const answer = await rest(
+						url,
+						cookie,
+						'POST',
+						'/dynamic-node-parameters/resource-locator-results',
+						{
+							path: 'parameters.containerId',
+							nodeTypeAndVersion: { name: NODE_TYPE, version: 1 },
+							currentNodeParameters: {
+								resource: 'container',
+								operation: 'get',
+								containerId: { __rl: true, mode: 'list', value: '' },
+							},
+							methodName: 'searchContainers',
+							filter,
+							paginationToken,
+							credentials: { containerTrackingApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } },
+						},
+					);
+					expect(answer.status).toBe(200);
+					return answer.body.data as {
+						results: Array<{ name: string; value: string }>;
+						paginationToken?: string;
+					};
+				};
+				// What a person types: part of the number, in lowercase.
+				const found = await search('tghu70024');
+				expect(found.results.map((result) => result.value).sort()).toEqual(wanted.map(idOf).sort());
+				expect(found.results.map((result) => result.name.split(' · ')[0]).sort()).toEqual(
+					[...wanted].sort(),
+				);
+				// Scrolling the unfiltered list: 100 a page, every container once.
+				const seen: string[] = [];
+				let token: string | undefined;
+				do {
+					const page = await search(undefined, token);
+					seen.push(...page.results.map((result) => result.value));
+					token = page.paginationToken;
+				} while (token);
+				expect(seen).toHaveLength(new Set(seen).size);
+				expect(seen).toEqual(expect.arrayContaining(containers.map((container) => container.id)));
+			} finally {
+				await ctx.stopN8n();
+			}
 		},
 		EXECUTE_TIMEOUT,
 	);
