@@ -4,6 +4,7 @@
 import { DateTime } from 'luxon';
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
+import { eventLabel } from '../../nodes/ContainerTracking/logic/eventNames';
 import { withCheckDigit } from '../../nodes/ContainerTracking/logic/iso6346';
 import { runContainerTrackingNode } from '../support/engine';
 import {
@@ -489,6 +490,15 @@ describe('Container Tracking node: transport events', () => {
 		expect(items[items.length - 1].json.id).toBe(UNDATED_EVENT_ID);
 		// The history the service had before tracking comes first.
 		expect(names[0]).toBe('container.transport.empty_out');
+		// Each event is labelled beside its raw name, the undated feeder arrival too.
+		for (const { json } of items) {
+			expect(json.event_label).toEqual(expect.any(String));
+			expect(json.event_label).toBe(eventLabel(String(json.event)));
+		}
+		expect(items[items.length - 1].json).toMatchObject({
+			event: 'container.transport.feeder_arrived',
+			event_label: 'Feeder Vessel Arrived',
+		});
 	});
 
 	it('newest first keeps the undated event last', async () => {
@@ -567,6 +577,8 @@ describe('Container Tracking node: transport events', () => {
 		const port = store.related(stored, 'location')[0];
 		const terminal = store.related(stored, 'terminal')[0];
 		expect(arrived).toMatchObject({
+			event: 'container.transport.vessel_arrived',
+			event_label: 'Vessel Arrived at Port of Discharge',
 			vessel_id: vessel.id,
 			vessel: {
 				type: 'vessel',

@@ -248,6 +248,7 @@ describe('Container Tracking Trigger', () => {
 			const event = recordOf(notification, 'container_updated_event');
 			const common = {
 				event: 'container.updated',
+				event_label: 'Container Updated — holds, fees, last free day, availability',
 				notification_id: notification.data.id,
 				container_id: container.id,
 				container_number: container.attributes.number,
@@ -424,6 +425,7 @@ describe('Container Tracking Trigger', () => {
 				container_number: recordOf(notification, 'container').attributes.number,
 				reference_type: 'transport_event',
 			});
+			expect(items[0]).not.toHaveProperty('event_label');
 		});
 
 		it('Output Raw Notification gives the envelope exactly as sent, one item', async () => {
@@ -444,6 +446,7 @@ describe('Container Tracking Trigger', () => {
 			const [item] = items as Doc[];
 			expect(item).toMatchObject({
 				event: 'container.transport.full_out',
+				event_label: 'Full Container Picked Up',
 				notification_id: notification.data.id,
 				notification_created_at: notification.data.attributes.created_at,
 				container_id: container.id,
@@ -517,6 +520,7 @@ describe('Container Tracking Trigger', () => {
 			expect(items).toEqual([
 				{
 					event: 'container.transport.available',
+					event_label: 'Available for Pickup',
 					notification_id: notification.data.id,
 					container_id: null,
 					container_number: null,

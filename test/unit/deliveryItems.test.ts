@@ -66,6 +66,7 @@ describe('deliveryItems', () => {
 		for (const item of items)
 			expect(item).toMatchObject({
 				event: 'container.updated',
+				event_label: 'Container Updated — holds, fees, last free day, availability',
 				notification_id: 'n-1',
 				container_id: 'c-1',
 				container_number: 'MSCU1000022',
@@ -107,6 +108,7 @@ describe('deliveryItems', () => {
 		expect(deliveryItems(referenceOnly, options)).toEqual([
 			expect.objectContaining({
 				event: 'container.transport.available',
+				event_label: 'Available for Pickup',
 				notification_id: 'n-2',
 				reference_type: 'transport_event',
 				reference_id: 'te-1',

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { splitChangeset } from '../logic/changeset';
+import { withEventLabel } from '../logic/eventNames';
 import { pickupReadiness } from '../logic/readiness';
 import { isRecord, membersOf } from '../schemas/values';
 import { recordLabel, type DataWarning } from '../schemas/warnings';
@@ -74,7 +75,7 @@ function text(record: ResourceLike | undefined, name: string): string | null {
 function commonFields(notification: Notification, included: IncludedIndex): IDataObject {
 	const reference = referenceOf(notification, included);
 	const { container, shipment, terminal } = subjects(reference, included);
-	return {
+	return withEventLabel({
 		event: notification.data.attributes.event,
 		notification_id: String(notification.data.id),
 		container_id: container?.id ?? null,
@@ -83,7 +84,7 @@ function commonFields(notification: Notification, included: IncludedIndex): IDat
 		bill_of_lading_number: text(shipment, 'bill_of_lading_number'),
 		terminal_id: terminal?.id ?? null,
 		terminal_name: text(terminal, 'name'),
-	};
+	});
 }
 
 /** `warnings` on an item only when there are some, so items of clean deliveries stay as they were. */

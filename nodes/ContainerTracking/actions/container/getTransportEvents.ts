@@ -5,7 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { EVENT_OPTIONS } from '../../logic/eventNames';
+import { EVENT_OPTIONS, withEventLabel } from '../../logic/eventNames';
 import { transportEventListDocument } from '../../schemas';
 import { flattenResource, type ResourceLike } from '../../transport/jsonApi';
 import { fetchList } from '../../transport/pagination';
@@ -125,7 +125,10 @@ export async function execute(
 	);
 	let events = records
 		.map((event, index) =>
-			withWarnings(flattenResource(event as ResourceLike, included), warnings.forRecord(index)),
+			withWarnings(
+				withEventLabel(flattenResource(event as ResourceLike, included)),
+				warnings.forRecord(index),
+			),
 		)
 		.filter((event) => eventNames.size === 0 || eventNames.has(String(event.event)))
 		.filter((event) => dataSources.size === 0 || dataSources.has(String(event.data_source)));
