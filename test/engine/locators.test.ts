@@ -10,6 +10,7 @@ import { runContainerTrackingNode, searchWithNode } from '../support/engine';
 import {
 	API_KEY,
 	countRequests,
+	eventually,
 	startTestSandbox,
 	trackManyContainers,
 	type SandboxHandle,
@@ -162,5 +163,31 @@ describe('Resource locators among 1,000 containers', () => {
 		expect(items[0].json.id).toBe(idOfNumber(numberOf(1)));
 		expect(items[1].json.error).toMatch(/^No container numbered MSKU999999\d is tracked/);
 		expect(items[2].json.error).toBe('"hello" is not a container number');
+	});
+
+	// Last: it adds a container to the account.
+	it('a number on two journeys resolves to the newest one', async () => {
+		const number = numberOf(300);
+		const first = idOfNumber(number);
+		await handle.control.post('/clock/advance', { hours: 24 });
+		await trackManyContainers(handle, [number], 'MAEU');
+		const again = await eventually(
+			() =>
+				handle.sandbox.world.store
+					.list('container')
+					.find((container) => container.attributes.number === number && container.id !== first),
+			{ what: 'a second journey of the same box' },
+		);
+		const { items, error } = await runContainerTrackingNode(
+			{
+				resource: 'container',
+				operation: 'get',
+				containerId: { __rl: true, mode: 'number', value: number },
+			},
+			[{}],
+			credentials(),
+		);
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json.id)).toEqual([again.id]);
 	});
 });
