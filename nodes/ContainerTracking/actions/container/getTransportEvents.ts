@@ -6,18 +6,17 @@ import type {
 } from 'n8n-workflow';
 
 import { EVENT_OPTIONS, withEventLabel } from '../../logic/eventNames';
-import { transportEventListDocument } from '../../schemas';
-import { flattenResource, type ResourceLike } from '../../transport/jsonApi';
-import { fetchList } from '../../transport/pagination';
 import {
-	itemsFrom,
-	limitOf,
-	optionsCollection,
-	requiredText,
-	returnAllAndLimit,
-	withWarnings,
-} from '../common';
-import { containerIdField } from './get';
+	containerDocument,
+	membersOf,
+	singleDocumentCore,
+	transportEventListDocument,
+} from '../../schemas';
+import { flattenResource, type IncludedIndex, type ResourceLike } from '../../transport/jsonApi';
+import { fetchList } from '../../transport/pagination';
+import { containerTrackingRequest, readAnswer } from '../../transport/request';
+import { itemsFrom, limitOf, optionsCollection, returnAllAndLimit, withWarnings } from '../common';
+import { containerLocator, locatedContainer } from '../locators';
 
 /** The past events the service lists for a container: estimates come from Get Raw Events. */
 const TRANSPORT_EVENT_OPTIONS = EVENT_OPTIONS.filter(
@@ -28,7 +27,7 @@ const TRANSPORT_EVENT_OPTIONS = EVENT_OPTIONS.filter(
 );
 
 export const description: INodeProperties[] = [
-	containerIdField('getTransportEvents'),
+	containerLocator('getTransportEvents'),
 	...returnAllAndLimit('container', 'getTransportEvents'),
 	optionsCollection('container', 'getTransportEvents', [
 		{
@@ -94,11 +93,80 @@ export function sortByTimestamp(events: IDataObject[], direction: 'asc' | 'desc'
 	});
 }
 
+function numberIn(record: ResourceLike | undefined): string | null {
+	const number = membersOf(record?.attributes).number;
+	return typeof number === 'string' && number !== '' ? number : null;
+}
+
+/** The container's number, read with one GET of the container (no related records). */
+async function fetchContainerNumber(
+	context: IExecuteFunctions,
+	containerId: string,
+	itemIndex: number,
+): Promise<string | null> {
+	const response = await containerTrackingRequest.call(
+		context,
+		'GET',
+		`/containers/${encodeURIComponent(containerId)}`,
+		{ itemIndex },
+	);
+	const { document } = readAnswer(
+		context,
+		singleDocumentCore,
+		containerDocument,
+		response.body,
+		'getting the container of the events',
+		itemIndex,
+	);
+	return numberIn(document.data as ResourceLike);
+}
+
+/** `container_number` right after `container_id` (or last, when there is none). */
+function withContainerNumber(event: IDataObject, number: string | null): IDataObject {
+	if (!('container_id' in event)) return { ...event, container_number: number };
+	const item: IDataObject = {};
+	for (const [name, value] of Object.entries(event)) {
+		if (name === 'container_number') continue;
+		item[name] = value;
+		if (name === 'container_id') item.container_number = number;
+	}
+	return item;
+}
+
+/**
+ * The number of the container the events belong to, for each item: from the container record
+ * when the answer included it, else the number the container was located by, else one GET of
+ * the container per call of the operation (never one per event). No call when no event is left.
+ */
+async function containerNumbers(
+	context: IExecuteFunctions,
+	events: IDataObject[],
+	included: IncludedIndex,
+	located: { id: string; number?: string },
+	itemIndex: number,
+): Promise<IDataObject[]> {
+	let own = numberIn(included.get(`container:${located.id}`)) ?? located.number ?? null;
+	let fetched = own !== null;
+	const numbered: IDataObject[] = [];
+	for (const event of events) {
+		const relatedId = typeof event.container_id === 'string' ? event.container_id : located.id;
+		let number = numberIn(included.get(`container:${relatedId}`));
+		if (number === null && relatedId === located.id) {
+			if (!fetched) own = await fetchContainerNumber(context, located.id, itemIndex);
+			fetched = true;
+			number = own;
+		}
+		numbered.push(withContainerNumber(event, number));
+	}
+	return numbered;
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const containerId = requiredText(this, 'containerId', 'Container ID', itemIndex);
+	const located = await locatedContainer(this, itemIndex);
+	const containerId = located.id;
 	const options = this.getNodeParameter('options', itemIndex, {}) as {
 		dataSources?: string[];
 		eventNames?: string[];
@@ -133,5 +201,6 @@ export async function execute(
 		.filter((event) => eventNames.size === 0 || eventNames.has(String(event.event)))
 		.filter((event) => dataSources.size === 0 || dataSources.has(String(event.data_source)));
 	if (sort !== 'none') events = sortByTimestamp(events, sort);
-	return itemsFrom(limit === undefined ? events : events.slice(0, limit), itemIndex);
+	const returned = limit === undefined ? events : events.slice(0, limit);
+	return itemsFrom(await containerNumbers(this, returned, included, located, itemIndex), itemIndex);
 }
