@@ -1,6 +1,10 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- a test reading README.md from disk; both rules are for the published nodes */
 // Readable events (nodes/ContainerTracking/logic/eventNames.ts): every known event name has a
 // label and a meaning, the pickers list them in a container's journey order, and items carry the
 // label beside the raw name; a name the service adds later still passes through everywhere.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { description as getTransportEvents } from '../../nodes/ContainerTracking/actions/container/getTransportEvents';
@@ -153,6 +157,23 @@ describe('event labels', () => {
 		expect(withEventLabel(noEvent)).toBe(noEvent);
 		const ownLabel = { event: 'container.updated', event_label: 'from the service' };
 		expect(withEventLabel(ownLabel)).toBe(ownLabel);
+	});
+});
+
+describe('README', () => {
+	it('lists the events as the pickers do, in their order', () => {
+		const readme = readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
+		const start = readme.indexOf('<summary>The 43 events, in the order the picker lists them');
+		expect(start).toBeGreaterThan(0);
+		const rows = readme
+			.slice(start, readme.indexOf('</details>', start))
+			.split('\n')
+			.filter((line) => line.startsWith('| ') && !line.startsWith('| ---'))
+			.slice(1)
+			.map((line) => line.split('|').map((cell) => cell.trim()));
+		expect(rows.map(([, label, name]) => [label, name])).toEqual(
+			EVENT_OPTIONS.map((option) => [option.name, `\`${String(option.value)}\``]),
+		);
 	});
 });
 
