@@ -267,12 +267,25 @@ describe('e2e: Container Tracking node in a real n8n', () => {
 					START,
 					ctNode(
 						'Get ready box',
-						{ resource: 'container', operation: 'get', containerId: readyId, options: {} },
+						// The full items: these read related records and hold objects.
+						{
+							resource: 'container',
+							operation: 'get',
+							containerId: readyId,
+							simplify: false,
+							options: {},
+						},
 						{ after: ['Start'] },
 					),
 					ctNode(
 						'Get held box',
-						{ resource: 'container', operation: 'get', containerId: heldId, options: {} },
+						{
+							resource: 'container',
+							operation: 'get',
+							containerId: heldId,
+							simplify: false,
+							options: {},
+						},
 						{ after: ['Start'] },
 					),
 					ctNode(
@@ -281,6 +294,7 @@ describe('e2e: Container Tracking node in a real n8n', () => {
 							resource: 'container',
 							operation: 'get',
 							containerId: portBoxId,
+							simplify: false,
 							options: { include: [] },
 						},
 						{ after: ['Start'] },
@@ -291,6 +305,7 @@ describe('e2e: Container Tracking node in a real n8n', () => {
 							resource: 'container',
 							operation: 'getMany',
 							returnAll: true,
+							simplify: false,
 							options: { include: ['pod_terminal'] },
 						},
 						{ after: ['Start'] },

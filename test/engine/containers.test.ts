@@ -48,9 +48,11 @@ function expectPaired(items: INodeExecutionData[], item = 0) {
 describe('Container Tracking node: get a container', () => {
 	let handle: SandboxHandle;
 	const { credentials, change, advanceUntilDone } = sandboxHelpers(() => handle);
+	// The full item: these tests read attributes and related records that Simplify leaves out
+	// (test/engine/simplify.test.ts covers the simplified shape, the default).
 	const get = (containerId: string, options: INodeParameters = {}) =>
 		runContainerTrackingNode(
-			{ resource: 'container', operation: 'get', containerId, options },
+			{ resource: 'container', operation: 'get', containerId, simplify: false, options },
 			[{}],
 			credentials(),
 		);
@@ -262,7 +264,18 @@ describe('Container Tracking node: get a container', () => {
 
 	it('with Return Raw Document, answers the JSON:API document as the service sent it', async () => {
 		const { containerIds } = await trackContainer(handle, withCheckDigit('MSCU500003'), 'MSCU');
-		const { items, error } = await get(containerIds[0], { raw: true, include: ['shipment'] });
+		// Simplify is on (its default): Return Raw Document wins.
+		const { items, error } = await runContainerTrackingNode(
+			{
+				resource: 'container',
+				operation: 'get',
+				containerId: containerIds[0],
+				simplify: true,
+				options: { raw: true, include: ['shipment'] },
+			},
+			[{}],
+			credentials(),
+		);
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
 		expect(items[0].pairedItem).toEqual({ item: 0 });
@@ -315,7 +328,12 @@ describe('Container Tracking node: get a container', () => {
 		}
 		const input = [ids[2], ids[0], ids[1]].map((containerId) => ({ containerId }));
 		const { items, error } = await runContainerTrackingNode(
-			{ resource: 'container', operation: 'get', containerId: '={{ $json.containerId }}' },
+			{
+				resource: 'container',
+				operation: 'get',
+				containerId: '={{ $json.containerId }}',
+				simplify: false,
+			},
 			input,
 			credentials(),
 		);
@@ -394,6 +412,7 @@ describe('Container Tracking node: get many containers', () => {
 				operation: 'getMany',
 				returnAll: false,
 				limit: 7,
+				simplify: false,
 				options: { include: ['shipment'] },
 			},
 			[{}],

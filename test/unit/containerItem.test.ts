@@ -4,33 +4,15 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { containerItem } from '../../nodes/ContainerTracking/actions/container/summary';
 import {
-	isToolRun,
 	simplifyContainer,
 	simplifyField,
 	wantsSimplified,
 } from '../../nodes/ContainerTracking/actions/simplify';
 import { indexIncluded, type ResourceLike } from '../../nodes/ContainerTracking/transport/jsonApi';
+import { SIMPLIFIED_KEYS, WORKED_OUT_KEYS } from '../support/containerItems';
 import { describeWithFixtures, readFixture } from '../support/sharedFixtures';
 
 const NOW = new Date('2024-07-05T12:00:00Z');
-
-const WORKED_OUT_KEYS = [
-	'id',
-	'number',
-	'ready_for_pickup',
-	'pickup_status',
-	'pickup_status_reason',
-	'last_free_day_date',
-	'last_free_day',
-	'days_until_last_free_day',
-	'last_free_day_source',
-	'last_free_day_timezone',
-	'fees_total',
-	'fees_currency',
-	'fees_by_currency',
-	'active_holds',
-	'pending_holds',
-];
 
 const SHIPMENT: ResourceLike = {
 	id: 'shp-1',
@@ -210,7 +192,7 @@ describe('simplifyContainer', () => {
 			shipping_line_scac: 'MSCU',
 			shipment_id: 'shp-1',
 		});
-		expect(Object.keys(simplified).slice(0, 3)).toEqual(['id', 'number', 'current_status']);
+		expect(Object.keys(simplified)).toEqual(SIMPLIFIED_KEYS);
 	});
 
 	it('without included records: the terminal id, null for what only the shipment knows', () => {
@@ -309,12 +291,6 @@ describe('the Simplify field and parameter', () => {
 		[null, true],
 	])('reads %p as %p', (value, simplified) => {
 		expect(reading(value)).toBe(simplified);
-	});
-
-	it('knows a tool run by the node type n8n gives tools', () => {
-		const run = (type: string) => isToolRun({ getNode: () => ({ type }) as never });
-		expect(run('n8n-nodes-container-tracking.containerTrackingTool')).toBe(true);
-		expect(run('n8n-nodes-container-tracking.containerTracking')).toBe(false);
 	});
 });
 

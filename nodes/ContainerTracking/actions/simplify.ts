@@ -6,10 +6,11 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
  * the service sends. Operations add the field with `simplifyField`, read it with
  * `wantsSimplified`, and shape their items with a simplifier such as `simplifyContainer`.
  *
- * As a tool of n8n's AI Agent the node runs as the node type `<name>Tool` (n8n builds it from
- * `usableAsTool` with the same parameters and defaults, see README.md "Container items"), so a
- * tool gets the simplified items unless Simplify is turned off in the tool's settings, or left
- * to the model with `$fromAI()` and the model asks for the full items.
+ * As a tool of n8n's AI Agent the node runs as the node type `<name>Tool`, which n8n builds from
+ * `usableAsTool` with the same parameters and defaults, and calls the same `execute`
+ * (test/engine/simplify.test.ts runs it so). A tool therefore gets the simplified items by
+ * default, with nothing tool-specific here: a user who turns Simplify off in the tool's settings,
+ * or leaves it to the model with `$fromAI()`, chose to let the agent see full items.
  */
 
 /**
@@ -26,11 +27,6 @@ export function simplifyField(resource: string, operations: string[]): INodeProp
 		description: 'Whether to return a simplified version of the response instead of the raw data',
 		displayOptions: { show: { resource: [resource], operation: operations } },
 	};
-}
-
-/** Whether the node runs as an AI agent's tool: n8n names the tool variant `<type>Tool`. */
-export function isToolRun(context: Pick<IExecuteFunctions, 'getNode'>): boolean {
-	return context.getNode().type.endsWith('Tool');
 }
 
 /**

@@ -3,7 +3,9 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { containerDocument, singleDocumentCore } from '../../schemas';
 import { indexIncluded, type ResourceLike } from '../../transport/jsonApi';
 import { containerTrackingRequest, readAnswer } from '../../transport/request';
-import { optionsCollection, requiredText, showFor, withWarnings } from '../common';
+import { optionsCollection, withWarnings } from '../common';
+import { containerLocator, locatedContainer } from '../locators';
+import { simplifyContainer, simplifyField, wantsSimplified } from '../simplify';
 import { containerItem } from './summary';
 
 export const CONTAINER_INCLUDES = [
@@ -13,20 +15,13 @@ export const CONTAINER_INCLUDES = [
 	{ name: 'Transport Events', value: 'transport_events' },
 ];
 
-export const containerIdField = (operation: string): INodeProperties => ({
-	displayName: 'Container ID',
-	name: 'containerId',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: '55a700e4-7005-45a9-92fd-1ff38641dbd9',
-	description:
-		"The container's ID in the service (a UUID), e.g. from a tracking request or a trigger item",
-	displayOptions: showFor('container', operation),
-});
-
 export const description: INodeProperties[] = [
-	containerIdField('get'),
+	containerLocator('get'),
+	{
+		...simplifyField('container', ['get']),
+		description:
+			'Whether to return a simplified version of the response instead of the raw data. The option Return Raw Document, when on, wins.',
+	},
 	optionsCollection('container', 'get', [
 		{
 			displayName: 'Include Related Records',
@@ -42,7 +37,7 @@ export const description: INodeProperties[] = [
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to return the service’s JSON:API document as it is, without the worked-out pickup, fee and last free day fields',
+				'Whether to return the service’s JSON:API document as it is, without the worked-out pickup, fee and last free day fields. Wins over Simplify.',
 		},
 	]),
 ];
@@ -51,7 +46,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const containerId = requiredText(this, 'containerId', 'Container ID', itemIndex);
+	const { id: containerId } = await locatedContainer(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as {
 		include?: string[];
 		raw?: boolean;
@@ -80,5 +75,6 @@ export async function execute(
 		indexIncluded(document.included),
 		new Date(),
 	);
-	return [{ json: withWarnings(container, warnings.forRecord()), pairedItem: { item: itemIndex } }];
+	const shaped = wantsSimplified(this, itemIndex) ? simplifyContainer(container) : container;
+	return [{ json: withWarnings(shaped, warnings.forRecord()), pairedItem: { item: itemIndex } }];
 }

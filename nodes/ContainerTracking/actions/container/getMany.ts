@@ -1,14 +1,21 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { containerListDocument } from '../../schemas';
 import type { ResourceLike } from '../../transport/jsonApi';
 import { fetchList } from '../../transport/pagination';
 import { itemsFrom, limitOf, optionsCollection, returnAllAndLimit } from '../common';
+import { simplifyContainer, simplifyField, wantsSimplified } from '../simplify';
 import { CONTAINER_INCLUDES } from './get';
 import { containerItem } from './summary';
 
 export const description: INodeProperties[] = [
 	...returnAllAndLimit('container', 'getMany'),
+	simplifyField('container', ['getMany']),
 	optionsCollection('container', 'getMany', [
 		{
 			displayName: 'Include Related Records',
@@ -39,8 +46,9 @@ export async function execute(
 		},
 	);
 	const now = new Date();
+	const shape = wantsSimplified(this, itemIndex) ? simplifyContainer : (item: IDataObject) => item;
 	return itemsFrom(
-		records.map((container) => containerItem(container as ResourceLike, included, now)),
+		records.map((container) => shape(containerItem(container as ResourceLike, included, now))),
 		itemIndex,
 		warnings,
 	);
