@@ -1,9 +1,10 @@
 /**
- * A `container.updated` changeset (interface rule 6.2) turned into what changed, one entry per
- * attribute — and, for the hold and fee arrays, one entry per hold or fee that changed.
+ * A `container.updated` changeset (docs/service.md, "Changesets") turned into what changed, one
+ * entry per attribute — and, for the hold and fee arrays, one entry per hold or fee that changed.
  *
- * Holds (2.9, 3.3): matched by `name`; `other` holds also by `description`, since several
- * unmapped holds can stand side by side. A cleared hold disappears from the array.
+ * Holds (docs/service.md, "Holds and fees"): matched by `name`; `other` holds also by
+ * `description`, since several unmapped holds can stand side by side. A cleared hold disappears
+ * from the array.
  *
  * | before              | after                       | change      |
  * |---------------------|-----------------------------|-------------|
@@ -18,9 +19,10 @@
  * A status no table lists never reads as `placed`: only `hold` blocks pickup (logic/readiness.ts),
  * so such a hold is `listed`, and becomes `activated` if it turns into `hold`.
  *
- * Fees (2.10): matched by `type` and `currency_code`: `added`, `removed`, `amount_changed`
- * (with `old_amount` and `new_amount`; numeric strings count as their number), `updated` for any
- * other difference. Fee types no table lists are diffed like the others.
+ * Fees (docs/service.md, "Holds and fees"): matched by `type` and `currency_code`: `added`,
+ * `removed`, `amount_changed` (with `old_amount` and `new_amount`; numeric strings count as their
+ * number), `updated` for any other difference. Fee types no table lists are diffed like the
+ * others.
  *
  * A changeset value must be an `[old, new]` pair, and for holds and fees each side a list (or
  * null). Anything else still gives an entry, with the value as sent under `raw_value`, null old

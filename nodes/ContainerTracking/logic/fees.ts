@@ -1,10 +1,9 @@
 /**
- * Totals of the fees a terminal reports (interface 2.10 and rule 2.3.6; service notes, "Fee
- * total").
+ * Totals of the fees a terminal reports (docs/service.md, "Fee totals" and "Holds and fees").
  *
  * | Fees given                                   | Summed                 | fees_total | currency |
  * |----------------------------------------------|------------------------|------------|----------|
- * | empty array (no fees, rule 2.3.6)            | nothing                | 0          | null     |
+ * | empty array (no fees)                        | nothing                | 0          | null     |
  * | missing or null (nothing reported)           | nothing                | null       | null     |
  * | at least one fee whose type is not `total`   | every non-`total` fee  | the sum    | its code |
  * | only fees of type `total`                    | the `total` fees       | the sum    | its code |
@@ -12,10 +11,11 @@
  *
  * - `total` may overlap the line items, so it is used only when nothing else is there, even
  *   when the line items are still 0 (an amount of 0 is reported, not posted: it counts as 0).
- * - Amounts are in the terminal's local currency (2.10), so a fee without `currency_code` is in
- *   the same currency as its coded neighbours: when exactly one code appears, uncoded fees join
- *   it. With no code at all they are grouped under '' and `fees_currency` is null (unknown).
- *   With two or more codes, uncoded fees stay under '' and no total is given.
+ * - Amounts are in the terminal's local currency (docs/service.md, "Holds and fees"), so a fee
+ *   without `currency_code` is in the same currency as its coded neighbours: when exactly one
+ *   code appears, uncoded fees join it. With no code at all they are grouped under '' and
+ *   `fees_currency` is null (unknown). With two or more codes, uncoded fees stay under '' and no
+ *   total is given.
  * - Codes are trimmed and upper-cased (ISO 4217 is upper case), so `usd` and `USD` are one.
  * - Every type other than `total` is a line item, including types no table lists (`storage`,
  *   `chassis`…): an unknown fee is still money owed, so it counts.

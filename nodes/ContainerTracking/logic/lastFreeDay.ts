@@ -1,6 +1,6 @@
 /**
- * The last free day (LFD) before demurrage, its source and its time zone (interface 2.3 and rule
- * 2.3.1; service notes, "Last free day").
+ * The last free day (LFD) before demurrage, its source and its time zone (docs/service.md,
+ * "Last free day" and "Import deadlines").
  *
  * Which LFD (first row with a value wins; a priority, not the earliest date):
  *

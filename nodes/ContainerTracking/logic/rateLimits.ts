@@ -1,5 +1,5 @@
 /**
- * The service's limits per API key over a rolling minute (service notes, "Rate limits"):
+ * The service's limits per API key over a rolling minute (docs/service.md, "Rate limits"):
  * `infer_number` has its own bucket of 200, creating tracking requests 100, everything else
  * 100. The node paces itself to them; the sandbox enforces them.
  */

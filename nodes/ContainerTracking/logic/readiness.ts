@@ -1,6 +1,6 @@
 /**
- * Pickup readiness of an import container (interface 2.3 rules 3 to 6, 2.9; service notes,
- * "Derived rules users rely on").
+ * Pickup readiness of an import container (docs/service.md, "Ready for pickup" and
+ * "Holds and fees").
  *
  * The first row that matches decides. "Inland arrival" means `ind_ata_at` or
  * `ind_rail_unloaded_at` is set.
@@ -26,16 +26,18 @@
  *   that is still on the vessel or on a train, cannot be picked up whatever the flag says.
  * - Row 2 needs "no inland arrival": on an inland move the box leaves the port (`pod_full_out_at`
  *   may be set when it is drayed to an off-dock ramp) and is picked up at the inland destination,
- *   where rule 2.3.3 says the availability and holds fields then apply. Only
- *   `final_destination_full_out_at` (row 1) means it has left there too.
+ *   where the availability and holds fields then apply (docs/service.md, "Holds and fees").
+ *   Only `final_destination_full_out_at` (row 1) means it has left there too.
  * - Row 5 comes after the milestones, so "not available" (certain) beats "unknown".
- * - Rows 6 to 9 are rules 2.3.4 and 2.3.5. A pending hold never blocks (2.9: expected, not
- *   active), so "not available with only pending holds" is a disagreement (row 9), not a hold.
+ * - Rows 6 to 9 are the rules of docs/service.md, "Ready for pickup". A pending hold never
+ *   blocks (it is expected, not active: docs/service.md, "Holds and fees"), so "not available
+ *   with only pending holds" is a disagreement (row 9), not a hold.
  *
  * Matching is exact and case-sensitive, as the interface writes the values: only `status ===
  * 'hold'` is active, only `'pending'` is pending, and a hold name such as `usda` is not `USDA`
  * (it is still reported, under its raw name). A missing or null holds array counts as empty
- * (rule 2.3.6); the terminal's availability flag is the primary signal and holds cross-check it.
+ * (docs/service.md, "Holds and fees": an empty array means no holds); the terminal's
+ * availability flag is the primary signal and holds cross-check it.
  *
  * Values no table lists:
  * - A hold whose status is neither `hold` nor `pending` (or that has none, or is not an object;
@@ -88,7 +90,10 @@ export interface PickupReadiness {
 	reason: string;
 }
 
-/** Statuses (3.1) that mean the box has already left the facility it would be picked up from. */
+/**
+ * Statuses (docs/service.md, "Container statuses") that mean the box has already left the
+ * facility it would be picked up from.
+ */
 const DEPARTED_STATUS_PHRASES: Readonly<Record<string, string>> = {
 	picked_up: 'was already picked up',
 	delivered: 'was already delivered',

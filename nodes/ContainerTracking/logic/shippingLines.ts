@@ -1,7 +1,7 @@
 /**
- * The shipping lines the service knows well enough to predict (service notes, "Shipping
- * lines"). Container owner prefixes do not reliably name the carrier, because lessors own many
- * boxes: a prefix match is a candidate, never a certainty.
+ * The shipping lines the service knows well enough to predict (docs/service.md, "Shipping lines").
+ * Container owner prefixes do not reliably name the carrier, because lessors own many boxes: a
+ * prefix match is a candidate, never a certainty.
  */
 export interface ShippingLine {
 	scac: string;

@@ -14,8 +14,8 @@ import { dataSource, resourceSchemasByType } from './resources';
 import { ianaTimeZone, isoDateTime, unLocode } from './values';
 
 /*
- * The body of a webhook delivery (service notes "Webhooks"): a `webhook_notification` whose
- * `reference_object` names the record that caused it, with related records in `included`.
+ * The body of a webhook delivery (docs/service.md, "Deliveries"): a `webhook_notification`
+ * whose `reference_object` names the record that caused it, with related records in `included`.
  */
 
 function maybe<Schema extends z.ZodTypeAny>(schema: Schema) {
@@ -104,7 +104,7 @@ export const webhookNotificationAttributes = z
 		// A copy of `data.id`, which is the idempotency key; the service's own payload reference
 		// shows deliveries without it.
 		id: maybe(resourceId),
-		// Event names are an open set (service notes): any string passes.
+		// Event names are an open set (docs/service.md, "Events"): any string passes.
 		event: z.string().min(1, 'an event name'),
 		delivery_status: maybe(z.string()),
 		created_at: maybe(isoDateTime),

@@ -25,11 +25,12 @@ import {
 } from './values';
 
 /*
- * One schema per resource of the interface (section 2) plus the resources the service notes
- * describe: what the service promises. Attributes that identify a record (a container's number, a
- * shipment's bill of lading number…) are expected; every other attribute may be missing or null
- * (not reported). Value sets are open (schemas/values.ts), numbers may come as numeric strings,
- * lists of strings may hold nulls, relationships may be null. Unknown fields pass through.
+ * One schema per resource the service answers with (docs/service.md, from "Tracking requests"
+ * to "Number inference"): what the service promises. Attributes that identify a record (a
+ * container's number, a shipment's bill of lading number…) are expected; every other attribute
+ * may be missing or null (not reported). Value sets are open (schemas/values.ts), numbers may
+ * come as numeric strings, lists of strings may hold nulls, relationships may be null. Unknown
+ * fields pass through.
  */
 
 /** Optional, and null means "not reported". */
@@ -53,11 +54,11 @@ function relationshipsNamed<Names extends string>(names: readonly Names[]) {
 export const dataSource = openEnum(DATA_SOURCES);
 
 // ---------------------------------------------------------------------------------------------
-// transport_event (2.1)
+// transport_event (docs/service.md, "Transport events")
 
 export const transportEventAttributes = z
 	.object({
-		// Event names are an open set (service notes): any string.
+		// Event names are an open set (docs/service.md, "Events"): any string.
 		event: z.string(),
 		voyage_number: maybe(z.string()),
 		timestamp: maybe(isoDateTime),
@@ -73,7 +74,7 @@ export const transportEventAttributes = z
 export const transportEvent = resourceOf('transport_event', maybe(transportEventAttributes));
 
 // ---------------------------------------------------------------------------------------------
-// shipment (2.2)
+// shipment (docs/service.md, "Shipments")
 
 export const lineTrackingStoppedReason = openEnum(LINE_TRACKING_STOPPED_REASONS);
 
@@ -133,7 +134,7 @@ export const shipment = resourceOf(
 );
 
 // ---------------------------------------------------------------------------------------------
-// terminal_hold (2.9) and terminal_fee (2.10)
+// terminal_hold and terminal_fee (docs/service.md, "Holds and fees")
 
 export const terminalHoldName = openEnum(HOLD_NAMES);
 export const terminalHoldStatus = openEnum(HOLD_STATUSES);
@@ -159,14 +160,14 @@ export const terminalFee = z
 	.passthrough();
 
 // ---------------------------------------------------------------------------------------------
-// container (2.3)
+// container (docs/service.md, "Containers")
 
 export const equipmentType = openEnum(EQUIPMENT_TYPES);
 /** Feet: 10, 20, 40, 45 are listed; 53-foot boxes exist too. */
 export const equipmentLength = numeric;
 export const equipmentHeight = openEnum(EQUIPMENT_HEIGHTS);
 
-/** Section 3.1. */
+/** docs/service.md, "Container statuses". */
 export const containerStatus = openEnum(CONTAINER_STATUSES);
 
 /** The three last free days that `pickup_lfd` is coalesced from (line, terminal, rail). */
@@ -200,7 +201,7 @@ export const containerAttributes = z
 		location_at_pod_terminal: maybe(z.string()),
 		final_destination_full_out_at: maybe(isoDateTime),
 		empty_terminated_at: maybe(isoDateTime),
-		// Null is read as "not reported"; an empty list means none (rule 2.3.6).
+		// Null is read as "not reported"; an empty list means none (docs/service.md, "Holds and fees").
 		holds_at_pod_terminal: maybe(z.array(terminalHold)),
 		fees_at_pod_terminal: maybe(z.array(terminalFee)),
 		pod_timezone: maybe(ianaTimeZone),
@@ -235,7 +236,7 @@ export const containerRelationships = relationshipsNamed([
 export const container = resourceOf('container', containerAttributes, containerRelationships);
 
 // ---------------------------------------------------------------------------------------------
-// port (2.4) and metro_area (2.5)
+// port and metro_area (docs/service.md, "Terminals, ports and vessels")
 
 export const portAttributes = z
 	.object({
@@ -257,7 +258,7 @@ export const metroAreaAttributes = portAttributes;
 export const metroArea = resourceOf('metro_area', maybe(metroAreaAttributes));
 
 // ---------------------------------------------------------------------------------------------
-// terminal (2.6) and rail_terminal (2.7)
+// terminal and rail_terminal (docs/service.md, "Terminals, ports and vessels")
 
 export const terminalAttributes = z
 	.object({
@@ -290,7 +291,7 @@ export const railTerminalAttributes = z
 export const railTerminal = resourceOf('rail_terminal', railTerminalAttributes);
 
 // ---------------------------------------------------------------------------------------------
-// vessel (2.8)
+// vessel (docs/service.md, "Terminals, ports and vessels")
 
 /** One historical position; sent only when `show_positions` is requested. */
 export const vesselPosition = z
@@ -320,7 +321,8 @@ export const vesselAttributes = z
 export const vessel = resourceOf('vessel', maybe(vesselAttributes));
 
 // ---------------------------------------------------------------------------------------------
-// raw_event (GET /containers/{id}/raw_events; its shape is not in the interface)
+// raw_event (GET /containers/{id}/raw_events; its shape is not in the interface description,
+// only in the published example: docs/service.md, "Raw events")
 
 export const rawEventAttributes = z
 	.object({
@@ -347,7 +349,7 @@ export const rawEventAttributes = z
 export const rawEvent = resourceOf('raw_event', maybe(rawEventAttributes));
 
 // ---------------------------------------------------------------------------------------------
-// tracking_request (service notes "Tracking requests")
+// tracking_request (docs/service.md, "Tracking requests")
 
 export const requestType = openEnum(REQUEST_TYPES);
 export const trackingRequestStatus = openEnum(TRACKING_REQUEST_STATUSES);
@@ -374,7 +376,7 @@ export const trackingRequestAttributes = z
 export const trackingRequest = resourceOf('tracking_request', trackingRequestAttributes);
 
 // ---------------------------------------------------------------------------------------------
-// webhook (service notes "Webhooks")
+// webhook (docs/service.md, "Webhooks")
 
 export const webhookHeader = z.object({ name: z.string(), value: z.string() }).passthrough();
 
@@ -394,7 +396,7 @@ export const webhookAttributes = z
 export const webhook = resourceOf('webhook', webhookAttributes);
 
 // ---------------------------------------------------------------------------------------------
-// infer_number result (4.2)
+// infer_number result (docs/service.md, "Number inference")
 
 export const numberType = openEnum(REQUEST_TYPES);
 export const shippingLineDecision = openEnum(SHIPPING_LINE_DECISIONS);

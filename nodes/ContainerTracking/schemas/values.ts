@@ -84,7 +84,8 @@ export const unLocode = z.string();
 export const coordinate = numeric;
 
 // ---------------------------------------------------------------------------------------------
-// Known values (interface tables and service notes). Every one of these sets is open.
+// Known values, as docs/service.md lists them. Every one of these sets is open
+// (docs/service.md, "Documents and records").
 
 /** Where an event or a change was reported from. */
 export const DATA_SOURCES = ['shipping_line', 'terminal', 'ais'] as const;

@@ -101,7 +101,7 @@ const STATUS_MEANINGS: Record<number, string> = {
 
 /**
  * The message users read: each error's `detail`, else `title`, else `code`, with the field it
- * points at (service notes, "Errors"); a body that is not JSON still gives a sensible message.
+ * points at (docs/service.md, "Errors"); a body that is not JSON still gives a sensible message.
  */
 export function apiErrorMessage(
 	status: number,

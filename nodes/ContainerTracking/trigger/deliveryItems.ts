@@ -93,9 +93,9 @@ function withWarnings(item: IDataObject, warnings: DataWarning[]): IDataObject {
 }
 
 /**
- * `container.updated`: one item per changed attribute (rule 6.2), or per hold or fee that
- * changed when those are expanded. `pod_terminal` values are terminal ids: their names are
- * added from `included`.
+ * `container.updated`: one item per changed attribute (docs/service.md, "Changesets"), or per
+ * hold or fee that changed when those are expanded. `pod_terminal` values are terminal ids: their
+ * names are added from `included`.
  */
 function containerUpdatedItems(
 	notification: Notification,

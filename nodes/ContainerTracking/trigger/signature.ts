@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'crypto';
 
 /**
  * The service signs each delivery with the lowercase hex HMAC-SHA256 of the raw request body,
- * keyed with the webhook's secret; no prefix, no timestamp (service notes, "Webhooks"). The
+ * keyed with the webhook's secret; no prefix, no timestamp (docs/service.md, "Signature"). The
  * check runs on the bytes received, never on a re-serialized parsed body, and compares in
  * constant time.
  */

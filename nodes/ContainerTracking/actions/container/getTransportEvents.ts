@@ -178,7 +178,8 @@ export async function execute(
 	const dataSources = new Set(options.dataSources ?? []);
 	const sort = options.sort ?? 'asc';
 	const limit = limitOf(this, itemIndex);
-	// The service cannot filter or sort (interface 4.1): with either, every page is needed.
+	// The service cannot filter or sort (docs/service.md, "Transport events"): with either, every
+	// page is needed.
 	const needsAll = eventNames.size > 0 || dataSources.size > 0 || sort !== 'none';
 	const { records, included, warnings } = await fetchList.call(
 		this,
