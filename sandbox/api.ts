@@ -1,6 +1,6 @@
 /**
- * The service's endpoints under /v2: interface section 4 plus the container list and the
- * webhook endpoints of the service notes. Bodies follow the JSON:API envelope field for field.
+ * The service's endpoints under /v2 (docs/service.md, "Endpoints"), the container list and the
+ * webhook endpoints included. Bodies follow the JSON:API envelope field for field.
  */
 import { randomBytes } from 'node:crypto';
 
@@ -51,7 +51,10 @@ const SHIPMENT_INCLUDES = [
 	'destination_terminal',
 ] as const;
 
-/** Writes are wrapped in `{data: {type, attributes}}` (service notes, "Requests"). */
+/**
+ * Writes are wrapped in `{data: {type, attributes}}`
+ * (docs/service.md, "Base URL and authentication").
+ */
 function wrappedAttributes(body: unknown, type: string): Record<string, unknown> {
 	const data = (body as { data?: unknown } | null)?.data as
 		| { type?: unknown; attributes?: unknown }

@@ -393,7 +393,8 @@ export function driftDocument<T>(body: T): T {
 	drifted.jsonapi = structuredClone(DRIFT_VALUES.jsonapi);
 	if (Array.isArray(drifted.data)) {
 		for (const record of drifted.data) if (isRecord(record)) mutateRecord(record, 'primary');
-		// `meta` may be missing (service notes): a client follows links.next, never meta.total.
+		// `meta` may be missing (docs/service.md, "Pagination"): a client follows links.next,
+		// never meta.total.
 		delete drifted.meta;
 	} else if (isRecord(drifted.data)) mutateRecord(drifted.data, 'primary');
 	if (Array.isArray(drifted.included))

@@ -1,6 +1,7 @@
 /**
- * The sandbox's answer to POST /tracking_requests/infer_number (interface 4.2): the number type,
- * a format verdict and a carrier prediction. Pure and deterministic: one number, one answer.
+ * The sandbox's answer to POST /tracking_requests/infer_number: the number type, a format verdict
+ * and a carrier prediction (docs/service.md, "Number inference"). Pure and deterministic: one
+ * number, one answer.
  *
  * The number is normalized as container numbers are (upper case; spaces, dashes, dots and
  * slashes removed). Rules, first match wins:
@@ -23,9 +24,10 @@
  *    reason, no prediction, typed by its closest shape: the type of its letters and digits alone
  *    when other characters were dropped; else digits only: booking; a bill of lading prefix:
  *    bill of lading; three letters, U/J/Z and digits: container; else bill of lading.
- * The decision follows only from the best candidate's confidence (interface thresholds), so it
- * can never disagree with it. SCAC TEST is never predicted. `parsed_number` is the normalized
- * number when it is made of letters and digits, else null.
+ * The decision follows only from the best candidate's confidence (the thresholds of
+ * docs/service.md, "Number inference"), so it can never disagree with it. SCAC TEST is never
+ * predicted. `parsed_number` is the normalized number when it is made of letters and digits,
+ * else null.
  */
 import { createHash } from 'node:crypto';
 
@@ -79,7 +81,10 @@ export interface InferNumberResponseBody {
 	data: { id: string; type: 'infer_number_results'; attributes: InferNumberAttributes };
 }
 
-/** Interface 4.2: auto_select from 95%, needs_confirmation from 70%, no_prediction below. */
+/**
+ * docs/service.md, "Number inference": auto_select from 95%, needs_confirmation from 70%,
+ * no_prediction below.
+ */
 export const AUTO_SELECT_MIN_CONFIDENCE = 0.95;
 export const NEEDS_CONFIRMATION_MIN_CONFIDENCE = 0.7;
 

@@ -200,7 +200,10 @@ function unauthorized(detail: string): ApiError {
 	return new ApiError(401, [{ status: '401', title: 'Unauthorized', detail }]);
 }
 
-/** `Authorization: Token <key>`: the word Token, one space, the key (interface 5.1). */
+/**
+ * `Authorization: Token <key>`: the word Token, one space, the key
+ * (docs/service.md, "Base URL and authentication").
+ */
 function checkApiKey(header: string | undefined, apiKey: string): string {
 	if (!header)
 		throw unauthorized('Missing Authorization header; send "Authorization: Token <API key>"');

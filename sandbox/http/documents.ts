@@ -68,8 +68,8 @@ export function paginate<T>(all: T[], url: RequestUrl): Page<T> {
 }
 
 /**
- * Reads `include` and checks it against the relationships the endpoint accepts (service notes,
- * "Lists and pagination"); an unsupported name is a 400 as JSON:API prescribes.
+ * Reads `include` and checks it against the relationships the endpoint accepts
+ * (docs/service.md, "Endpoints"); an unsupported name is a 400 as JSON:API prescribes.
  */
 export function parseInclude(query: URLSearchParams, accepted: readonly string[]): string[] {
 	const raw = query.get('include');

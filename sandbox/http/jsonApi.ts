@@ -1,5 +1,5 @@
 /**
- * JSON:API answers and errors as the service sends them (service notes, "Errors"): `status` is
+ * JSON:API answers and errors as the service sends them (docs/service.md, "Errors"): `status` is
  * a string, `title`/`detail` may be missing, 422s carry `code` and `source.pointer`.
  */
 export interface ErrorObject {

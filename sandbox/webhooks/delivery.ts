@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
 /**
- * Webhook deliveries as the service makes them (service notes, "Webhooks"): a POST of the
+ * Webhook deliveries as the service makes them (docs/service.md, "Deliveries"): a POST of the
  * notification envelope, signed with the lowercase hex HMAC-SHA256 of the raw body keyed with
  * the webhook's secret, retried up to 12 times with backoff until the receiver answers 200, 201,
  * 202 or 204. Every attempt is logged for the control API. With drift on, the envelope is drifted

@@ -1,7 +1,8 @@
 /**
  * What a change to a container looks like from the outside: the attributes a
  * `container.updated` changeset reports, the deadline notifications, and the hold and fee
- * arithmetic (a `total` fee kept equal to the sum of the other fees, per rule 2.10).
+ * arithmetic (docs/service.md, "Fee totals": a `total` fee kept equal to the sum of the other
+ * fees).
  */
 import { isEqual } from 'lodash';
 
@@ -55,7 +56,10 @@ function deadline(attributes: ContainerAttributes, name: string): string | null 
 	return attributes.import_deadlines?.[name] ?? null;
 }
 
-/** Rule 2.3.1: the first non-null of line, terminal, rail — a priority, not the earliest date. */
+/**
+ * docs/service.md, "Last free day": the first non-null of line, terminal, rail — a priority, not
+ * the earliest date.
+ */
 export function coalescedLastFreeDay(attributes: ContainerAttributes): string | null {
 	return (
 		deadline(attributes, 'pickup_lfd_line') ??
@@ -64,7 +68,7 @@ export function coalescedLastFreeDay(attributes: ContainerAttributes): string | 
 	);
 }
 
-/** Rule 6.2.1: attribute name → [old, new], for the attributes that changed. */
+/** docs/service.md, "Changesets": attribute name → [old, new], for the attributes that changed. */
 export function buildChangeset(
 	before: ContainerAttributes,
 	after: ContainerAttributes,

@@ -66,7 +66,8 @@ function portResource(port: PortRecord): Resource {
 }
 
 function terminalResource(terminal: TerminalRecord, port: Resource): Resource {
-	// A terminal record holds exactly the attributes of the interface's terminal (2.6).
+	// A terminal record holds exactly the attributes of the service's `terminal`
+	// (docs/service.md, "Terminals, ports and vessels").
 	return {
 		id: deterministicUuid('terminal', terminal.firms_code),
 		type: 'terminal',

@@ -2,7 +2,7 @@
  * A container's natural journey after tracking starts: arrival at the port of discharge,
  * terminal holds that go pending, active and cleared, fees, last free days from line, terminal
  * and rail, availability, and either pickup at the port or an inland rail move in the order of
- * interface section 3.4. Each step is a named change on the sandbox clock.
+ * docs/service.md, "Rail journey order". Each step is a named change on the sandbox clock.
  */
 import { withFee, withHold, withoutHold, type ContainerAttributes } from './containerChanges';
 import type { ContainerPlan } from './plan';
@@ -229,7 +229,10 @@ function emptyIn(context: StepContext, zone: string, place: 'pod' | 'facility'):
 	context.transportEvent('container.transport.empty_in', { place, dataSource: 'terminal' });
 }
 
-/** Interface 3.4: rail_loaded, rail_departed, arrived_at_inland_destination, rail_unloaded, available, full_out, empty_in. */
+/**
+ * docs/service.md, "Rail journey order": rail_loaded, rail_departed,
+ * arrived_at_inland_destination, rail_unloaded, available, full_out, empty_in.
+ */
 function railLeg(plan: ContainerPlan, start: number): JourneyStep[] {
 	const inland = plan.inland!;
 	const destinationZone = String(inland.metro.attributes.time_zone);

@@ -1,6 +1,6 @@
 /**
  * Raw events: the carrier's and terminal's own view of a journey, including estimated future
- * events (interface 4.3), in the shape of the service's published example.
+ * events (docs/service.md, "Raw events"), in the shape of the service's published example.
  */
 import { DateTime } from 'luxon';
 

@@ -3,8 +3,9 @@
  * real ports (UN/LOCODE, IANA time zone), their container terminals, inland rail destinations and
  * vessels per ocean carrier.
  *
- * Fields named in snake_case mirror the service's resource attributes (spec 2.4–2.8) so that a
- * record can be copied into `attributes`; camelCase fields are sandbox-only wiring.
+ * Fields named in snake_case mirror the service's resource attributes (docs/service.md,
+ * "Terminals, ports and vessels") so that a record can be copied into `attributes`; camelCase
+ * fields are sandbox-only wiring.
  *
  * Provenance, so nobody mistakes this for a registry extract:
  * - LOCODEs, time zones, cities and coordinates are real (coordinates are approximate).

@@ -4,7 +4,8 @@
  *
  * Every change to a container goes through `changeContainer`, which compares the container
  * before and after and sends what the service would send: a `container.updated` changeset
- * built from the real old and new values (rule 6.2), and the deadline notifications.
+ * built from the real old and new values (docs/service.md, "Changesets"), and the deadline
+ * notifications.
  */
 import type { SandboxClock } from '../clock';
 import { ClockScheduler } from '../clock';
@@ -37,7 +38,10 @@ export interface Notification {
 export interface WorldOptions {
 	/** Sandbox milliseconds between a tracking request and its outcome. */
 	trackingDelayMs: number;
-	/** Whether the account has the Rail Plan entitlement (interface 5.4). */
+	/**
+	 * Whether the account has the Rail Plan entitlement
+	 * (docs/service.md, "Base URL and authentication").
+	 */
 	railPlan: boolean;
 }
 
@@ -49,7 +53,10 @@ export interface TrackingRequestInput {
 	shipment_tags: string[];
 }
 
-/** Deliveries of these events carry only the reference object (service notes, "Webhooks"). */
+/**
+ * Deliveries of these events carry only the reference object
+ * (docs/service.md, "Reference objects").
+ */
 const REFERENCE_ONLY_EVENTS = new Set([
 	'container.transport.available',
 	'container.transport.not_available',
