@@ -1,4 +1,4 @@
-// The webhook operations (create, get many, delete), run by n8n's engine against a started sandbox.
+// The webhook operations (create, get many, delete; get and update: test/engine/records.test.ts), run by n8n's engine against a started sandbox.
 import { runContainerTrackingNode } from '../support/engine';
 import { API_KEY, startTestSandbox, type SandboxHandle } from '../support/sandbox';
 
@@ -91,8 +91,26 @@ describe('Container Tracking node: webhooks', () => {
 		);
 		expect(all.error).toBeUndefined();
 		expect(all.items.map((item) => item.json.id).sort()).toEqual([...expectedIds].sort());
-		expect(all.items.every((item) => /^[0-9a-f]{64}$/.test(String(item.json.secret)))).toBe(true);
+		// Secrets stay out of the execution data unless Include Secret is on.
+		expect(all.items.filter((item) => 'secret' in item.json)).toEqual([]);
 		expect(all.items.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(true);
+		const withSecrets = await runContainerTrackingNode(
+			{
+				resource: 'webhook',
+				operation: 'getMany',
+				returnAll: true,
+				options: { includeSecret: true },
+			},
+			[{}],
+			credentials(),
+		);
+		expect(
+			withSecrets.items.map((item) => [
+				item.json.id,
+				item.json.secret ===
+					storedWebhooks().find(({ id }) => id === item.json.id)?.attributes.secret,
+			]),
+		).toEqual(all.items.map((item) => [item.json.id, true]));
 
 		const limited = await runContainerTrackingNode(
 			{ resource: 'webhook', operation: 'getMany', returnAll: false, limit: 4 },
