@@ -7,6 +7,7 @@ import { optionsCollection, withWarnings } from '../common';
 import { containerLocator, locatedContainer } from '../locators';
 import { simplifyContainer, simplifyField, wantsSimplified } from '../simplify';
 import { containerItem } from './summary';
+import type { OperationOption } from '../operation';
 
 export const CONTAINER_INCLUDES = [
 	{ name: 'Shipment', value: 'shipment' },
@@ -14,6 +15,13 @@ export const CONTAINER_INCLUDES = [
 	{ name: 'Pickup Facility', value: 'pickup_facility' },
 	{ name: 'Transport Events', value: 'transport_events' },
 ];
+
+export const option: OperationOption = {
+	name: 'Get',
+	action: 'Get a container',
+	description:
+		'Get a container with its pickup readiness, holds, fees and last free day worked out',
+};
 
 export const description: INodeProperties[] = [
 	containerLocator('get'),

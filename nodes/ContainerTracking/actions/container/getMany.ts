@@ -12,6 +12,14 @@ import { itemsFrom, limitOf, optionsCollection, returnAllAndLimit } from '../com
 import { simplifyContainer, simplifyField, wantsSimplified } from '../simplify';
 import { CONTAINER_INCLUDES } from './get';
 import { containerItem } from './summary';
+import type { OperationOption } from '../operation';
+
+export const option: OperationOption = {
+	name: 'Get Many',
+	action: 'Get many containers',
+	description:
+		'List the containers the account tracks, with pickup readiness, fees and last free day',
+};
 
 export const description: INodeProperties[] = [
 	...returnAllAndLimit('container', 'getMany'),

@@ -5,6 +5,13 @@ import { flattenResource, indexIncluded, type ResourceLike } from '../../transpo
 import { containerTrackingRequest, readAnswer } from '../../transport/request';
 import { itemsFrom } from '../common';
 import { containerLocator, locatedContainer } from '../locators';
+import type { OperationOption } from '../operation';
+
+export const option: OperationOption = {
+	name: 'Get Raw Events',
+	action: 'Get raw events of a container',
+	description: "The carriers' and terminals' own events, including estimated future ones",
+};
 
 export const description: INodeProperties[] = [containerLocator('getRawEvents')];
 

@@ -17,6 +17,7 @@ import { fetchList } from '../../transport/pagination';
 import { containerTrackingRequest, readAnswer } from '../../transport/request';
 import { itemsFrom, limitOf, optionsCollection, returnAllAndLimit, withWarnings } from '../common';
 import { containerLocator, locatedContainer } from '../locators';
+import type { OperationOption } from '../operation';
 
 /** The past events the service lists for a container: estimates come from Get Raw Events. */
 const TRANSPORT_EVENT_OPTIONS = EVENT_OPTIONS.filter(
@@ -25,6 +26,13 @@ const TRANSPORT_EVENT_OPTIONS = EVENT_OPTIONS.filter(
 			String(value).startsWith('container.pickup')) &&
 		!String(value).includes('.estimated.'),
 );
+
+export const option: OperationOption = {
+	name: 'Get Transport Events',
+	action: 'Get transport events of a container',
+	description:
+		'Past transport events of a container (vessel, rail, terminal), filtered and sorted as you choose',
+};
 
 export const description: INodeProperties[] = [
 	containerLocator('getTransportEvents'),

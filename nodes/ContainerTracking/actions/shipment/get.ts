@@ -16,6 +16,7 @@ import {
 import { requestRecord } from '../../transport/record';
 import { requiredText, showFor, withWarnings } from '../common';
 import { pickFields, simplifyField, wantsSimplified } from '../simplify';
+import type { OperationOption } from '../operation';
 
 export const SHIPMENT_INCLUDES = [
 	'containers',
@@ -25,6 +26,13 @@ export const SHIPMENT_INCLUDES = [
 	'pod_terminal',
 	'destination_terminal',
 ];
+
+export const option: OperationOption = {
+	name: 'Get',
+	action: 'Get a shipment',
+	description:
+		'Get a shipment: bill of lading, shipping line, its containers, ports, vessel and arrival times',
+};
 
 export const description: INodeProperties[] = [
 	{

@@ -23,10 +23,18 @@ import {
 	selectedCarrier,
 	type Inference,
 } from './inferNumber';
+import type { OperationOption } from '../operation';
 
 const show = showFor('trackingRequest', 'create');
 
 export const INFER = 'infer';
+
+export const option: OperationOption = {
+	name: 'Create',
+	action: 'Create a tracking request',
+	description:
+		'Start tracking a container, bill of lading or booking number with a shipping line (or let the carrier be inferred)',
+};
 
 export const description: INodeProperties[] = [
 	{

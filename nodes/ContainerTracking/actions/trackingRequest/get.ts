@@ -6,6 +6,14 @@ import { withWarnings } from '../common';
 import { locatedId, trackingRequestLocator } from '../locators';
 import { simplifyField, wantsSimplified } from '../simplify';
 import { simplifyTrackingRequest, trackingRequestItem } from './item';
+import type { OperationOption } from '../operation';
+
+export const option: OperationOption = {
+	name: 'Get',
+	action: 'Get a tracking request',
+	description:
+		'Where a tracking request stands: pending, created (with its shipment) or failed and why',
+};
 
 export const description: INodeProperties[] = [
 	trackingRequestLocator('get'),

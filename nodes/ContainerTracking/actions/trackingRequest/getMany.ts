@@ -16,12 +16,19 @@ import { fetchList } from '../../transport/pagination';
 import { itemsFrom, limitOf, returnAllAndLimit, showFor } from '../common';
 import { simplifyField, wantsSimplified } from '../simplify';
 import { simplifyTrackingRequest, trackingRequestItem } from './item';
+import type { OperationOption } from '../operation';
 
 const readableOptions = (values: readonly string[]) =>
 	values.map((value) => ({
 		name: value.charAt(0).toUpperCase() + value.slice(1).replace(/_/g, ' '),
 		value,
 	}));
+
+export const option: OperationOption = {
+	name: 'Get Many',
+	action: 'Get many tracking requests',
+	description: 'List tracking requests, filtered by status, kind of number or number',
+};
 
 export const description: INodeProperties[] = [
 	...returnAllAndLimit('trackingRequest', 'getMany'),

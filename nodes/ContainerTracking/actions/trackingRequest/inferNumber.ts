@@ -15,6 +15,14 @@ import {
 } from '../../schemas';
 import { containerTrackingRequest, readAnswer } from '../../transport/request';
 import { requiredText, showFor, withWarnings } from '../common';
+import type { OperationOption } from '../operation';
+
+export const option: OperationOption = {
+	name: 'Infer Carrier and Number Type',
+	action: 'Infer carrier and number type',
+	description:
+		'Predict the shipping line (SCAC) and whether a number is a container, bill of lading or booking number',
+};
 
 export const description: INodeProperties[] = [
 	{

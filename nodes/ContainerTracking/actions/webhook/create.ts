@@ -6,11 +6,18 @@ import { flattenResource, indexIncluded, type ResourceLike } from '../../transpo
 import { readAnswer } from '../../transport/request';
 import { createWebhook } from '../../transport/webhooks';
 import { repeatFields, requiredText, showFor, withWarnings } from '../common';
+import type { OperationOption } from '../operation';
 
 const show = showFor('webhook', 'create');
 
 export const SECRET_NOTICE =
 	'Store this secret now: it is the only way to verify that deliveries come from the service (HMAC-SHA256 of the raw body).';
+
+export const option: OperationOption = {
+	name: 'Create',
+	action: 'Create a webhook',
+	description: 'Subscribe a URL to notifications; the answer carries the signing secret',
+};
 
 export const description: INodeProperties[] = [
 	{

@@ -3,6 +3,13 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { containerTrackingRequest, serviceError } from '../../transport/request';
 import { repeatFields } from '../common';
 import { locatedId, webhookLocator } from '../locators';
+import type { OperationOption } from '../operation';
+
+export const option: OperationOption = {
+	name: 'Delete',
+	action: 'Delete a webhook',
+	description: 'Stop notifications to a webhook',
+};
 
 export const description: INodeProperties[] = [webhookLocator('delete')];
 

@@ -5,6 +5,13 @@ import { requestRecord } from '../../transport/record';
 import { optionsCollection, withWarnings } from '../common';
 import { locatedId, webhookLocator } from '../locators';
 import { includeSecretOption, webhookItem } from './item';
+import type { OperationOption } from '../operation';
+
+export const option: OperationOption = {
+	name: 'Get',
+	action: 'Get a webhook',
+	description: 'Read a webhook: its URL, events and whether it is active',
+};
 
 export const description: INodeProperties[] = [
 	webhookLocator('get'),

@@ -5,6 +5,13 @@ import type { ResourceLike } from '../../transport/jsonApi';
 import { fetchList } from '../../transport/pagination';
 import { itemsFrom, limitOf, optionsCollection, returnAllAndLimit } from '../common';
 import { includeSecretOption, webhookItem } from './item';
+import type { OperationOption } from '../operation';
+
+export const option: OperationOption = {
+	name: 'Get Many',
+	action: 'Get many webhooks',
+	description: 'List the webhooks of the account',
+};
 
 export const description: INodeProperties[] = [
 	...returnAllAndLimit('webhook', 'getMany'),

@@ -12,6 +12,13 @@ import { webhookBody, type WebhookSettings } from '../../transport/webhooks';
 import { optionsCollection, repeatFields, showFor, withWarnings } from '../common';
 import { locatedId, webhookLocator } from '../locators';
 import { includeSecretOption, webhookItem } from './item';
+import type { OperationOption } from '../operation';
+
+export const option: OperationOption = {
+	name: 'Update',
+	action: 'Update a webhook',
+	description: 'Change the URL, events or active flag of a webhook',
+};
 
 export const description: INodeProperties[] = [
 	webhookLocator('update'),

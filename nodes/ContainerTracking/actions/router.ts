@@ -1,0 +1,90 @@
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
+
+import { asNodeError } from '../transport/errors';
+import { container } from './container';
+import type { ContainerTrackingMap } from './node.type';
+import type { OperationExecute, OperationModule, Resource } from './operation';
+import { shipment } from './shipment';
+import { trackingRequest } from './trackingRequest';
+import { webhook } from './webhook';
+
+/** Checks at compile time that each resource is registered under its own value. */
+function keyedByValue<Resources extends { [Key in keyof Resources]: Resource<Key & string> }>(
+	resources: Resources,
+): Resources {
+	return resources;
+}
+
+/** The node's resources, in the order their fields are listed. */
+export const RESOURCES = keyedByValue({ trackingRequest, container, shipment, webhook });
+
+export type ResourceName = keyof ContainerTrackingMap;
+
+/** The Resource field, then every resource's Operation field and operation fields. */
+export const properties: INodeProperties[] = [
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: Object.values(RESOURCES)
+			.map(({ name, value }) => ({ name, value }))
+			.sort((a, b) => a.name.localeCompare(b.name)),
+		default: 'trackingRequest',
+	},
+	...Object.values(RESOURCES).flatMap((resource) => resource.description),
+];
+
+function operationOf(resource: string, operation: string): OperationExecute | undefined {
+	if (!Object.hasOwn(RESOURCES, resource)) return undefined;
+	const operations: Record<string, OperationModule> =
+		RESOURCES[resource as ResourceName].operations;
+	return Object.hasOwn(operations, operation) ? operations[operation].execute : undefined;
+}
+
+/** With Continue On Fail: what failed, in the service's words, with the HTTP status. */
+function errorItem(error: unknown): IDataObject {
+	const json: IDataObject = { error: (error as Error).message };
+	const description = (error as { description?: unknown }).description;
+	if (typeof description === 'string' && description) json.error_description = description;
+	if (error instanceof NodeApiError && error.httpCode) json.http_code = error.httpCode;
+	return json;
+}
+
+/**
+ * Runs the chosen operation item by item: each input item gives its output items, and with
+ * Continue On Fail a failed item gives an error item instead of stopping the run.
+ */
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const output: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const resource = this.getNodeParameter('resource', itemIndex) as string;
+			const operation = this.getNodeParameter('operation', itemIndex) as string;
+			const execute = operationOf(resource, operation);
+			if (!execute) {
+				throw new NodeOperationError(
+					this.getNode(),
+					`The operation "${operation}" of "${resource}" is not supported`,
+					{ itemIndex },
+				);
+			}
+			output.push(...(await execute.call(this, itemIndex)));
+		} catch (error) {
+			if (this.continueOnFail()) {
+				output.push({ json: errorItem(error), pairedItem: { item: itemIndex } });
+				continue;
+			}
+			throw asNodeError(this.getNode(), error, itemIndex);
+		}
+	}
+	return [output];
+}
