@@ -1,6 +1,7 @@
 // Postgres and Redis for n8n in queue mode (the queue-mode tests and `npm run bench`). Both come
 // from Debian's packages, installed here when missing (a fresh machine has neither); each run
-// gets its own data folder and ports, and stops what it started.
+// gets its own data folder and ports, and stops what it started. apt-get needs root: as another
+// user (a GitHub Actions runner) it runs through `sudo -n`, which needs passwordless sudo.
 import { execFile, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -23,6 +24,19 @@ function postgresBin() {
 const redisBin = () =>
 	['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((file) => existsSync(file));
 
+const isRoot = () => process.getuid?.() === 0;
+
+/**
+ * The command line of `apt-get <args>`: as root, apt-get itself; as anyone else, through
+ * `sudo -n` (never a password prompt: it fails instead), with DEBIAN_FRONTEND passed on since
+ * sudo resets the environment.
+ */
+export function aptCommand(args, root = isRoot()) {
+	return root
+		? ['apt-get', args]
+		: ['sudo', ['-n', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', ...args]];
+}
+
 /** Installs Debian's `postgresql` and `redis-server` when their binaries are missing. */
 export async function ensureServices() {
 	const missing = [];
@@ -31,11 +45,16 @@ export async function ensureServices() {
 	if (missing.length === 0) return;
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 	const apt = async (args) => {
+		const [command, commandArgs] = aptCommand(args);
 		try {
-			await run('apt-get', args, { env, maxBuffer: 64 * 2 ** 20, timeout: 15 * 60_000 });
+			await run(command, commandArgs, { env, maxBuffer: 64 * 2 ** 20, timeout: 15 * 60_000 });
 		} catch (error) {
+			const how =
+				command === 'sudo'
+					? 'not root, so apt-get ran through `sudo -n`, which needs passwordless sudo: run as root, allow this user sudo without a password, or install them first'
+					: 'run as root';
 			throw new Error(
-				`apt-get ${args.join(' ')} failed (queue mode needs ${missing.join(' and ')}; run as root):\n${String(error.stderr ?? error).slice(-2000)}`,
+				`${command} ${commandArgs.join(' ')} failed (queue mode needs ${missing.join(' and ')}; ${how}):\n${String(error.stderr ?? error).slice(-2000)}`,
 			);
 		}
 	};
@@ -48,8 +67,7 @@ export async function ensureServices() {
 
 /** Runs a command as `postgres` when we are root (Postgres refuses to run as root). */
 function asPostgres(bin, args, options = {}) {
-	const isRoot = process.getuid?.() === 0;
-	return isRoot
+	return isRoot()
 		? ['runuser', ['-u', 'postgres', '--', bin, ...args], options]
 		: [bin, args, options];
 }
