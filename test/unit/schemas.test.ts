@@ -17,7 +17,7 @@ import {
 	transportEventListDocument,
 	webhookDocument,
 	webhookListDocument,
-	webhookNotificationDocument,
+	webhookNotificationEnvelope,
 } from '../../nodes/ContainerTracking/schemas';
 import { expectSchema, formatIssues } from '../support/schemaAssertions';
 import { describeWithFixtures, fixtureNames, readFixture } from '../support/sharedFixtures';
@@ -114,7 +114,7 @@ describeWithFixtures('schemas: published webhook deliveries', () => {
 	const eachNotificationFixture = names.length > 0 ? it.each(names) : it.skip.each(['(none)']);
 	eachNotificationFixture('%s matches the webhook_notification envelope', (name) => {
 		const delivery = expectSchema(
-			webhookNotificationDocument,
+			webhookNotificationEnvelope,
 			readFixture('notifications', name),
 			`fixtures/notifications/${name}`,
 		);
@@ -482,13 +482,13 @@ describe('schemas: webhook deliveries', () => {
 	const changed = { available_for_pickup: [false, true] };
 
 	it('accepts a delivery with an unknown event name', () => {
-		const parsed = expectSchema(webhookNotificationDocument, delivery('container.teleported'));
+		const parsed = expectSchema(webhookNotificationEnvelope, delivery('container.teleported'));
 		expect(parsed.data.attributes.event).toBe('container.teleported');
 	});
 
 	it('accepts included records of unknown types as generic resources', () => {
 		const unknownRecord = { id: 'd1', type: 'document', attributes: { pages: 3 } };
-		expectSchema(webhookNotificationDocument, delivery('document.extracted', [unknownRecord]));
+		expectSchema(webhookNotificationEnvelope, delivery('document.extracted', [unknownRecord]));
 	});
 
 	it('a delivery without data.relationships.reference_object is a warning, not a refusal', () => {
@@ -496,7 +496,7 @@ describe('schemas: webhook deliveries', () => {
 		delete (
 			withoutReference.data.relationships as Partial<typeof withoutReference.data.relationships>
 		).reference_object;
-		expect(warningLines(webhookNotificationDocument, withoutReference)).toEqual([
+		expect(warningLines(webhookNotificationEnvelope, withoutReference)).toEqual([
 			`webhook_notification ${ids.notification} | relationships.reference_object | an object | nothing`,
 		]);
 		expectSchema(deliveryCore, withoutReference);
@@ -507,7 +507,7 @@ describe('schemas: webhook deliveries', () => {
 			const body = delivery('container.updated', [
 				containerUpdatedRecord({ available_for_pickup: value }),
 			]);
-			expect(warningLines(webhookNotificationDocument, body)).toEqual([]);
+			expect(warningLines(webhookNotificationEnvelope, body)).toEqual([]);
 		}
 		expectSchema(changeset, { pickup_lfd: [null] });
 	});
@@ -520,7 +520,7 @@ describe('schemas: webhook deliveries', () => {
 		});
 		const parsed = expectSchema(containerUpdatedEvent, record);
 		expect(Object.keys(parsed.attributes.changeset)).toHaveLength(3);
-		expectSchema(webhookNotificationDocument, delivery('container.updated', [record]));
+		expectSchema(webhookNotificationEnvelope, delivery('container.updated', [record]));
 	});
 
 	it('checks included records of known types against their schema, as warnings on that record', () => {
@@ -529,7 +529,7 @@ describe('schemas: webhook deliveries', () => {
 		}).data;
 		expect(
 			warningLines(
-				webhookNotificationDocument,
+				webhookNotificationEnvelope,
 				delivery('container.updated', [containerUpdatedRecord(changed), badContainer]),
 			),
 		).toEqual([
@@ -542,8 +542,8 @@ describe('schemas: webhook deliveries', () => {
 			'container.transport.available',
 		);
 		delete withoutIncluded.included;
-		expectSchema(webhookNotificationDocument, withoutIncluded);
-		expectSchema(webhookNotificationDocument, delivery('container.transport.available', []));
-		expectSchema(webhookNotificationDocument, { ...withoutIncluded, included: null });
+		expectSchema(webhookNotificationEnvelope, withoutIncluded);
+		expectSchema(webhookNotificationEnvelope, delivery('container.transport.available', []));
+		expectSchema(webhookNotificationEnvelope, { ...withoutIncluded, included: null });
 	});
 });

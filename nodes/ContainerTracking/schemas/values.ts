@@ -17,14 +17,6 @@ export function openEnum<const Known extends readonly [string, ...string[]]>(kno
 	>;
 }
 
-/** Whether `value` is one of `known` (for rules that treat known values specially). */
-export function isKnown<Known extends string>(
-	known: readonly Known[],
-	value: unknown,
-): value is Known {
-	return typeof value === 'string' && (known as readonly string[]).includes(value);
-}
-
 /** A JSON object (not null, not a list): what answers must be before their members are read. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -108,7 +100,6 @@ export const CONTAINER_STATUSES = [
 ] as const;
 
 export const EQUIPMENT_TYPES = ['dry', 'reefer', 'open top', 'flat rack', 'bulk', 'tank'] as const;
-export const EQUIPMENT_LENGTHS = [10, 20, 40, 45] as const;
 export const EQUIPMENT_HEIGHTS = ['standard', 'high_cube'] as const;
 
 /** Terminal hold names. Case-sensitive: `USDA`, `VACIS`, `TMF` are uppercase. */

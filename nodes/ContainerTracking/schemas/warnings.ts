@@ -164,6 +164,3 @@ export function documentWarnings(schema: z.ZodTypeAny, body: Json): DocumentWarn
 		},
 	};
 }
-
-/** No warnings: for items built from nothing the service sent. */
-export const NO_WARNINGS: DocumentWarnings = { all: [], forRecord: () => [] };

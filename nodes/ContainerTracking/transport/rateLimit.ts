@@ -16,10 +16,6 @@ export function setRateWindow(milliseconds: number): void {
 	gates.clear();
 }
 
-export function rateWindow(): number {
-	return windowMs;
-}
-
 /**
  * A sliding log of the calls made in the last window. A call is logged when its answer
  * arrives — never earlier than the service counted it — so that our window never ends before
