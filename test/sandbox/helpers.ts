@@ -122,8 +122,8 @@ export function changesetsFor(
 }
 
 /**
- * Rule 6.2.1 on real values: every entry is `[old, new]` with old ≠ new, and for each attribute
- * the old value of a change is the new value of the change before it.
+ * docs/service.md, "Changesets", on real values: every entry is `[old, new]` with old ≠ new, and
+ * for each attribute the old value of a change is the new value of the change before it.
  */
 export function expectChangesetsChain(
 	changesets: Changeset[],

@@ -47,7 +47,10 @@ interface Hold {
 	description: string | null;
 }
 
-/** Rule 2.10: a `total` equals the sum of the other fees when they share one currency. */
+/**
+ * docs/service.md, "Fee totals": a `total` equals the sum of the other fees when they share one
+ * currency.
+ */
 function expectTotalIsSum(fees: Fee[], label: string): void {
 	const total = fees.find((fee) => fee.type === 'total');
 	const items = fees.filter((fee) => fee.type !== 'total');
@@ -865,7 +868,7 @@ describe('scenarios', () => {
 			{ name: 'other', status: 'hold', description: 'DOWN - Broken machine over pile' },
 		]);
 		const { attributes } = (await getContainer(handle, containerId)).data;
-		// Ready for pickup again (rule 2.3.4): available, and no hold left.
+		// Ready for pickup again (docs/service.md, "Ready for pickup"): available, and no hold left.
 		expect(attributes.available_for_pickup).toBe(true);
 		expect(attributes.holds_at_pod_terminal).toEqual([]);
 	});

@@ -16,7 +16,10 @@ export function sign(raw: string | Buffer, secret: string): string {
 	return createHmac('sha256', secret).update(raw).digest('hex');
 }
 
-/** A reference-only delivery (service notes): valid envelope, nothing in `included`. */
+/**
+ * A reference-only delivery (docs/service.md, "Reference objects"): valid envelope, nothing in
+ * `included`.
+ */
 export function referenceOnly(event = 'container.transport.available'): Doc {
 	const id = randomUUID();
 	return {

@@ -1,6 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports */
 // A webhook receiver for tests. It verifies signatures with its own HMAC code (not the
-// sandbox's), exactly as the service notes describe: lowercase hex HMAC-SHA256 of the raw body.
+// sandbox's), exactly as docs/service.md, "Signature", describes: lowercase hex HMAC-SHA256 of
+// the raw body.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

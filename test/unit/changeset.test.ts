@@ -1,6 +1,7 @@
-// A `container.updated` changeset (interface 6.2) split into changes: every hold transition of
-// interface 3.3 (and the table at the top of logic/changeset.ts), fees of 2.10, open-ended keys,
-// odd values, filtering, and the service's published example.
+// A `container.updated` changeset (docs/service.md, "Changesets") split into changes: every hold
+// transition (docs/service.md, "Holds and fees", and the table at the top of
+// logic/changeset.ts), fees, open-ended keys, odd values, filtering, and the service's published
+// example.
 import {
 	diffFees,
 	diffHolds,
@@ -78,7 +79,7 @@ describe('diffFees: values no table lists', () => {
 	});
 });
 
-describe('diffHolds: the transitions of interface 3.3', () => {
+describe('diffHolds: the transitions of docs/service.md, "Holds and fees"', () => {
 	it('placed: a hold that was absent and is now active', () => {
 		expect(diffHolds([], [customsHold])).toEqual([
 			{
@@ -202,7 +203,7 @@ describe('diffHolds: the transitions of interface 3.3', () => {
 		expect(diffHolds([twin, twin], [twin, twin])).toEqual([]);
 	});
 
-	it('null or missing arrays count as empty (rule 2.3.6)', () => {
+	it('null or missing arrays count as empty (docs/service.md, "Holds and fees")', () => {
 		expect(holdSummary(diffHolds(null, [customsHold]))).toEqual([
 			['placed', 'customs', 'Awaiting customs release'],
 		]);
@@ -213,7 +214,7 @@ describe('diffHolds: the transitions of interface 3.3', () => {
 	});
 });
 
-describe('diffFees: fees of interface 2.10', () => {
+describe('diffFees: fees of docs/service.md, "Holds and fees"', () => {
 	it('added: a fee that was absent, with no old amount', () => {
 		expect(diffFees([], [demurrage(175)])).toEqual([
 			{
@@ -349,7 +350,7 @@ describe('splitChangeset', () => {
 		expect(changes[4]).toMatchObject({ fee: demurrage(175), old_amount: null, new_amount: 175 });
 	});
 
-	it('follows a hold through every step of 3.3, one changeset per step', () => {
+	it('follows a hold through every step of its life, one changeset per step', () => {
 		const steps: Array<[unknown[], unknown[]]> = [
 			[[], [customsPending]],
 			[[customsPending], [customsHold]],

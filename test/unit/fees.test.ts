@@ -13,7 +13,7 @@ describe('feeTotals', () => {
 		).toEqual({ fees_total: 795.5, fees_currency: 'USD', fees_by_currency: { USD: 795.5 } });
 	});
 
-	it('leaves out the total when line items are present (rule 2.10)', () => {
+	it('leaves out the total when line items are present (docs/service.md, "Fee totals")', () => {
 		expect(
 			feeTotals([
 				fee('demurrage', 300, 'USD'),
@@ -82,7 +82,7 @@ describe('feeTotals', () => {
 		).toEqual({ USD: 0.3, CAD: 0.7 });
 	});
 
-	it('reads an empty array as no fees (rule 2.3.6)', () => {
+	it('reads an empty array as no fees (docs/service.md, "Holds and fees")', () => {
 		expect(feeTotals([])).toEqual({ fees_total: 0, fees_currency: null, fees_by_currency: {} });
 	});
 

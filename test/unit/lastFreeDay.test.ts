@@ -368,7 +368,7 @@ describeWithFixtures('lastFreeDay: the service’s published containers', () => 
 			last_free_day_source: 'line',
 			last_free_day_timezone: 'US/Eastern',
 		});
-		// Its LFD agrees with the coalesced field (rule 2.3.1).
+		// Its LFD agrees with the coalesced field (docs/service.md, "Last free day").
 		expect(lfd.last_free_day).toBe(attributes.pickup_lfd);
 		expect(lastFreeDayDate(lfd.last_free_day, lfd.last_free_day_timezone)).toBe('2024-07-07');
 		expect(

@@ -55,7 +55,10 @@ const apiFixtureSchemas: Record<string, z.ZodTypeAny> = {
 	'webhook.create.201.json': webhookDocument,
 };
 
-/** Notification fixture → the reference object type its event implies (service notes). */
+/**
+ * Notification fixture → the reference object type its event implies
+ * (docs/service.md, "Reference objects").
+ */
 const notificationReferenceTypes: Record<string, string> = {
 	'container.created.json': 'container_created_event',
 	'container.pickup_lfd.changed.json': 'transport_event',
@@ -70,7 +73,7 @@ const notificationReferenceTypes: Record<string, string> = {
 	'tracking_request.succeeded.json': 'tracking_request',
 };
 
-/** The service notes' rule: which reference object type an event name comes with. */
+/** docs/service.md, "Reference objects": which reference object type an event name comes with. */
 function referenceTypeOfEvent(event: string): string | undefined {
 	if (event.startsWith('tracking_request.')) return 'tracking_request';
 	if (event.startsWith('container.transport.')) return 'transport_event';
