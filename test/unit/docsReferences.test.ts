@@ -1,0 +1,162 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- a test reading the repository's files from disk; both rules are for the published nodes */
+// Self-contained references: comments, test names and the README cite the service through
+// docs/service.md, by section, as in (docs/service.md, "Holds and fees"). The documents it was
+// written from live outside the repository, so a citation of their numbered sections ("interface
+// 2.3", "rule 2.3.6") or of the service notes cannot be followed by a contributor who only has
+// the repository; a cited section that docs/service.md does not have cannot be followed either.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const DOC = 'docs/service.md';
+const FOLDERS = ['nodes', 'credentials', 'sandbox', 'scripts', 'bench', 'test', 'examples'];
+const TOP_FILES = ['README.md', 'index.js', 'gulpfile.js'];
+const TEXT_FILE = /\.(ts|js|mjs|cjs|json|md)$/;
+const SKIPPED_FOLDERS = new Set(['node_modules', 'dist']);
+/** This file: it spells out what it looks for. */
+const SELF = path.relative(ROOT, __filename).split(path.sep).join('/');
+
+/** Citations of the documents outside the repository, and what each one cites. */
+const OUTSIDE_CITATIONS: ReadonlyArray<{ pattern: RegExp; what: string }> = [
+	{ pattern: /\binterface\s+\d/i, what: 'a numbered part of the interface description' },
+	{
+		pattern: /\binterface(?:'s)?\s+(?:section|rule|table)s?\s+\d/i,
+		what: 'a numbered part of the interface description',
+	},
+	{ pattern: /\brules?\s+\d+\.\d/i, what: 'a numbered rule of the interface description' },
+	{ pattern: /\bspec(?:\/interface\b|\s+\d)/i, what: 'the interface description' },
+	{ pattern: /\bservice[\s-]notes?\b/i, what: 'the service notes' },
+];
+
+/** `docs/service.md, "A section"` (optionally more: `, "B"`, `and "C"`, `from "D" to "E"`). */
+const SECTION_CITATION =
+	/docs\/service\.md,?\s+((?:from\s+)?"[^"]+"(?:\s*,?\s*(?:(?:and|or|to)\s+)?"[^"]+")*)/g;
+/** `docs/service.md#an-anchor`. */
+const ANCHOR_CITATION = /docs\/service\.md#([\w-]+)/g;
+
+function filesUnder(folder: string): string[] {
+	return readdirSync(path.join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
+		const relative = `${folder}/${entry.name}`;
+		if (entry.isDirectory()) return SKIPPED_FOLDERS.has(entry.name) ? [] : filesUnder(relative);
+		return TEXT_FILE.test(entry.name) ? [relative] : [];
+	});
+}
+
+function checkedFiles(): string[] {
+	return [...FOLDERS.flatMap(filesUnder), ...TOP_FILES].filter((file) => file !== SELF);
+}
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
+function anchorOf(heading: string): string {
+	return heading
+		.toLowerCase()
+		.replace(/[^\w\s-]/g, '')
+		.trim()
+		.replace(/\s/g, '-');
+}
+
+function headingsOf(markdown: string): string[] {
+	return markdown
+		.split('\n')
+		.map((line) => /^#{2,6}\s+(.+?)\s*#*\s*$/.exec(line)?.[1])
+		.filter((heading): heading is string => heading !== undefined);
+}
+
+/**
+ * The text with comment markers (`//`, ` * `, `/**`) taken off each line and the lines joined
+ * with spaces, so that a citation wrapped over two comment lines reads as one; `lineAt` gives the
+ * line of an offset in it.
+ */
+function joined(text: string): { text: string; lineAt: (offset: number) => number } {
+	const starts: number[] = [];
+	let out = '';
+	for (const line of text.split('\n')) {
+		starts.push(out.length);
+		out += line.replace(/^\s*(?:\/\/+|\/\*+|\*+(?!\/))?\s*/, '') + ' ';
+	}
+	const lineAt = (offset: number) => {
+		let line = 0;
+		while (line + 1 < starts.length && starts[line + 1] <= offset) line++;
+		return line + 1;
+	};
+	return { text: out, lineAt };
+}
+
+/** Every outside citation in `text`, as "line: what (the line)". */
+function outsideCitations(text: string): string[] {
+	return text
+		.split('\n')
+		.flatMap((line, index) =>
+			OUTSIDE_CITATIONS.filter(({ pattern }) => pattern.test(line)).map(
+				({ what }) => `${index + 1}: ${what} (${line.trim()})`,
+			),
+		);
+}
+
+/** Every cited docs/service.md section or anchor that `headings` lacks, as "line: citation". */
+function missingSections(text: string, headings: readonly string[]): string[] {
+	const { text: flat, lineAt } = joined(text);
+	const known = new Set(headings);
+	const anchors = new Set(headings.map(anchorOf));
+	const missing: string[] = [];
+	for (const match of flat.matchAll(SECTION_CITATION)) {
+		for (const [, section] of match[1].matchAll(/"([^"]+)"/g)) {
+			if (!known.has(section)) missing.push(`${lineAt(match.index ?? 0)}: "${section}"`);
+		}
+	}
+	for (const match of flat.matchAll(ANCHOR_CITATION)) {
+		if (!anchors.has(match[1])) missing.push(`${lineAt(match.index ?? 0)}: #${match[1]}`);
+	}
+	return missing;
+}
+
+const headings = headingsOf(readFileSync(path.join(ROOT, DOC), 'utf8'));
+const files = checkedFiles();
+
+describe('references to the service stay inside the repository', () => {
+	it('docs/service.md has sections, each heading once', () => {
+		expect(headings.length).toBeGreaterThan(10);
+		expect(headings.filter((heading, index) => headings.indexOf(heading) !== index)).toEqual([]);
+		expect(files).toContain('nodes/ContainerTracking/logic/readiness.ts');
+	});
+
+	it('finds outside citations and missing sections', () => {
+		expect(outsideCitations('// Ready (interface 2.3 rules 4 and 5).')).toHaveLength(1);
+		expect(outsideCitations(' * empty means none (rule 2.3.6).')).toHaveLength(1);
+		expect(outsideCitations('/** Interface section 3.4: the rail order. */')).toHaveLength(1);
+		expect(outsideCitations('// as the service notes describe')).toHaveLength(1);
+		expect(outsideCitations('// see ../shared/docs/service-notes.md')).toHaveLength(1);
+		expect(outsideCitations('// (docs/service.md, "Holds and fees"); ../shared/fixtures')).toEqual(
+			[],
+		);
+		const text = [
+			'/**',
+			' * Readiness (docs/service.md, "Ready for pickup" and',
+			' * "Holds and fees"); fees (docs/service.md, "Fee rules").',
+			' * See docs/service.md#holds-and-fees and docs/service.md#holds.',
+			' */',
+		].join('\n');
+		expect(missingSections(text, ['Ready for pickup', 'Holds and fees'])).toEqual([
+			'3: "Fee rules"',
+			'4: #holds',
+		]);
+	});
+
+	it('no file cites the interface description or the service notes', () => {
+		const found = files.flatMap((file) =>
+			outsideCitations(readFileSync(path.join(ROOT, file), 'utf8')).map(
+				(citation) => `${file}:${citation}`,
+			),
+		);
+		expect(found).toEqual([]);
+	});
+
+	it('every cited section of docs/service.md exists', () => {
+		const found = files.flatMap((file) =>
+			missingSections(readFileSync(path.join(ROOT, file), 'utf8'), headings).map(
+				(citation) => `${file}:${citation}`,
+			),
+		);
+		expect(found).toEqual([]);
+	});
+});
