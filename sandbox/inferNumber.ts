@@ -40,7 +40,7 @@ import {
 	findShippingLineByBillOfLadingPrefix,
 	findShippingLineByContainerPrefix,
 	type ShippingLine,
-} from '../nodes/ContainerTracking/logic/shippingLines';
+} from './world/shippingLines';
 
 export type NumberType = 'container' | 'bill_of_lading' | 'booking';
 export type ShippingLineDecision = 'auto_select' | 'needs_confirmation' | 'no_prediction';

@@ -2,7 +2,6 @@
  * Derives a realistic shipment from a tracking number: the same number and SCAC always give the
  * same ports, terminal, vessel, equipment and journey, so tests and demos are repeatable.
  */
-import { findShippingLine } from '../../nodes/ContainerTracking/logic/shippingLines';
 import { withCheckDigit } from '../../nodes/ContainerTracking/logic/iso6346';
 import type { ContainerPlan } from './plan';
 import { deterministicUuid, SeededRandom } from './random';
@@ -17,6 +16,7 @@ import {
 	type TerminalRecord,
 	type VesselRecord,
 } from './referenceData';
+import { findShippingLine } from './shippingLines';
 import { relationshipTo, relationshipToMany, type Resource } from './store';
 import { DAY, HOUR, isoTimestamp } from './time';
 

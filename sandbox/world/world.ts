@@ -12,7 +12,6 @@ import { ClockScheduler } from '../clock';
 import { ApiError, ValidationErrors, notFound } from '../http/jsonApi';
 import { copy } from '../http/documents';
 import { EVENT_NAMES, RAIL_PLAN_EVENTS } from '../../nodes/ContainerTracking/logic/eventNames';
-import { findShippingLine } from '../../nodes/ContainerTracking/logic/shippingLines';
 import {
 	buildChangeset,
 	changedDeadlineEvents,
@@ -23,6 +22,7 @@ import { generateShipment } from './generator';
 import type { ContainerPlan } from './plan';
 import { planJourney, type JourneyStep } from './journey';
 import { deterministicUuid, randomUuid } from './random';
+import { findShippingLine } from './shippingLines';
 import { ref, relationshipTo, type Resource, type Store } from './store';
 import { isoTimestamp } from './time';
 

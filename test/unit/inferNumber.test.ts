@@ -1,5 +1,4 @@
 import { withCheckDigit } from '../../nodes/ContainerTracking/logic/iso6346';
-import { SHIPPING_LINES } from '../../nodes/ContainerTracking/logic/shippingLines';
 import {
 	AUTO_SELECT_MIN_CONFIDENCE,
 	CONFIDENCE,
@@ -10,6 +9,7 @@ import {
 	NEEDS_CONFIRMATION_MIN_CONFIDENCE,
 	type InferNumberAttributes,
 } from '../../sandbox/inferNumber';
+import { SHIPPING_LINES } from '../../sandbox/world/shippingLines';
 import { describeWithFixtures, readFixture } from '../support/sharedFixtures';
 
 const MSC = { scac: 'MSCU', name: 'MSC' };

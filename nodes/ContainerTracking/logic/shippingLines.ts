@@ -1,76 +1,25 @@
 /**
- * The shipping lines the service knows well enough to predict (docs/service.md, "Shipping lines").
- * Container owner prefixes do not reliably name the carrier, because lessors own many boxes: a
- * prefix match is a candidate, never a certainty.
+ * The shipping lines the service knows well enough to predict (docs/service.md, "Shipping lines"):
+ * the Shipping Line choices of Tracking Request → Create. What the sandbox predicts them from,
+ * their container and bill of lading prefixes, is in sandbox/world/shippingLines.ts.
  */
 export interface ShippingLine {
 	scac: string;
 	name: string;
-	containerPrefixes: string[];
-	billOfLadingPrefix: string | null;
 }
 
-export const SHIPPING_LINES: readonly ShippingLine[] = [
-	{ scac: 'MSCU', name: 'MSC', containerPrefixes: ['MSCU', 'MEDU'], billOfLadingPrefix: 'MEDU' },
-	{
-		scac: 'MAEU',
-		name: 'Maersk',
-		containerPrefixes: ['MAEU', 'MSKU', 'MRKU'],
-		billOfLadingPrefix: 'MAEU',
-	},
-	{ scac: 'CMDU', name: 'CMA CGM', containerPrefixes: ['CMAU'], billOfLadingPrefix: 'CMDU' },
-	{
-		scac: 'HLCU',
-		name: 'Hapag-Lloyd',
-		containerPrefixes: ['HLCU', 'HLXU'],
-		billOfLadingPrefix: 'HLCU',
-	},
-	{ scac: 'COSU', name: 'COSCO', containerPrefixes: ['CSNU', 'CBHU'], billOfLadingPrefix: 'COSU' },
-	{
-		scac: 'ONEY',
-		name: 'Ocean Network Express',
-		containerPrefixes: ['ONEU'],
-		billOfLadingPrefix: 'ONEY',
-	},
-	{
-		scac: 'EGLV',
-		name: 'Evergreen',
-		containerPrefixes: ['EGHU', 'EISU', 'EMCU'],
-		billOfLadingPrefix: 'EGLV',
-	},
-	{ scac: 'OOLU', name: 'OOCL', containerPrefixes: ['OOLU'], billOfLadingPrefix: 'OOLU' },
-	{
-		scac: 'YMLU',
-		name: 'Yang Ming',
-		containerPrefixes: ['YMLU', 'YMMU'],
-		billOfLadingPrefix: 'YMLU',
-	},
-	{ scac: 'HDMU', name: 'HMM', containerPrefixes: ['HDMU'], billOfLadingPrefix: 'HDMU' },
-	{ scac: 'ZIMU', name: 'ZIM', containerPrefixes: ['ZIMU', 'ZCSU'], billOfLadingPrefix: 'ZIMU' },
-	{
-		scac: 'WHLC',
-		name: 'Wan Hai',
-		containerPrefixes: ['WHLU', 'WHSU'],
-		billOfLadingPrefix: 'WHLC',
-	},
-	{ scac: 'TEST', name: 'Test carrier', containerPrefixes: [], billOfLadingPrefix: null },
-];
-
-export function findShippingLine(scac: string): ShippingLine | undefined {
-	const wanted = scac.trim().toUpperCase();
-	return SHIPPING_LINES.find((line) => line.scac === wanted);
-}
-
-/** The line whose common container prefixes include this owner code (a candidate only). */
-export function findShippingLineByContainerPrefix(ownerCode: string): ShippingLine | undefined {
-	const wanted = ownerCode.trim().toUpperCase();
-	return SHIPPING_LINES.find((line) => line.containerPrefixes.includes(wanted));
-}
-
-/** The line whose bill of lading prefix starts this (normalized) number. */
-export function findShippingLineByBillOfLadingPrefix(number: string): ShippingLine | undefined {
-	const wanted = number.trim().toUpperCase();
-	return SHIPPING_LINES.find(
-		(line) => line.billOfLadingPrefix !== null && wanted.startsWith(line.billOfLadingPrefix),
-	);
-}
+export const SHIPPING_LINES = [
+	{ scac: 'MSCU', name: 'MSC' },
+	{ scac: 'MAEU', name: 'Maersk' },
+	{ scac: 'CMDU', name: 'CMA CGM' },
+	{ scac: 'HLCU', name: 'Hapag-Lloyd' },
+	{ scac: 'COSU', name: 'COSCO' },
+	{ scac: 'ONEY', name: 'Ocean Network Express' },
+	{ scac: 'EGLV', name: 'Evergreen' },
+	{ scac: 'OOLU', name: 'OOCL' },
+	{ scac: 'YMLU', name: 'Yang Ming' },
+	{ scac: 'HDMU', name: 'HMM' },
+	{ scac: 'ZIMU', name: 'ZIM' },
+	{ scac: 'WHLC', name: 'Wan Hai' },
+	{ scac: 'TEST', name: 'Test carrier' },
+] as const satisfies readonly ShippingLine[];
