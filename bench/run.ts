@@ -27,7 +27,7 @@ import {
 	type IVersionedNodeType,
 } from 'n8n-workflow';
 
-import { withCheckDigit } from '../nodes/ContainerTracking/logic/iso6346';
+import { withCheckDigit } from '../sandbox/world/containerNumbers';
 import { setRateWindow } from '../nodes/ContainerTracking/transport/rateLimit';
 import { startSandbox } from '../sandbox/server';
 import {

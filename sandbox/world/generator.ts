@@ -2,7 +2,7 @@
  * Derives a realistic shipment from a tracking number: the same number and SCAC always give the
  * same ports, terminal, vessel, equipment and journey, so tests and demos are repeatable.
  */
-import { withCheckDigit } from '../../nodes/ContainerTracking/logic/iso6346';
+import { withCheckDigit } from './containerNumbers';
 import type { ContainerPlan } from './plan';
 import { deterministicUuid, SeededRandom } from './random';
 import {

@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { withCheckDigit } from '../../nodes/ContainerTracking/logic/iso6346';
+import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import { eventually, trackManyContainers } from '../support/sandbox';
 import {
 	CREDENTIAL,

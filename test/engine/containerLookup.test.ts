@@ -5,7 +5,7 @@
 // container lists that event. It must stop there: a container on page 3 costs 3 calls, not 20.
 import { randomUUID } from 'node:crypto';
 
-import { withCheckDigit } from '../../nodes/ContainerTracking/logic/iso6346';
+import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import { MAX_PAGE_SIZE } from '../../nodes/ContainerTracking/transport/pagination';
 import type { Resource } from '../../sandbox/world/store';
 import { deliverSigned, referenceOnly, SECRET } from '../support/deliveries';

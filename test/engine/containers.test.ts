@@ -5,7 +5,7 @@ import { DateTime } from 'luxon';
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { eventLabel } from '../../nodes/ContainerTracking/logic/eventNames';
-import { withCheckDigit } from '../../nodes/ContainerTracking/logic/iso6346';
+import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import { runContainerTrackingNode } from '../support/engine';
 import {
 	API_KEY,

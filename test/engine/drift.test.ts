@@ -6,7 +6,7 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { EVENT_NAMES, RAIL_PLAN_EVENTS } from '../../nodes/ContainerTracking/logic/eventNames';
-import { withCheckDigit } from '../../nodes/ContainerTracking/logic/iso6346';
+import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import { DRIFT_VALUES } from '../../sandbox/drift';
 import { startBridge, type Bridge } from '../support/bridge';
 import { runContainerTrackingNode, type EngineRun } from '../support/engine';

@@ -4,7 +4,7 @@
 // operation, never one per event.
 import type { INodeParameters } from 'n8n-workflow';
 
-import { withCheckDigit } from '../../nodes/ContainerTracking/logic/iso6346';
+import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import { runContainerTrackingNode } from '../support/engine';
 import {
 	API_KEY,

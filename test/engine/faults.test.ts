@@ -1,7 +1,7 @@
 // Writes under real faults: the sandbox fails a seeded share of the calls, some before the
 // service did the work (nothing happened) and some after it (the work is done, the answer is
 // lost). A write that is safe to repeat is repeated, so no item fails and nothing is made twice.
-import { withCheckDigit } from '../../nodes/ContainerTracking/logic/iso6346';
+import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import { runContainerTrackingNode } from '../support/engine';
 import { API_KEY, startPacedSandbox, type SandboxHandle } from '../support/sandbox';
 

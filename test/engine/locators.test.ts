@@ -2,7 +2,7 @@
 // account of 1,000 containers: "From list" searches by part of a number across pages, "By Number"
 // resolves a whole column of numbers with one read of the list, and a number typed into "By ID"
 // still finds its container. Calls are counted by the sandbox.
-import { withCheckDigit } from '../../nodes/ContainerTracking/logic/iso6346';
+import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import { SEARCH_MATCHES_PER_CALL } from '../../nodes/ContainerTracking/methods/listSearch';
 import { MAX_PAGE_SIZE } from '../../nodes/ContainerTracking/transport/pagination';
 import type { Resource } from '../../sandbox/world/store';

@@ -18,7 +18,7 @@ import {
 } from 'n8n-workflow';
 
 import { ContainerTracking } from '../../nodes/ContainerTracking/ContainerTracking.node';
-import { withCheckDigit } from '../../nodes/ContainerTracking/logic/iso6346';
+import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import {
 	engineAdditionalData,
 	nodeTypes,

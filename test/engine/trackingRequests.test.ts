@@ -2,7 +2,7 @@
 // and inferred carriers, duplicates, options that must reach the service, and per-item errors.
 import type { INodeParameters } from 'n8n-workflow';
 
-import { withCheckDigit } from '../../nodes/ContainerTracking/logic/iso6346';
+import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import { runContainerTrackingNode } from '../support/engine';
 import { API_KEY, startTestSandbox, type SandboxHandle } from '../support/sandbox';
 

@@ -3,7 +3,7 @@
 // through n8n's engine against a started sandbox, with faults injected by its control API.
 import { runContainerTrackingNode } from '../support/engine';
 import { API_KEY, startPacedSandbox, type SandboxHandle } from '../support/sandbox';
-import { withCheckDigit } from '../../nodes/ContainerTracking/logic/iso6346';
+import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 
 const infer = {
 	resource: 'trackingRequest',

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { withCheckDigit } from '../../nodes/ContainerTracking/logic/iso6346';
+import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import type { Resource } from '../../sandbox/world/store';
 import {
 	eventually,

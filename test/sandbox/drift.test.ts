@@ -8,7 +8,7 @@ import type { AxiosResponse } from 'axios';
 import { isEqual } from 'lodash';
 
 import { EVENT_NAMES } from '../../nodes/ContainerTracking/logic/eventNames';
-import { withCheckDigit } from '../../nodes/ContainerTracking/logic/iso6346';
+import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import {
 	containerDocument,
 	containerListDocument,

@@ -4,7 +4,7 @@
 import type { AxiosResponse } from 'axios';
 import { isEqual } from 'lodash';
 
-import { withCheckDigit } from '../../nodes/ContainerTracking/logic/iso6346';
+import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import {
 	notificationSchemasByType,
 	webhookNotificationEnvelope,

@@ -1,4 +1,4 @@
-import { withCheckDigit } from '../../nodes/ContainerTracking/logic/iso6346';
+import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import {
 	AUTO_SELECT_MIN_CONFIDENCE,
 	CONFIDENCE,

@@ -3,8 +3,8 @@ import {
 	computeCheckDigit,
 	looksLikeContainerNumber,
 	normalizeContainerNumber,
-	withCheckDigit,
 } from '../../nodes/ContainerTracking/logic/iso6346';
+import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 
 /** The same number with its last digit replaced by the next one (mod 10): always wrong. */
 function withWrongCheckDigit(number: string): string {

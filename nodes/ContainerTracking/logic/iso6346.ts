@@ -85,8 +85,3 @@ export function checkContainerNumber(input: string): ContainerNumberCheck {
 			: `Check digit ${actual} does not match the ISO 6346 check digit ${expected}`,
 	};
 }
-
-/** Completes a ten-character prefix into a valid container number. */
-export function withCheckDigit(firstTen: string): string {
-	return `${firstTen.toUpperCase()}${computeCheckDigit(firstTen)}`;
-}
