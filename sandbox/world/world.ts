@@ -11,13 +11,13 @@ import type { SandboxClock } from '../clock';
 import { ClockScheduler } from '../clock';
 import { ApiError, ValidationErrors, notFound } from '../http/jsonApi';
 import { copy } from '../http/documents';
-import { EVENT_NAMES, RAIL_PLAN_EVENTS } from '../../nodes/ContainerTracking/logic/eventNames';
 import {
 	buildChangeset,
 	changedDeadlineEvents,
 	coalescedLastFreeDay,
 	type ContainerAttributes,
 } from './containerChanges';
+import { EVENT_NAMES, RAIL_PLAN_EVENTS } from './eventNames';
 import { generateShipment } from './generator';
 import type { ContainerPlan } from './plan';
 import { planJourney, type JourneyStep } from './journey';

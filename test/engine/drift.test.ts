@@ -5,7 +5,7 @@
 // and every value the sandbox served reaches the items unchanged.
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { EVENT_NAMES, RAIL_PLAN_EVENTS } from '../../nodes/ContainerTracking/logic/eventNames';
+import { EVENT_NAMES, RAIL_PLAN_EVENTS } from '../../sandbox/world/eventNames';
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import { DRIFT_VALUES } from '../../sandbox/drift';
 import { startBridge, type Bridge } from '../support/bridge';

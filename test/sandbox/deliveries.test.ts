@@ -3,7 +3,7 @@
 // duplicates, the delivery log, and the envelope's keys against the service's published example.
 // Drift stays off here whatever CT_SANDBOX_DRIFT says: these suites check the interface's own
 // values; drift.test.ts checks what drift serves.
-import { EVENT_NAMES } from '../../nodes/ContainerTracking/logic/eventNames';
+import { EVENT_NAMES } from '../../sandbox/world/eventNames';
 import { startTestSandbox, trackContainer, type SandboxHandle } from '../support/sandbox';
 import { describeWithFixtures, fixtureNames, readFixture } from '../support/sharedFixtures';
 import {

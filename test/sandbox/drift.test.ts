@@ -7,7 +7,7 @@
 import type { AxiosResponse } from 'axios';
 import { isEqual } from 'lodash';
 
-import { EVENT_NAMES } from '../../nodes/ContainerTracking/logic/eventNames';
+import { EVENT_NAMES } from '../../sandbox/world/eventNames';
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import {
 	containerDocument,

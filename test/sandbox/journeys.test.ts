@@ -6,7 +6,7 @@
 import { isEqual } from 'lodash';
 import { DateTime } from 'luxon';
 
-import { EVENT_NAMES } from '../../nodes/ContainerTracking/logic/eventNames';
+import { EVENT_NAMES } from '../../sandbox/world/eventNames';
 import {
 	containerDocument,
 	transportEventListDocument,

@@ -11,9 +11,7 @@ import { description as getTransportEvents } from '../../nodes/ContainerTracking
 import { description as createWebhook } from '../../nodes/ContainerTracking/actions/webhook/create';
 import { ContainerTrackingTrigger } from '../../nodes/ContainerTracking/ContainerTrackingTrigger.node';
 import {
-	EVENT_NAMES,
 	EVENT_OPTIONS,
-	RAIL_PLAN_EVENTS,
 	eventLabel,
 	withEventLabel,
 } from '../../nodes/ContainerTracking/logic/eventNames';
@@ -21,6 +19,7 @@ import {
 	deliveryItems,
 	type Notification,
 } from '../../nodes/ContainerTracking/trigger/deliveryItems';
+import { EVENT_NAMES, RAIL_PLAN_EVENTS } from '../../sandbox/world/eventNames';
 
 const values = EVENT_OPTIONS.map((option) => String(option.value));
 const position = (name: string) => values.indexOf(name);

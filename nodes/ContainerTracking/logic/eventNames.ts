@@ -65,16 +65,6 @@ export type KnownEventName =
 	| (typeof DEADLINE_EVENTS)[number]
 	| (typeof OTHER_EVENTS)[number];
 
-export const EVENT_NAMES: readonly string[] = [
-	...TRACKING_REQUEST_EVENTS,
-	...TRANSPORT_EVENTS,
-	...DEADLINE_EVENTS,
-	...OTHER_EVENTS,
-];
-
-/** Needs the Rail Plan entitlement. */
-export const RAIL_PLAN_EVENTS: readonly string[] = ['container.pickup_lfd_rail.changed'];
-
 /**
  * What each event is called in the node and what it means. A `Record` over every known name, so
  * a name left out or misspelt does not compile; its order is the order of the pickers: the
