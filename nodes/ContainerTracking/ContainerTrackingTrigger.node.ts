@@ -16,7 +16,7 @@ import { deliveryCore, documentWarnings, webhookNotificationEnvelope } from './s
 import { CREDENTIAL_NAME } from './transport/request';
 import { parseJsonBody, rawBodyOf } from './trigger/body';
 import { addMissingContainers } from './trigger/containerLookup';
-import { deliveryItems, type Notification } from './trigger/deliveryItems';
+import { deliveryItems } from './trigger/deliveryItems';
 import { passNewNotification } from './trigger/durableRepeats';
 import {
 	AUTOMATIC,
@@ -232,10 +232,11 @@ export class ContainerTrackingTrigger implements INodeType {
 		} catch {
 			return answer(this, 400, 'The body is not JSON');
 		}
-		if (!deliveryCore.safeParse(body).success) {
+		const delivery = deliveryCore.safeParse(body);
+		if (!delivery.success) {
 			return answer(this, 400, 'The body is not a notification: it has no data.id or no event');
 		}
-		const notification = body as Notification;
+		const notification = delivery.data;
 		const notificationId = String(notification.data.id);
 
 		const options = this.getNodeParameter('options', {}) as TriggerOptions;

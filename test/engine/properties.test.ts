@@ -22,11 +22,8 @@ import {
 	webhookDocument,
 	webhookNotificationEnvelope,
 } from '../../nodes/ContainerTracking/schemas';
-import {
-	flattenResource,
-	indexIncluded,
-	type ResourceLike,
-} from '../../nodes/ContainerTracking/transport/jsonApi';
+import { flattenResource, indexIncluded } from '../../nodes/ContainerTracking/transport/jsonApi';
+import type { JsonApiResource } from '../../nodes/ContainerTracking/schemas';
 import { deliverSigned, SECRET, type Doc } from '../support/deliveries';
 import {
 	applyMutations,
@@ -175,7 +172,7 @@ const API_ANSWERS: Record<
 function nodeItems(document: Doc): Doc[] {
 	const included = indexIncluded(document.included);
 	const records: Doc[] = Array.isArray(document.data) ? document.data : [document.data];
-	return records.map((record: ResourceLike) => {
+	return records.map((record: JsonApiResource) => {
 		if (record.type === 'container') return containerItem(record, included, NOW);
 		if (record.type === 'infer_number_results')
 			return { ...inferenceSummary(record.attributes ?? {}), ...(record.attributes ?? {}) };

@@ -8,13 +8,14 @@ import {
 	simplifyField,
 	wantsSimplified,
 } from '../../nodes/ContainerTracking/actions/simplify';
-import { indexIncluded, type ResourceLike } from '../../nodes/ContainerTracking/transport/jsonApi';
+import { indexIncluded } from '../../nodes/ContainerTracking/transport/jsonApi';
+import type { JsonApiResource } from '../../nodes/ContainerTracking/schemas';
 import { SIMPLIFIED_KEYS, WORKED_OUT_KEYS } from '../support/containerItems';
 import { describeWithFixtures, readFixture } from '../support/sharedFixtures';
 
 const NOW = new Date('2024-07-05T12:00:00Z');
 
-const SHIPMENT: ResourceLike = {
+const SHIPMENT: JsonApiResource = {
 	id: 'shp-1',
 	type: 'shipment',
 	attributes: {
@@ -28,14 +29,14 @@ const SHIPMENT: ResourceLike = {
 	},
 };
 
-const TERMINAL: ResourceLike = {
+const TERMINAL: JsonApiResource = {
 	id: 'trm-1',
 	type: 'terminal',
 	attributes: { name: 'Yangshan Phase IV', firms_code: null },
 };
 
 /** A discharged box in Shanghai with a customs hold, fees and a terminal LFD. */
-function container(attributes: IDataObject = {}, relationships?: ResourceLike['relationships']) {
+function container(attributes: IDataObject = {}, relationships?: JsonApiResource['relationships']) {
 	return {
 		id: 'ctr-1',
 		type: 'container',
@@ -66,7 +67,7 @@ function container(attributes: IDataObject = {}, relationships?: ResourceLike['r
 			pickup_facility: { data: null },
 			transport_events: { data: [{ id: 'ev-1', type: 'transport_event' }] },
 		},
-	} satisfies ResourceLike;
+	} satisfies JsonApiResource;
 }
 
 const BOTH_INCLUDED = indexIncluded([SHIPMENT, TERMINAL]);
@@ -296,7 +297,7 @@ describe('the Simplify field and parameter', () => {
 
 describeWithFixtures('containerItem: the service’s published container', () => {
 	it('api/container.get.json: worked-out fields first, then its 37 attributes', () => {
-		const document = readFixture<{ data: ResourceLike; included?: unknown }>(
+		const document = readFixture<{ data: JsonApiResource; included?: unknown }>(
 			'api',
 			'container.get.json',
 		);

@@ -1,14 +1,12 @@
 // Item building on its own (nodes/ContainerTracking/trigger/deliveryItems.ts), on deliveries
 // written here: the reference and its subjects are read once, a changeset gives one item per
 // changed field (and per hold or fee), a reference-only delivery gives one item.
-import {
-	deliveryItems,
-	type Notification,
-} from '../../nodes/ContainerTracking/trigger/deliveryItems';
+import { deliveryItems } from '../../nodes/ContainerTracking/trigger/deliveryItems';
+import type { Delivery } from '../../nodes/ContainerTracking/schemas';
 
 const options = { expandHoldsAndFees: true, fields: [], raw: false };
 
-function containerUpdated(changeset: Record<string, unknown>): Notification {
+function containerUpdated(changeset: Record<string, unknown>): Delivery {
 	return {
 		data: {
 			id: 'n-1',
@@ -98,7 +96,7 @@ describe('deliveryItems', () => {
 	it('gives the notification as it came in raw mode, and one item for a reference-only delivery', () => {
 		const raw = containerUpdated({ pickup_lfd: [null, '2026-11-28T08:00:00Z'] });
 		expect(deliveryItems(raw, { ...options, raw: true })).toEqual([raw]);
-		const referenceOnly: Notification = {
+		const referenceOnly: Delivery = {
 			data: {
 				id: 'n-2',
 				attributes: { event: 'container.transport.available' },

@@ -15,10 +15,8 @@ import {
 	eventLabel,
 	withEventLabel,
 } from '../../nodes/ContainerTracking/logic/eventNames';
-import {
-	deliveryItems,
-	type Notification,
-} from '../../nodes/ContainerTracking/trigger/deliveryItems';
+import { deliveryItems } from '../../nodes/ContainerTracking/trigger/deliveryItems';
+import type { Delivery } from '../../nodes/ContainerTracking/schemas';
 import { EVENT_NAMES, RAIL_PLAN_EVENTS } from '../../sandbox/world/eventNames';
 
 const values = EVENT_OPTIONS.map((option) => String(option.value));
@@ -34,7 +32,7 @@ function optionsOf(properties: INodeProperties[], name: string): INodePropertyOp
 }
 
 /** A delivery that carries only its reference object, as the service sends some events. */
-function referenceOnly(event: string): Notification {
+function referenceOnly(event: string): Delivery {
 	return {
 		data: {
 			id: 'n-9',

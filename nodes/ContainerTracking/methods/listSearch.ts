@@ -7,7 +7,8 @@ import type {
 
 import { normalizeContainerNumber } from '../logic/iso6346';
 import { membersOf } from '../schemas';
-import { indexIncluded, relatedRecord, type ResourceLike } from '../transport/jsonApi';
+import { indexIncluded, relatedRecord } from '../transport/jsonApi';
+import type { JsonApiResource } from '../schemas';
 import { fetchPage } from '../transport/pagination';
 
 /*
@@ -19,7 +20,7 @@ import { fetchPage } from '../transport/pagination';
 /** A search that is typed reads pages until it has this many matches (or the list ends). */
 export const SEARCH_MATCHES_PER_CALL = 20;
 
-type Entry = { record: IDataObject; included: Map<string, ResourceLike> };
+type Entry = { record: IDataObject; included: Map<string, JsonApiResource> };
 
 async function searchList(
 	context: ILoadOptionsFunctions,
@@ -79,7 +80,11 @@ export async function searchContainers(
 			normalizeContainerNumber(text(membersOf(record.attributes).number) ?? '').includes(wanted),
 		toResult: ({ record, included }) => {
 			const attributes = membersOf(record.attributes);
-			const terminal = relatedRecord(record as unknown as ResourceLike, 'pod_terminal', included);
+			const terminal = relatedRecord(
+				record as unknown as JsonApiResource,
+				'pod_terminal',
+				included,
+			);
 			return {
 				name: joined(
 					text(attributes.number) ?? String(record.id),

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 
-import { includedResources, jsonApiError, listDocument, singleResourceDocument } from './jsonApi';
+import {
+	deliveryCore,
+	includedResources,
+	jsonApiError,
+	listDocument,
+	resourceObject,
+	singleResourceDocument,
+} from './jsonApi';
 import {
 	container,
 	containerAttributes,
@@ -52,6 +59,13 @@ export const webhookListDocument = listDocument(webhook, included);
 // ---------------------------------------------------------------------------------------------
 // Types
 
+/**
+ * A delivery body as far as the trigger relies on it: its notification id and event
+ * (`deliveryCore`); everything else may be missing or different.
+ */
+export type Delivery = z.infer<typeof deliveryCore>;
+/** Any record of an answer, as the nodes read it: an id, a type, and whatever else it carries. */
+export type JsonApiResource = z.infer<typeof resourceObject>;
 export type JsonApiError = z.infer<typeof jsonApiError>;
 export type ContainerAttributes = z.infer<typeof containerAttributes>;
 export type ImportDeadlines = z.infer<typeof importDeadlines>;

@@ -40,8 +40,11 @@ export const relationship = z
 	})
 	.passthrough();
 
-/** A `relationships` member: any names, each a relationship object. */
-export const relationships = z.record(z.string(), relationship);
+/**
+ * A `relationships` member: any names, each a relationship object. (`undefined` never comes in
+ * JSON; allowing it lets every resource's named relationships, all optional, read as this.)
+ */
+export const relationships = z.record(z.string(), relationship.optional());
 
 // Link values are plain strings, not `.url()`: the service writes some as paths relative to the
 // host ("/v2/shipments/...", seen in every notification the service publishes).

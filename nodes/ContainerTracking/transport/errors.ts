@@ -1,5 +1,8 @@
 import { NodeApiError, NodeOperationError, type INode } from 'n8n-workflow';
 
+import type { JsonApiError } from '../schemas';
+import { isRecord } from '../schemas/values';
+
 /**
  * The error to throw for an item: errors the node already raised keep their HTTP details and
  * gain the item index; anything else becomes a NodeOperationError naming the item.
@@ -82,14 +85,6 @@ export function wrongPathMessage(baseUrl: string): string {
 	return `${baseUrl} answers, but not as the service: the Base URL must end in /v2`;
 }
 
-interface ServiceErrorObject {
-	status?: string;
-	title?: string | null;
-	detail?: string | null;
-	code?: string | null;
-	source?: { pointer?: string; parameter?: string } | null;
-}
-
 const STATUS_MEANINGS: Record<number, string> = {
 	400: 'The service rejected the request',
 	401: 'The API key was refused (missing, malformed or unknown): check the credential',
@@ -110,7 +105,10 @@ export function apiErrorMessage(
 	method: string,
 	path: string,
 ): { message: string; description: string } {
-	const errors = Array.isArray(body?.errors) ? (body.errors as ServiceErrorObject[]) : [];
+	// Any member may be missing, and an answer may not follow JSON:API at all.
+	const errors: Array<Partial<JsonApiError>> = Array.isArray(body?.errors)
+		? body.errors.filter(isRecord)
+		: [];
 	const parts = errors
 		.map((error) => {
 			const what = error.detail ?? error.title ?? error.code ?? null;

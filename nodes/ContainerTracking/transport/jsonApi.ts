@@ -1,25 +1,20 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { JsonApiResource } from '../schemas';
 import { isRecord } from '../schemas/values';
 
-/**
+/*
  * Turns JSON:API records into the flat items n8n users work with: attributes at the top, each
  * relationship as `<name>_id` (or `<name>_ids`), and the related record itself under `<name>`
  * when the answer included it.
  */
-export interface ResourceLike {
-	id: string;
-	type: string;
-	attributes?: IDataObject | null;
-	relationships?: Record<string, { data?: unknown } | null | undefined> | null;
-}
 
-export type IncludedIndex = Map<string, ResourceLike>;
+export type IncludedIndex = Map<string, JsonApiResource>;
 
 export function indexIncluded(included: unknown): IncludedIndex {
 	const index: IncludedIndex = new Map();
 	if (!Array.isArray(included)) return index;
-	for (const record of included as ResourceLike[]) {
+	for (const record of included as JsonApiResource[]) {
 		if (isRecord(record) && typeof record.id === 'string' && typeof record.type === 'string')
 			index.set(`${record.type}:${record.id}`, record);
 	}
@@ -39,7 +34,7 @@ function identifiers(data: unknown): Array<{ id: string; type: string }> {
  * cycles such as container → shipment → containers stay finite.
  */
 export function flattenResource(
-	resource: ResourceLike,
+	resource: JsonApiResource,
 	included: IncludedIndex,
 	depth = 1,
 ): IDataObject {
@@ -61,7 +56,7 @@ export function flattenResource(
 		if (depth <= 0) continue;
 		const related = refs
 			.map((ref) => included.get(`${ref.type}:${ref.id}`))
-			.filter((record): record is ResourceLike => record !== undefined)
+			.filter((record): record is JsonApiResource => record !== undefined)
 			.map((record) => ({ type: record.type, ...flattenResource(record, included, depth - 1) }));
 		if (related.length === 0) continue;
 		flat[name] = Array.isArray(data) ? related : related[0];
@@ -71,17 +66,18 @@ export function flattenResource(
 
 /** The `{id, type}`s a relationship names (null data, absent or malformed: none). */
 export function relatedIdentifiers(
-	resource: { relationships?: unknown },
+	resource: object,
 	relationship: string,
 ): Array<{ id: string; type: string }> {
-	const relationships = isRecord(resource.relationships) ? resource.relationships : {};
+	const members = resource as { relationships?: unknown };
+	const relationships = isRecord(members.relationships) ? members.relationships : {};
 	const entry = relationships[relationship];
 	return identifiers(isRecord(entry) ? entry.data : undefined);
 }
 
 /** The `{id, type}` a to-one relationship names, if any. */
 export function relatedIdentifier(
-	resource: { relationships?: unknown },
+	resource: object,
 	relationship: string,
 ): { id: string; type: string } | undefined {
 	return relatedIdentifiers(resource, relationship)[0];
@@ -89,10 +85,10 @@ export function relatedIdentifier(
 
 /** The related record named by a to-one relationship, when the answer included it. */
 export function relatedRecord(
-	resource: ResourceLike,
+	resource: JsonApiResource,
 	relationship: string,
 	included: IncludedIndex,
-): ResourceLike | undefined {
+): JsonApiResource | undefined {
 	const ref = relatedIdentifier(resource, relationship);
 	return ref ? included.get(`${ref.type}:${ref.id}`) : undefined;
 }

@@ -3,7 +3,8 @@ import type { z } from 'zod';
 
 import { singleDocumentCore } from '../schemas/jsonApi';
 import type { DataWarning } from '../schemas/warnings';
-import { indexIncluded, type IncludedIndex, type ResourceLike } from './jsonApi';
+import type { JsonApiResource } from '../schemas';
+import { indexIncluded, type IncludedIndex } from './jsonApi';
 import {
 	containerTrackingRequest,
 	readAnswer,
@@ -24,7 +25,7 @@ export async function requestRecord(
 	what: string,
 	{ itemIndex, qs, body }: { itemIndex: number; qs?: IDataObject; body?: IDataObject },
 ): Promise<{
-	record: ResourceLike;
+	record: JsonApiResource;
 	included: IncludedIndex;
 	warnings: DataWarning[];
 	response: ServiceResponse;
@@ -36,7 +37,7 @@ export async function requestRecord(
 	});
 	const answer = readAnswer(this, singleDocumentCore, document, response.body, what, itemIndex);
 	return {
-		record: answer.document.data as ResourceLike,
+		record: answer.document.data,
 		included: indexIncluded(answer.document.included),
 		warnings: answer.warnings.forRecord(),
 		response,

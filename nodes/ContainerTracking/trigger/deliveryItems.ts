@@ -11,8 +11,8 @@ import {
 	relatedIdentifier,
 	relatedRecord,
 	type IncludedIndex,
-	type ResourceLike,
 } from '../transport/jsonApi';
+import type { Delivery, JsonApiResource } from '../schemas';
 
 export interface DeliveryOptions {
 	expandHoldsAndFees: boolean;
@@ -22,30 +22,14 @@ export interface DeliveryOptions {
 	raw: boolean;
 }
 
-/**
- * A delivery body as far as the trigger relies on it: deliveries are checked for their id and
- * event only (schemas/jsonApi.ts `deliveryCore`); everything else may be missing or different.
- */
-export interface Notification {
-	data: {
-		id: string | number;
-		attributes: IDataObject & { event: string };
-		relationships?: unknown;
-	};
-	included?: unknown;
-}
-
 /** The record that caused the delivery, when `included` carries it. */
-function referenceOf(
-	notification: Notification,
-	included: IncludedIndex,
-): ResourceLike | undefined {
+function referenceOf(notification: Delivery, included: IncludedIndex): JsonApiResource | undefined {
 	const ref = relatedIdentifier(notification.data, 'reference_object');
 	return ref ? included.get(`${ref.type}:${ref.id}`) : undefined;
 }
 
 /** The container, shipment and terminal a delivery is about, found through `included`. */
-function subjects(reference: ResourceLike | undefined, included: IncludedIndex) {
+function subjects(reference: JsonApiResource | undefined, included: IncludedIndex) {
 	const records = [...included.values()];
 	const container =
 		(reference && relatedRecord(reference, 'container', included)) ??
@@ -61,18 +45,18 @@ function subjects(reference: ResourceLike | undefined, included: IncludedIndex) 
 	return { container, shipment, terminal };
 }
 
-function attributesOf(record: ResourceLike | undefined): IDataObject {
+function attributesOf(record: JsonApiResource | undefined): IDataObject {
 	return membersOf(record?.attributes) as IDataObject;
 }
 
 /** A string attribute, or null when it is missing or not text. */
-function text(record: ResourceLike | undefined, name: string): string | null {
+function text(record: JsonApiResource | undefined, name: string): string | null {
 	const value = attributesOf(record)[name];
 	return typeof value === 'string' ? value : null;
 }
 
 /** Fields every item of a delivery shares: what happened, to which container, where. */
-function commonFields(notification: Notification, included: IncludedIndex): IDataObject {
+function commonFields(notification: Delivery, included: IncludedIndex): IDataObject {
 	const reference = referenceOf(notification, included);
 	const { container, shipment, terminal } = subjects(reference, included);
 	return withEventLabel({
@@ -98,8 +82,8 @@ function withWarnings(item: IDataObject, warnings: DataWarning[]): IDataObject {
  * names are added from `included`.
  */
 function containerUpdatedItems(
-	notification: Notification,
-	reference: ResourceLike,
+	notification: Delivery,
+	reference: JsonApiResource,
 	included: IncludedIndex,
 	options: DeliveryOptions,
 	warnings: DataWarning[],
@@ -133,7 +117,7 @@ function containerUpdatedItems(
 
 /** Every other event: one item with the records the delivery carries, flattened. */
 function eventItem(
-	notification: Notification,
+	notification: Delivery,
 	included: IncludedIndex,
 	warnings: DataWarning[],
 ): IDataObject {
@@ -165,7 +149,7 @@ function eventItem(
  * `warnings` (what the delivery carries that the interface does not promise) go on every item.
  */
 export function deliveryItems(
-	notification: Notification,
+	notification: Delivery,
 	options: DeliveryOptions,
 	warnings: DataWarning[] = [],
 ): IDataObject[] {

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { containerDocument, singleDocumentCore } from '../../schemas';
-import { indexIncluded, type ResourceLike } from '../../transport/jsonApi';
+import { indexIncluded } from '../../transport/jsonApi';
 import { containerTrackingRequest, readAnswer } from '../../transport/request';
 import { optionsCollection, withWarnings } from '../common';
 import { containerLocator, locatedContainer } from '../locators';
@@ -78,11 +78,7 @@ export async function execute(
 		'getting a container',
 		itemIndex,
 	);
-	const container = containerItem(
-		document.data as ResourceLike,
-		indexIncluded(document.included),
-		new Date(),
-	);
+	const container = containerItem(document.data, indexIncluded(document.included), new Date());
 	const shaped = wantsSimplified(this, itemIndex) ? simplifyContainer(container) : container;
 	return [{ json: withWarnings(shaped, warnings.forRecord()), pairedItem: { item: itemIndex } }];
 }

@@ -6,7 +6,6 @@ import type {
 } from 'n8n-workflow';
 
 import { containerListDocument } from '../../schemas';
-import type { ResourceLike } from '../../transport/jsonApi';
 import { fetchList } from '../../transport/pagination';
 import { itemsFrom, limitOf, optionsCollection, returnAllAndLimit } from '../common';
 import { simplifyContainer, simplifyField, wantsSimplified } from '../simplify';
@@ -56,7 +55,7 @@ export async function execute(
 	const now = new Date();
 	const shape = wantsSimplified(this, itemIndex) ? simplifyContainer : (item: IDataObject) => item;
 	return itemsFrom(
-		records.map((container) => shape(containerItem(container as ResourceLike, included, now))),
+		records.map((container) => shape(containerItem(container, included, now))),
 		itemIndex,
 		warnings,
 	);

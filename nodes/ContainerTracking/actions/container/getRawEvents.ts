@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { listDocumentCore, rawEventListDocument } from '../../schemas';
-import { flattenResource, indexIncluded, type ResourceLike } from '../../transport/jsonApi';
+import { flattenResource, indexIncluded } from '../../transport/jsonApi';
 import { containerTrackingRequest, readAnswer } from '../../transport/request';
 import { itemsFrom } from '../common';
 import { containerLocator, locatedContainer } from '../locators';
@@ -37,7 +37,7 @@ export async function execute(
 	);
 	const included = indexIncluded(document.included);
 	return itemsFrom(
-		document.data.map((event) => flattenResource(event as ResourceLike, included)),
+		document.data.map((event) => flattenResource(event, included)),
 		itemIndex,
 		warnings,
 	);

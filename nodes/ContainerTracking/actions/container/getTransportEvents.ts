@@ -12,7 +12,8 @@ import {
 	singleDocumentCore,
 	transportEventListDocument,
 } from '../../schemas';
-import { flattenResource, type IncludedIndex, type ResourceLike } from '../../transport/jsonApi';
+import { flattenResource, type IncludedIndex } from '../../transport/jsonApi';
+import type { JsonApiResource } from '../../schemas';
 import { fetchList } from '../../transport/pagination';
 import { containerTrackingRequest, readAnswer } from '../../transport/request';
 import { itemsFrom, limitOf, optionsCollection, returnAllAndLimit, withWarnings } from '../common';
@@ -101,7 +102,7 @@ export function sortByTimestamp(events: IDataObject[], direction: 'asc' | 'desc'
 	});
 }
 
-function numberIn(record: ResourceLike | undefined): string | null {
+function numberIn(record: JsonApiResource | undefined): string | null {
 	const number = membersOf(record?.attributes).number;
 	return typeof number === 'string' && number !== '' ? number : null;
 }
@@ -126,7 +127,7 @@ async function fetchContainerNumber(
 		'getting the container of the events',
 		itemIndex,
 	);
-	return numberIn(document.data as ResourceLike);
+	return numberIn(document.data);
 }
 
 /** `container_number` right after `container_id` (or last, when there is none). */
@@ -202,10 +203,7 @@ export async function execute(
 	);
 	let events = records
 		.map((event, index) =>
-			withWarnings(
-				withEventLabel(flattenResource(event as ResourceLike, included)),
-				warnings.forRecord(index),
-			),
+			withWarnings(withEventLabel(flattenResource(event, included)), warnings.forRecord(index)),
 		)
 		.filter((event) => eventNames.size === 0 || eventNames.has(String(event.event)))
 		.filter((event) => dataSources.size === 0 || dataSources.has(String(event.data_source)));

@@ -4,7 +4,8 @@ import { feeTotals } from '../../logic/fees';
 import { daysUntilLastFreeDay, lastFreeDay, lastFreeDayDate } from '../../logic/lastFreeDay';
 import { pickupReadiness } from '../../logic/readiness';
 import { membersOf, type ContainerAttributes } from '../../schemas';
-import { flattenResource, type IncludedIndex, type ResourceLike } from '../../transport/jsonApi';
+import { flattenResource, type IncludedIndex } from '../../transport/jsonApi';
+import type { JsonApiResource } from '../../schemas';
 
 /**
  * A container as users want it: the answers worked out by the interface's rules first — is it
@@ -16,7 +17,7 @@ import { flattenResource, type IncludedIndex, type ResourceLike } from '../../tr
  * name of a worked-out field, the worked-out value stays.
  */
 export function containerItem(
-	container: ResourceLike,
+	container: JsonApiResource,
 	included: IncludedIndex,
 	now: Date,
 ): IDataObject {

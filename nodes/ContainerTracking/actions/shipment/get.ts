@@ -11,8 +11,8 @@ import {
 	relatedIdentifiers,
 	relatedRecord,
 	type IncludedIndex,
-	type ResourceLike,
 } from '../../transport/jsonApi';
+import type { JsonApiResource } from '../../schemas';
 import { requestRecord } from '../../transport/record';
 import { requiredText, showFor, withWarnings } from '../common';
 import { pickFields, simplifyField, wantsSimplified } from '../simplify';
@@ -49,7 +49,7 @@ export const description: INodeProperties[] = [
 	simplifyField('shipment', ['get']),
 ];
 
-const nameOf = (record: ResourceLike | undefined): string | null => {
+const nameOf = (record: JsonApiResource | undefined): string | null => {
 	const name = membersOf(record?.attributes).name;
 	return typeof name === 'string' ? name : null;
 };
@@ -59,7 +59,7 @@ const nameOf = (record: ResourceLike | undefined): string | null => {
  * related records people ask for as flat fields — container numbers, terminal and destination
  * names — and each container in brief.
  */
-export function shipmentItem(shipment: ResourceLike, included: IncludedIndex): IDataObject {
+export function shipmentItem(shipment: JsonApiResource, included: IncludedIndex): IDataObject {
 	const flat = flattenResource(shipment, included, 0);
 	// Flattening names the to-many relationship `containers_ids`; the item says `container_ids`.
 	delete flat.containers_ids;

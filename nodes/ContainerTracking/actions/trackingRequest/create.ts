@@ -13,7 +13,7 @@ import {
 	trackingRequestDocument,
 	type InferNumberAttributes,
 } from '../../schemas';
-import { flattenResource, indexIncluded, type ResourceLike } from '../../transport/jsonApi';
+import { flattenResource, indexIncluded } from '../../transport/jsonApi';
 import { containerTrackingRequest, readAnswer, serviceError } from '../../transport/request';
 import { optionsCollection, repeatFields, requiredText, showFor, withWarnings } from '../common';
 import {
@@ -253,7 +253,7 @@ export async function execute(
 		'creating a tracking request',
 		itemIndex,
 	);
-	const record = flattenResource(document.data as ResourceLike, indexIncluded(document.included));
+	const record = flattenResource(document.data, indexIncluded(document.included));
 	return [
 		{
 			json: withWarnings({ ...record, already_tracked: false, ...repeated, ...inferred }, [

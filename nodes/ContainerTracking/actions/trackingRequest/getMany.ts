@@ -11,7 +11,6 @@ import {
 	TRACKING_REQUEST_STATUSES,
 	trackingRequestListDocument,
 } from '../../schemas';
-import type { ResourceLike } from '../../transport/jsonApi';
 import { fetchList } from '../../transport/pagination';
 import { itemsFrom, limitOf, returnAllAndLimit, showFor } from '../common';
 import { simplifyField, wantsSimplified } from '../simplify';
@@ -106,7 +105,7 @@ export async function execute(
 	);
 	const simplified = wantsSimplified(this, itemIndex);
 	const items = itemsFrom(
-		records.map((record) => trackingRequestItem(record as ResourceLike, included)),
+		records.map((record) => trackingRequestItem(record, included)),
 		itemIndex,
 		warnings,
 	);

@@ -1,13 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { pickFields } from '../simplify';
-import { flattenResource, type IncludedIndex, type ResourceLike } from '../../transport/jsonApi';
+import { flattenResource, type IncludedIndex } from '../../transport/jsonApi';
+import type { JsonApiResource } from '../../schemas';
 
 /**
  * A tracking request as an item: its attributes, and `shipment_id` for the shipment it created
  * (the service calls that relationship `tracked_object`; it is null until a shipment exists).
  */
-export function trackingRequestItem(record: ResourceLike, included: IncludedIndex): IDataObject {
+export function trackingRequestItem(record: JsonApiResource, included: IncludedIndex): IDataObject {
 	const flat = flattenResource(record, included);
 	const shipmentId = flat.tracked_object_id;
 	return { ...flat, shipment_id: typeof shipmentId === 'string' && shipmentId ? shipmentId : null };

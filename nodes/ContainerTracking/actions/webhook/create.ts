@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { EVENT_OPTIONS } from '../../logic/eventNames';
 import { singleDocumentCore, webhookDocument } from '../../schemas';
-import { flattenResource, indexIncluded, type ResourceLike } from '../../transport/jsonApi';
+import { flattenResource, indexIncluded } from '../../transport/jsonApi';
 import { readAnswer } from '../../transport/request';
 import { createWebhook } from '../../transport/webhooks';
 import { repeatFields, requiredText, showFor, withWarnings } from '../common';
@@ -66,7 +66,7 @@ export async function execute(
 		'creating a webhook',
 		itemIndex,
 	);
-	const webhook = flattenResource(document.data as ResourceLike, indexIncluded(undefined));
+	const webhook = flattenResource(document.data, indexIncluded(undefined));
 	const json = {
 		...webhook,
 		secret_notice: SECRET_NOTICE,

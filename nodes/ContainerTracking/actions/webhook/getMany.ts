@@ -1,7 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { webhookListDocument } from '../../schemas';
-import type { ResourceLike } from '../../transport/jsonApi';
 import { fetchList } from '../../transport/pagination';
 import { itemsFrom, limitOf, optionsCollection, returnAllAndLimit } from '../common';
 import { includeSecretOption, webhookItem } from './item';
@@ -34,9 +33,7 @@ export async function execute(
 		},
 	);
 	return itemsFrom(
-		records.map((webhook) =>
-			webhookItem(webhook as ResourceLike, included, options.includeSecret === true),
-		),
+		records.map((webhook) => webhookItem(webhook, included, options.includeSecret === true)),
 		itemIndex,
 		warnings,
 	);

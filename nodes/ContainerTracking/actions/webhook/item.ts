@@ -1,13 +1,14 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { flattenResource, type IncludedIndex, type ResourceLike } from '../../transport/jsonApi';
+import { flattenResource, type IncludedIndex } from '../../transport/jsonApi';
+import type { JsonApiResource } from '../../schemas';
 
 /**
  * A webhook as an item. Its signing `secret` is left out unless asked for: whatever an item
  * holds is saved with the execution, and the secret lets anyone forge deliveries.
  */
 export function webhookItem(
-	record: ResourceLike,
+	record: JsonApiResource,
 	included: IncludedIndex,
 	includeSecret: boolean,
 ): IDataObject {
