@@ -4,6 +4,7 @@ import {
 	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeProperties,
+	type INodePropertyOptions,
 } from 'n8n-workflow';
 
 import type { DataWarning, DocumentWarnings } from '../schemas/warnings';
@@ -111,3 +112,21 @@ export function requiredText(
 	}
 	return value;
 }
+
+/**
+ * Options for a value set the schemas hold (schemas/values.ts), named in `names`: a value added
+ * to the set fails the type check until it has a name here. Listed in the set's order.
+ */
+export function valueOptions<const Values extends readonly string[]>(
+	values: Values,
+	names: Record<Values[number], string>,
+): INodePropertyOptions[] {
+	return values.map((value: Values[number]) => ({ name: names[value], value }));
+}
+
+/** Names of the kinds of number a tracking request can be for. */
+export const REQUEST_TYPE_NAMES = {
+	container: 'Container',
+	bill_of_lading: 'Bill of Lading',
+	booking: 'Booking',
+} as const;

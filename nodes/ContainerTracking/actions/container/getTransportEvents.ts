@@ -8,6 +8,7 @@ import type {
 import { EVENT_OPTIONS, withEventLabel } from '../../logic/eventNames';
 import {
 	containerDocument,
+	DATA_SOURCES,
 	membersOf,
 	singleDocumentCore,
 	transportEventListDocument,
@@ -16,7 +17,14 @@ import { flattenResource, type IncludedIndex } from '../../transport/jsonApi';
 import type { JsonApiResource } from '../../schemas';
 import { fetchList } from '../../transport/pagination';
 import { containerTrackingRequest, readAnswer } from '../../transport/request';
-import { itemsFrom, limitOf, optionsCollection, returnAllAndLimit, withWarnings } from '../common';
+import {
+	itemsFrom,
+	limitOf,
+	optionsCollection,
+	returnAllAndLimit,
+	valueOptions,
+	withWarnings,
+} from '../common';
 import { containerLocator, locatedContainer } from '../locators';
 import type { OperationOption } from '../operation';
 
@@ -43,11 +51,11 @@ export const description: INodeProperties[] = [
 			displayName: 'Data Sources',
 			name: 'dataSources',
 			type: 'multiOptions',
-			options: [
-				{ name: 'AIS (Vessel Positions)', value: 'ais' },
-				{ name: 'Shipping Line', value: 'shipping_line' },
-				{ name: 'Terminal', value: 'terminal' },
-			],
+			options: valueOptions(DATA_SOURCES, {
+				shipping_line: 'Shipping Line',
+				terminal: 'Terminal',
+				ais: 'AIS (Vessel Positions)',
+			}),
 			default: [],
 			description: 'Only events from these sources (all when empty)',
 		},

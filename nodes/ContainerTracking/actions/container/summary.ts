@@ -3,9 +3,9 @@ import type { IDataObject } from 'n8n-workflow';
 import { feeTotals } from '../../logic/fees';
 import { daysUntilLastFreeDay, lastFreeDay, lastFreeDayDate } from '../../logic/lastFreeDay';
 import { pickupReadiness } from '../../logic/readiness';
-import { membersOf, type ContainerAttributes } from '../../schemas';
+import { membersOf } from '../../schemas';
 import { flattenResource, type IncludedIndex } from '../../transport/jsonApi';
-import type { JsonApiResource } from '../../schemas';
+import type { JsonApiResource, ContainerAttributes } from '../../schemas';
 
 /**
  * A container as users want it: the answers worked out by the interface's rules first — is it

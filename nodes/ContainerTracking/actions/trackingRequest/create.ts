@@ -8,6 +8,7 @@ import {
 
 import { SHIPPING_LINES } from '../../logic/shippingLines';
 import {
+	REQUEST_TYPES,
 	singleDocumentCore,
 	toNumber,
 	trackingRequestDocument,
@@ -15,7 +16,15 @@ import {
 } from '../../schemas';
 import { flattenResource, indexIncluded } from '../../transport/jsonApi';
 import { containerTrackingRequest, readAnswer, serviceError } from '../../transport/request';
-import { optionsCollection, repeatFields, requiredText, showFor, withWarnings } from '../common';
+import {
+	optionsCollection,
+	REQUEST_TYPE_NAMES,
+	repeatFields,
+	requiredText,
+	showFor,
+	valueOptions,
+	withWarnings,
+} from '../common';
 import {
 	decisionOf,
 	inferenceSummary,
@@ -57,9 +66,7 @@ export const description: INodeProperties[] = [
 				value: INFER,
 				description: 'Ask the service what kind of number it is first',
 			},
-			{ name: 'Container', value: 'container' },
-			{ name: 'Bill of Lading', value: 'bill_of_lading' },
-			{ name: 'Booking', value: 'booking' },
+			...valueOptions(REQUEST_TYPES, REQUEST_TYPE_NAMES),
 		],
 		default: INFER,
 		description: 'What kind of number the request number is',

@@ -12,16 +12,17 @@ import {
 	trackingRequestListDocument,
 } from '../../schemas';
 import { fetchList } from '../../transport/pagination';
-import { itemsFrom, limitOf, returnAllAndLimit, showFor } from '../common';
+import {
+	itemsFrom,
+	limitOf,
+	REQUEST_TYPE_NAMES,
+	returnAllAndLimit,
+	showFor,
+	valueOptions,
+} from '../common';
 import { simplifyField, wantsSimplified } from '../simplify';
 import { simplifyTrackingRequest, trackingRequestItem } from './item';
 import type { OperationOption } from '../operation';
-
-const readableOptions = (values: readonly string[]) =>
-	values.map((value) => ({
-		name: value.charAt(0).toUpperCase() + value.slice(1).replace(/_/g, ' '),
-		value,
-	}));
 
 export const option: OperationOption = {
 	name: 'Get Many',
@@ -51,7 +52,7 @@ export const description: INodeProperties[] = [
 				displayName: 'Request Type',
 				name: 'requestTypes',
 				type: 'multiOptions',
-				options: readableOptions(REQUEST_TYPES),
+				options: valueOptions(REQUEST_TYPES, REQUEST_TYPE_NAMES),
 				default: [],
 				description: 'Only requests for these kinds of number',
 			},
@@ -59,7 +60,13 @@ export const description: INodeProperties[] = [
 				displayName: 'Status',
 				name: 'statuses',
 				type: 'multiOptions',
-				options: readableOptions(TRACKING_REQUEST_STATUSES),
+				options: valueOptions(TRACKING_REQUEST_STATUSES, {
+					pending: 'Pending',
+					awaiting_manifest: 'Awaiting Manifest',
+					created: 'Created',
+					failed: 'Failed',
+					tracking_stopped: 'Tracking Stopped',
+				}),
 				default: [],
 				description:
 					'Only requests in these states, e.g. Failed to find the numbers to correct, or Pending',
