@@ -6,13 +6,16 @@
 //                                                   [--chromium /usr/bin/chromium]
 //
 // It builds the package, starts the demo on free ports in a temporary folder, signs in through
-// the editor, saves five 1440×900 PNGs and stops the demo again (SIGTERM), checking that its
+// the editor, saves eight 1440×900 PNGs and stops the demo again (SIGTERM), checking that its
 // ports are free afterwards. For Container → Get it adds a scratch workflow through the REST
-// API and plays a last free day and fees onto that container in the sandbox. A run takes 70 to
-// 90 s (about 30 s of it building and starting the demo); it waits up to 150 s more if the
-// sandbox has not yet played a hold into the Hold alerts workflow (the first scenario is one).
+// API, plays a last free day and fees onto that container in the sandbox, and picks the container
+// from the Container field's list by typing part of its number; for Container → Get Many it adds
+// another and shows the run's output in the logs panel's Table view, at 75 % browser zoom so that
+// the worked-out columns fit side by side. A run takes 80 to 100 s (about 30 s of it building and
+// starting the demo); it waits up to 150 s more if the sandbox has not yet played a hold into the
+// Hold alerts workflow (the first scenario is one).
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -31,6 +34,18 @@ const HOLD_ALERTS = {
 };
 const BULK_TRACKING = { id: 'ctBulkTracking' };
 const VIEWPORT = { width: 1440, height: 900 };
+// The Table view gives each column the width of its name at least: the worked-out columns from
+// ready_for_pickup to fees_total need 1,400 to 1,550 px, more than any output pane has at 100 %.
+// At 75 % browser zoom (the page laid out 1920 px wide, captured at 1440) they fit, and the
+// container number beside them unless the rows' holds widen active_holds.
+const TABLE_ZOOM = 0.75;
+const WORKED_OUT_COLUMNS = [
+	'ready_for_pickup',
+	'pickup_status',
+	'last_free_day_date',
+	'days_until_last_free_day',
+	'fees_total',
+];
 // Without the background-networking flags Chromium's own connections are refused by a closed
 // network and slow everything down.
 const CHROMIUM_ARGS = [
@@ -217,10 +232,10 @@ async function holdAlertExecution(rest, timeoutMs) {
 	}
 }
 
-/** A scratch workflow: Manual Trigger → Container Tracking on Container → Get. */
-async function createContainerGetWorkflow(rest, containerId) {
+/** A scratch workflow: Manual Trigger → one Container Tracking node with `parameters`. */
+async function createScratchWorkflow(rest, { name, nodeName, parameters }) {
 	const workflow = await rest('POST', '/workflows', {
-		name: 'Get one container',
+		name,
 		nodes: [
 			{
 				id: 'd5a1b3c2-0000-4000-8000-000000000001',
@@ -232,36 +247,58 @@ async function createContainerGetWorkflow(rest, containerId) {
 			},
 			{
 				id: 'd5a1b3c2-0000-4000-8000-000000000002',
-				name: 'Get container',
+				name: nodeName,
 				type: 'n8n-nodes-container-tracking.containerTracking',
 				typeVersion: 1,
 				position: [240, 0],
-				parameters: {
-					resource: 'container',
-					operation: 'get',
-					containerId,
-					options: { include: ['shipment', 'pod_terminal'] },
-				},
+				parameters,
 				credentials: { containerTrackingApi: CREDENTIAL },
 			},
 		],
-		connections: { Start: { main: [[{ node: 'Get container', type: 'main', index: 0 }]] } },
+		connections: { Start: { main: [[{ node: nodeName, type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1' },
 	});
 	return workflow.id;
 }
 
 /**
- * The container to show in Container → Get (the execution's, else any the sandbox tracks), with
- * a last free day and fees played onto it at once through the sandbox's control API, so that the
- * worked-out fields of the output have values rather than nulls.
+ * What a person types into the Container field's search to find `number`: its first six
+ * characters, or a shorter start (down to the four-letter owner code) that other containers have
+ * too, so that the list shows more than one match.
+ */
+function searchTextFor(number, numbers) {
+	for (let length = 6; length >= 4; length--) {
+		const start = number.slice(0, length);
+		if (numbers.filter((other) => other.includes(start)).length > 1) return start;
+	}
+	return number.slice(0, 6);
+}
+
+/**
+ * The container to show in Container → Get, with a last free day and fees played onto it at once
+ * through the sandbox's control API, so that the worked-out fields of the output have values
+ * rather than nulls. It is the execution's container (`preferredId`) when another container's
+ * number shares its start, so that the list searched for it shows more than one match; else one
+ * whose number does; else the execution's or any. Returns its id, its number and what to type to
+ * find it in the Container field's list.
  */
 async function prepareContainer(sandboxUrl, preferredId) {
 	const headers = { Authorization: `Token ${SANDBOX_API_KEY}`, 'Content-Type': 'application/json' };
 	const response = await fetch(`${sandboxUrl}/containers?page[size]=100`, { headers });
 	const containers = (await response.json()).data ?? [];
-	const container = containers.find((item) => item.id === preferredId) ?? containers[0];
-	if (!container) throw new Error('the sandbox tracks no containers');
+	const numbered = containers.filter((item) => typeof item.attributes?.number === 'string');
+	const numbers = numbered.map((item) => item.attributes.number);
+	const sharesItsStart = (item) => {
+		const search = searchTextFor(item.attributes.number, numbers);
+		return numbers.filter((number) => number.includes(search)).length > 1;
+	};
+	const preferred = numbered.find((item) => item.id === preferredId);
+	const container =
+		(preferred && sharesItsStart(preferred) ? preferred : undefined) ??
+		numbered.find(sharesItsStart) ??
+		preferred ??
+		numbered[0];
+	if (!container) throw new Error('the sandbox tracks no containers with a number');
 	const controlUrl = sandboxUrl.replace(/\/v2$/, '/_sandbox');
 	for (const scenario of ['last_free_day_changes', 'demurrage']) {
 		const played = await fetch(`${controlUrl}/containers/${container.id}/scenarios/${scenario}`, {
@@ -272,7 +309,8 @@ async function prepareContainer(sandboxUrl, preferredId) {
 		if (!played.ok)
 			say(`warning: the sandbox did not play ${scenario}: ${played.status} ${await played.text()}`);
 	}
-	return container.id;
+	const number = container.attributes.number;
+	return { id: container.id, number, search: searchTextFor(number, numbers) };
 }
 
 /** The trigger item's container_id in an execution's run data, if there is one. */
@@ -313,16 +351,20 @@ async function dismissPopups(page) {
 	}
 }
 
-/** Mouse out of the way (no hover toolbars), popups closed, then the PNG. */
-async function shoot(page, outDir, name, { check } = {}) {
+/**
+ * Mouse out of the way (no hover toolbars), popups closed, then the PNG. `mouse` is where the
+ * mouse rests ({ x, y } in CSS pixels); `capture` takes the PNG instead of `page.screenshot`.
+ */
+async function shoot(page, outDir, name, { check, mouse = { x: 720, y: 893 }, capture } = {}) {
 	await dismissPopups(page);
-	await page.mouse.move(720, 893);
+	await page.mouse.move(mouse.x, mouse.y);
 	await page.waitForTimeout(600);
 	if (new URL(page.url()).pathname.startsWith('/signin'))
 		throw new Error(`${name}: the editor shows the sign-in page`);
 	if (check) await check();
 	const file = path.join(outDir, name);
-	await page.screenshot({ path: file });
+	if (capture) await capture(file);
+	else await page.screenshot({ path: file });
 	say(`saved ${path.relative(repoRoot, file)}`);
 }
 
@@ -352,6 +394,107 @@ async function openNode(page, name) {
 async function closeNode(page) {
 	await byTestId(page, 'ndv-close-button').click();
 	await byTestId(page, 'ndv').waitFor({ state: 'hidden' });
+}
+
+/** Drags `locator` (a resize handle) by dx, dy CSS pixels. */
+async function dragBy(page, locator, dx, dy) {
+	const box = await locator.boundingBox();
+	if (!box) throw new Error('nothing to drag: the handle is not showing');
+	const x = box.x + box.width / 2;
+	const y = box.y + box.height / 2;
+	await page.mouse.move(x, y);
+	await page.mouse.down();
+	await page.mouse.move(x + dx, y + dy, { steps: 15 });
+	await page.mouse.up();
+	await page.waitForTimeout(400);
+}
+
+/** The open NDV's Container field: its "From List" dropdown, `search` typed into its search box. */
+async function searchContainerList(page, search) {
+	await byTestId(page, 'resource-locator-containerId')
+		.locator('[data-test-id="rlc-input"]')
+		.click();
+	await byTestId(page, 'rlc-search').fill(search);
+}
+
+/** Whether the Container list shows matches of `search` only, `number` among them. */
+function containerListFiltered(page, search, number) {
+	return page.waitForFunction(
+		([wanted, expected]) => {
+			const names = [...document.querySelectorAll('[data-test-id="rlc-item"]')]
+				.filter((item) => item.checkVisibility())
+				.map((item) => item.textContent.trim());
+			return (
+				names.length > 0 &&
+				names.every((name) => name.toUpperCase().includes(wanted.toUpperCase())) &&
+				names.some((name) => name.startsWith(expected))
+			);
+		},
+		[search, number],
+		{ timeout: 30_000 },
+	);
+}
+
+/**
+ * After a run from the canvas: the logs panel open on `nodeName`'s output in the Table view,
+ * taller, its overview narrower, the table scrolled so that `columns` are in view (whole
+ * columns from the left, the container number too where it fits). Returns the columns that
+ * are not in view.
+ */
+async function showLogsTable(page, nodeName, columns) {
+	if (!(await byTestId(page, 'log-details').isVisible()))
+		await byTestId(page, 'logs-overview-header').click();
+	const header = byTestId(page, 'log-details-header');
+	await header.waitFor();
+	if (!((await header.textContent()) ?? '').includes(nodeName))
+		await byTestId(page, 'log-node-row').filter({ hasText: nodeName }).first().click();
+	await header.filter({ hasText: nodeName }).waitFor();
+	const output = byTestId(page, 'log-details-output');
+	const tableButton = output.locator('[data-test-id="radio-button-table"]');
+	if (await tableButton.isVisible().catch(() => false)) await tableButton.click();
+	await output.locator('table thead th').first().waitFor();
+	// The panel's top at 30 % of the page's height (CSS pixels as laid out, zoom included).
+	const panel = byTestId(page, 'logs-panel');
+	const height = await page.evaluate(() => window.innerHeight);
+	const panelTop = (await panel.boundingBox()).y;
+	await dragBy(
+		page,
+		panel.locator('[data-test-id="resize-handle"][data-dir="top"]').first(),
+		0,
+		Math.round(height * 0.3) - panelTop,
+	);
+	await dragBy(
+		page,
+		panel.locator('[data-test-id="resize-handle"][data-dir="right"]').first(),
+		-70,
+		0,
+	);
+	// The canvas above got smaller: fit the nodes into it again, a step smaller so that the
+	// Execute workflow button below them does not cover their labels.
+	await byTestId(page, 'zoom-to-fit').click();
+	await byTestId(page, 'zoom-out-button').click();
+	await page.waitForTimeout(600);
+	return await output.evaluate((element, wanted) => {
+		const headers = [...element.querySelectorAll('thead th')];
+		const column = (name) => headers.find((th) => th.textContent.trim() === name);
+		const scroller = [...element.querySelectorAll('*')].find(
+			(node) =>
+				node.scrollWidth > node.clientWidth + 1 &&
+				['auto', 'scroll'].includes(getComputedStyle(node).overflowX),
+		);
+		const last = column(wanted.at(-1));
+		if (scroller && last) {
+			const origin = scroller.getBoundingClientRect().left - scroller.scrollLeft;
+			const needed = last.getBoundingClientRect().right - origin + 8 - scroller.clientWidth;
+			const edges = headers.map((th) => th.getBoundingClientRect().left - origin);
+			scroller.scrollLeft = needed <= 0 ? 0 : (edges.find((edge) => edge >= needed) ?? needed);
+		}
+		const view = (scroller ?? element).getBoundingClientRect();
+		return wanted.filter((name) => {
+			const box = column(name)?.getBoundingClientRect();
+			return !box || box.left < view.left - 1 || box.right > view.right + 1;
+		});
+	}, columns);
 }
 
 async function main() {
@@ -436,13 +579,33 @@ async function main() {
 		});
 		await closeNode(page);
 
-		// 3. The bulk tracking canvas.
+		// 3. The nodes panel of a new workflow searched for the package and opened on it: the
+		// trigger's events are its actions, by their readable labels.
+		await page.goto(`${editorUrl}/workflow/new`);
+		await byTestId(page, 'canvas-add-button').click({ timeout: 60_000 });
+		await byTestId(page, 'node-creator-search-bar').fill('Container Tracking');
+		const creator = byTestId(page, 'node-creator');
+		await creator
+			.locator('[data-test-id="node-creator-item-name"]', { hasText: /^\s*Container Tracking\s*$/ })
+			.first()
+			.click();
+		await shoot(page, outDir, 'trigger-actions.png', {
+			check: () =>
+				creator
+					.locator('[data-test-id="node-creator-item-name"]', {
+						hasText: /^\s*On Container Updated — /,
+					})
+					.waitFor(),
+		});
+		await page.keyboard.press('Escape');
+
+		// 4. The bulk tracking canvas.
 		await openWorkflow(page, editorUrl, BULK_TRACKING.id);
 		await shoot(page, outDir, 'bulk-tracking-workflow.png', {
 			check: () => canvasNode(page, 'Infer carrier and number type').waitFor(),
 		});
 
-		// 4. An execution of Hold alerts: Executions tab → the execution → the trigger's output.
+		// 5. An execution of Hold alerts: Executions tab → the execution → the trigger's output.
 		say('waiting for the sandbox to play a hold scenario into the Hold alerts workflow');
 		const executionId = await holdAlertExecution(rest, 150_000);
 		say(`showing execution ${executionId}`);
@@ -463,35 +626,95 @@ async function main() {
 		});
 		await closeNode(page);
 
-		// 5. Container → Get, run on a container of the sandbox so its output is shown too.
-		const containerId = await prepareContainer(
+		// 6. Container → Get: the Container field's list, part of a number typed into its search.
+		const container = await prepareContainer(
 			sandboxUrl,
 			await containerOfExecution(rest, executionId),
 		);
-		const scratchId = await createContainerGetWorkflow(rest, containerId);
-		await openWorkflow(page, editorUrl, scratchId);
+		const getId = await createScratchWorkflow(rest, {
+			name: 'Get one container',
+			nodeName: 'Get container',
+			parameters: {
+				resource: 'container',
+				operation: 'get',
+				containerId: { __rl: true, mode: 'list', value: '' },
+				options: { include: ['shipment', 'pod_terminal'] },
+			},
+		});
+		await openWorkflow(page, editorUrl, getId);
 		await openNode(page, 'Get container');
+		say(`typing "${container.search}" into the Container list's search (${container.number})`);
+		await searchContainerList(page, container.search);
+		await shoot(page, outDir, 'container-picker.png', {
+			check: () => containerListFiltered(page, container.search, container.number),
+		});
+
+		// 7. The container picked from that list, the step run: its simplified item.
+		await byTestId(page, 'rlc-item').filter({ hasText: container.number }).first().click();
+		await page.waitForFunction(
+			(number) =>
+				document
+					.querySelector('[data-test-id="resource-locator-containerId"] [data-test-id="rlc-input"]')
+					?.value.startsWith(number),
+			container.number,
+		);
 		await byTestId(page, 'ndv').locator('[data-test-id="node-execute-button"]').first().click();
 		await byTestId(page, 'node-run-status-success').waitFor({ timeout: 60_000 });
 		await byTestId(page, 'output-panel').locator('[data-test-id="radio-button-json"]').click();
-		await page.waitForTimeout(800);
-		// The worked-out answers (pickup status, fees, last free day) close the item: show the end.
-		// The JSON view is a virtual list that grows as it scrolls: scroll until the end stays put.
-		await page.evaluate(async () => {
-			const tree = document.querySelector('[data-test-id="output-panel"] .vjs-tree');
-			if (!tree) return;
-			for (let round = 0, last = -1; round < 20 && tree.scrollTop !== last; round++) {
-				last = tree.scrollTop;
-				tree.scrollTop = tree.scrollHeight;
-				await new Promise((resolve) => setTimeout(resolve, 150));
-			}
-		});
 		await shoot(page, outDir, 'container-get-node.png', {
 			check: async () => {
-				await byTestId(page, 'parameter-input-containerId').waitFor();
+				await byTestId(page, 'resource-locator-containerId').waitFor();
 				await byTestId(page, 'output-panel').getByText('"pickup_status"').first().waitFor();
 			},
 		});
+		await closeNode(page);
+
+		// 8. Container → Get Many run from the canvas, its items in the logs panel's Table view. A
+		// page of its own, laid out at TABLE_ZOOM (as with the browser zoomed out) and captured
+		// at 1440×900.
+		const manyId = await createScratchWorkflow(rest, {
+			name: 'List containers',
+			nodeName: 'Get many containers',
+			parameters: {
+				resource: 'container',
+				operation: 'getMany',
+				returnAll: true,
+				options: { include: ['shipment', 'pod_terminal'] },
+			},
+		});
+		const zoomed = await context.newPage();
+		try {
+			const layout = {
+				width: Math.round(VIEWPORT.width / TABLE_ZOOM),
+				height: Math.round(VIEWPORT.height / TABLE_ZOOM),
+			};
+			const cdp = await context.newCDPSession(zoomed);
+			await cdp.send('Emulation.setDeviceMetricsOverride', {
+				...layout,
+				deviceScaleFactor: TABLE_ZOOM,
+				mobile: false,
+			});
+			await openWorkflow(zoomed, editorUrl, manyId);
+			await byTestId(zoomed, 'execute-workflow-button').click();
+			await canvasNode(zoomed, 'Get many containers')
+				.locator('[data-test-id="canvas-node-status-success"]')
+				.waitFor({ timeout: 60_000 });
+			const hidden = await showLogsTable(zoomed, 'Get many containers', WORKED_OUT_COLUMNS);
+			await shoot(zoomed, outDir, 'container-table.png', {
+				mouse: { x: Math.round(layout.width * 0.7), y: 25 },
+				check: () => {
+					if (hidden.length > 0)
+						throw new Error(`container-table.png: columns out of view: ${hidden.join(', ')}`);
+				},
+				// page.screenshot would clip to the context's 1440×900 CSS pixels.
+				capture: async (file) => {
+					const { data } = await cdp.send('Page.captureScreenshot', { format: 'png' });
+					writeFileSync(file, Buffer.from(data, 'base64'));
+				},
+			});
+		} finally {
+			await zoomed.close();
+		}
 	} finally {
 		await cleanUp();
 	}
