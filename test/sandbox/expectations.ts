@@ -3,7 +3,8 @@
 import type { AxiosResponse } from 'axios';
 import type { z } from 'zod';
 
-import { jsonApiErrorDocument, type JsonApiError } from '../../nodes/ContainerTracking/schemas';
+import type { JsonApiError } from '../../nodes/ContainerTracking/schemas';
+import { jsonApiErrorDocument } from '../support/errorDocument';
 import { expectSchema } from '../support/schemaAssertions';
 
 export const JSON_API_CONTENT_TYPE = 'application/vnd.api+json';

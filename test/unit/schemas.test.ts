@@ -9,7 +9,6 @@ import {
 	deliveryCore,
 	documentWarnings,
 	inferNumberDocument,
-	jsonApiErrorDocument,
 	listDocumentCore,
 	rawEventListDocument,
 	singleDocumentCore,
@@ -19,6 +18,7 @@ import {
 	webhookListDocument,
 	webhookNotificationEnvelope,
 } from '../../nodes/ContainerTracking/schemas';
+import { jsonApiErrorDocument } from '../support/errorDocument';
 import { expectSchema, formatIssues } from '../support/schemaAssertions';
 import { describeWithFixtures, fixtureNames, readFixture } from '../support/sharedFixtures';
 

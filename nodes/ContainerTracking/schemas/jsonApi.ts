@@ -74,13 +74,6 @@ export const jsonApiError = z
 	})
 	.passthrough();
 
-/** Body of a non-2xx answer that is JSON at all (some are HTML pages). */
-export const jsonApiErrorDocument = z
-	.object({
-		errors: z.array(jsonApiError),
-	})
-	.passthrough();
-
 /** Members every resource object may carry; each resource schema extends it. */
 export const resourceObject = z
 	.object({
