@@ -1,4 +1,10 @@
-import type { IAuthenticateGeneric, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
 
 export class ContainerTrackingApi implements ICredentialType {
 	name = 'containerTrackingApi';
@@ -57,4 +63,51 @@ export class ContainerTrackingApi implements ICredentialType {
 	// No declarative `test`: n8n would prefer it to the nodes' `testedBy`, and it reports an
 	// unreachable or malformed Base URL as a bare code. The Test button runs
 	// nodes/ContainerTracking/methods/credentialTest.ts instead.
+
+	// One real call, the first container. Declarative because n8n's verification refuses the only
+	// HTTP helper a credential test function gets (the deprecated helpers.request): n8n itself
+	// reports a connection failure here, by its code (ECONNREFUSED); operations say it in a
+	// sentence (nodes/ContainerTracking/transport/errors.ts).
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}',
+			url: '/containers',
+			qs: { 'page[size]': 1 },
+			headers: { Accept: 'application/json' },
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message:
+						"The API key was refused (HTTP 401): check that it is complete and current, as your account's API settings show it",
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message:
+						"The API key was refused (HTTP 403): the account may lack API access; check the key in your account's API settings",
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message:
+						'Something answers at this Base URL, but not as the service (HTTP 404): the Base URL must end in /v2',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 429,
+					message:
+						'The service answers, but this API key is over its rate limit (HTTP 429): test again in a minute',
+				},
+			},
+		],
+	};
 }

@@ -7,12 +7,10 @@ import {
 } from 'n8n-workflow';
 
 import { properties, router } from './actions/router';
-import { containerTrackingApiTest } from './methods/credentialTest';
 import { searchContainers, searchTrackingRequests, searchWebhooks } from './methods/listSearch';
 
 export class ContainerTracking implements INodeType {
 	methods = {
-		credentialTest: { containerTrackingApiTest },
 		listSearch: { searchContainers, searchTrackingRequests, searchWebhooks },
 	};
 
@@ -32,9 +30,7 @@ export class ContainerTracking implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{ name: 'containerTrackingApi', required: true, testedBy: 'containerTrackingApiTest' },
-		],
+		credentials: [{ name: 'containerTrackingApi', required: true }],
 		properties,
 	};
 

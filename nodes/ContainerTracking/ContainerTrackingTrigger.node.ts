@@ -11,7 +11,6 @@ import {
 } from 'n8n-workflow';
 
 import { EVENT_OPTIONS } from './logic/eventNames';
-import { containerTrackingApiTest } from './methods/credentialTest';
 import { deliveryCore, documentWarnings, webhookNotificationEnvelope } from './schemas';
 import { CREDENTIAL_NAME } from './transport/request';
 import { parseJsonBody, rawBodyOf } from './trigger/body';
@@ -42,10 +41,6 @@ function answer(context: IWebhookFunctions, status: number, message: string): IW
 }
 
 export class ContainerTrackingTrigger implements INodeType {
-	// The credential's Test button, as on the Container Tracking node: n8n takes it from whichever
-	// node using the credential it finds first.
-	methods = { credentialTest: { containerTrackingApiTest } };
-
 	description: INodeTypeDescription = {
 		displayName: 'Container Tracking Trigger',
 		name: 'containerTrackingTrigger',
@@ -66,9 +61,7 @@ export class ContainerTrackingTrigger implements INodeType {
 		defaults: { name: 'Container Tracking Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{ name: 'containerTrackingApi', required: true, testedBy: 'containerTrackingApiTest' },
-		],
+		credentials: [{ name: 'containerTrackingApi', required: true }],
 		webhooks: [
 			{
 				name: 'default',
