@@ -6,17 +6,14 @@
  */
 import { isEqual } from 'lodash';
 
-export interface TerminalHold {
-	name: string;
-	status: 'hold' | 'pending';
-	description: string | null;
-}
+import type {
+	ContainerAttributes as ServedContainerAttributes,
+	TerminalFee as ServedFee,
+	TerminalHold,
+} from '../../nodes/ContainerTracking/schemas';
 
-export interface TerminalFee {
-	type: string;
-	amount: number;
-	currency_code: string;
-}
+/** The sandbox writes every amount as a number; the service may send numeric strings. */
+export type TerminalFee = ServedFee & { amount: number };
 
 /** Container attributes whose changes the terminal reports through `container.updated`. */
 export const CHANGESET_ATTRIBUTES = [
@@ -44,16 +41,15 @@ export const DEADLINE_NOTIFICATIONS: ReadonlyArray<{
 	{ read: (a) => a.pickup_appointment_at, event: 'container.pickup_appointment.changed' },
 ];
 
-export type ContainerAttributes = Record<string, unknown> & {
+/** A container's attributes as the sandbox keeps them: holds and fees always listed. */
+export type ContainerAttributes = ServedContainerAttributes & {
 	holds_at_pod_terminal: TerminalHold[];
 	fees_at_pod_terminal: TerminalFee[];
-	import_deadlines: Record<string, string | null> | null;
-	pickup_lfd?: string | null;
-	pickup_appointment_at?: string | null;
 };
 
 function deadline(attributes: ContainerAttributes, name: string): string | null {
-	return attributes.import_deadlines?.[name] ?? null;
+	const value = attributes.import_deadlines?.[name];
+	return typeof value === 'string' ? value : null;
 }
 
 /**
