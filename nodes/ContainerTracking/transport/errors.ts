@@ -80,11 +80,6 @@ export function unreachableMessage(baseUrl: string, error: unknown): string | un
 	return `Nothing is listening at ${host} (${why}): check the Base URL in the credential${local}`;
 }
 
-/** The sentence for a base URL where something answers, but not the service's API. */
-export function wrongPathMessage(baseUrl: string): string {
-	return `${baseUrl} answers, but not as the service: the Base URL must end in /v2`;
-}
-
 const STATUS_MEANINGS: Record<number, string> = {
 	400: 'The service rejected the request',
 	401: 'The API key was refused (missing, malformed or unknown): check the credential',
