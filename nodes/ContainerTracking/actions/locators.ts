@@ -22,7 +22,6 @@ function locator(
 	field: Pick<INodeProperties, 'displayName' | 'name' | 'description' | 'displayOptions'>,
 	listMethod: string,
 	listPlaceholder: string,
-	otherModes: NonNullable<INodeProperties['modes']> = [],
 ): INodeProperties {
 	return {
 		...field,
@@ -37,14 +36,13 @@ function locator(
 				placeholder: listPlaceholder,
 				typeOptions: { searchListMethod: listMethod, searchable: true },
 			},
-			...otherModes,
 			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: UUID_PLACEHOLDER },
 		],
 	};
 }
 
 export function containerLocator(operation: string): INodeProperties {
-	return locator(
+	const field = locator(
 		{
 			displayName: 'Container',
 			name: 'containerId',
@@ -54,8 +52,13 @@ export function containerLocator(operation: string): INodeProperties {
 		},
 		'searchContainers',
 		'Select a container…',
-		[
-			// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- a mode of the locator, not a parameter
+	);
+	const [fromList, byId] = field.modes!;
+	// Modes are written where n8n's linters look for them: in a `modes` list.
+	return {
+		...field,
+		modes: [
+			fromList,
 			{
 				displayName: 'By Number',
 				name: 'number',
@@ -71,8 +74,9 @@ export function containerLocator(operation: string): INodeProperties {
 					},
 				],
 			},
+			byId,
 		],
-	);
+	};
 }
 
 export function trackingRequestLocator(operation: string): INodeProperties {
