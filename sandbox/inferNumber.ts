@@ -31,10 +31,19 @@
  */
 import { createHash } from 'node:crypto';
 
+import type { z } from 'zod';
+
 import {
 	checkContainerNumber,
 	normalizeContainerNumber,
 } from '../nodes/ContainerTracking/logic/iso6346';
+import type {
+	InferNumberAttributes as ServedInference,
+	inferNumberValidation,
+	REQUEST_TYPES,
+	SHIPPING_LINE_DECISIONS,
+	shippingLinePrediction,
+} from '../nodes/ContainerTracking/schemas';
 import {
 	findShippingLine,
 	findShippingLineByBillOfLadingPrefix,
@@ -42,40 +51,45 @@ import {
 	type ShippingLine,
 } from './world/shippingLines';
 
-export type NumberType = 'container' | 'bill_of_lading' | 'booking';
-export type ShippingLineDecision = 'auto_select' | 'needs_confirmation' | 'no_prediction';
+export type NumberType = (typeof REQUEST_TYPES)[number];
+export type ShippingLineDecision = (typeof SHIPPING_LINE_DECISIONS)[number];
 
-export interface ShippingLineCandidate {
-	scac: string;
+/*
+ * The nodes' schema types of an inference (schemas/resources.ts), narrowed to what the sandbox
+ * always sends: a known number type and decision, a confidence as a number, every member there.
+ */
+export type ShippingLineCandidate = z.infer<typeof shippingLinePrediction> & {
 	name: string;
 	/** From 0 to 1. */
 	confidence: number;
-}
+};
 
-export interface InferNumberValidation {
-	/** Null when the format is unknown. */
+export type InferNumberValidation = z.infer<typeof inferNumberValidation> & {
 	is_valid: boolean | null;
 	type: 'container' | 'shipment';
-	/** Present only for container-shaped numbers. */
-	check_digit_passed?: boolean;
 	parsed_number: string | null;
-	/** Why the number is invalid; null unless `is_valid` is false. */
 	reason: string | null;
-}
+};
 
-export interface InferNumberShippingLine {
+export type InferNumberShippingLine = Omit<
+	ServedInference['shipping_line'],
+	'decision' | 'selected' | 'candidates'
+> & {
 	decision: ShippingLineDecision;
 	/** The best candidate; absent with `no_prediction`. */
 	selected?: ShippingLineCandidate;
 	/** Ranked by confidence, highest first; may be non-empty with `no_prediction`. */
 	candidates: ShippingLineCandidate[];
-}
+};
 
-export interface InferNumberAttributes {
+export type InferNumberAttributes = Omit<
+	ServedInference,
+	'number_type' | 'validation' | 'shipping_line'
+> & {
 	number_type: NumberType;
 	validation: InferNumberValidation;
 	shipping_line: InferNumberShippingLine;
-}
+};
 
 export interface InferNumberResponseBody {
 	data: { id: string; type: 'infer_number_results'; attributes: InferNumberAttributes };

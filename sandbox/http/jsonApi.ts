@@ -2,13 +2,8 @@
  * JSON:API answers and errors as the service sends them (docs/service.md, "Errors"): `status` is
  * a string, `title`/`detail` may be missing, 422s carry `code` and `source.pointer`.
  */
-export interface ErrorObject {
-	status: string;
-	title?: string | null;
-	detail?: string | null;
-	code?: string;
-	source?: { pointer?: string; parameter?: string };
-}
+export type { JsonApiError as ErrorObject } from '../../nodes/ContainerTracking/schemas';
+import type { JsonApiError as ErrorObject } from '../../nodes/ContainerTracking/schemas';
 
 export interface ApiAnswer {
 	status: number;

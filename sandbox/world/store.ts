@@ -2,22 +2,25 @@
  * In-memory records, kept in their JSON:API shape so that serializing is copying. State lives
  * only as long as the sandbox process.
  */
-export interface ResourceRef {
-	id: string;
-	type: string;
-}
+import type { JsonApiResource } from '../../nodes/ContainerTracking/schemas';
 
+/** A record's `{id, type}`, as relationships name it. */
+export type ResourceRef = Pick<JsonApiResource, 'id' | 'type'>;
+
+/** The sandbox always writes a relationship's `data`: a record, a list, or null. */
 export interface Relationship {
 	data: ResourceRef | ResourceRef[] | null;
 }
 
-export interface Resource {
-	id: string;
-	type: string;
+/**
+ * A record as the sandbox keeps it: the nodes' JSON:API resource type (schemas/jsonApi.ts), with
+ * the members the sandbox always writes.
+ */
+export type Resource = ResourceRef & {
 	attributes: Record<string, unknown>;
 	relationships?: Record<string, Relationship>;
 	links?: Record<string, string>;
-}
+};
 
 export function ref(resource: ResourceRef): ResourceRef {
 	return { id: resource.id, type: resource.type };
