@@ -36,8 +36,8 @@ const BULK_TRACKING = { id: 'ctBulkTracking' };
 const VIEWPORT = { width: 1440, height: 900 };
 // The Table view gives each column the width of its name at least: the worked-out columns from
 // ready_for_pickup to fees_total need 1,400 to 1,550 px, more than any output pane has at 100 %.
-// At 75 % browser zoom (the page laid out 1920 px wide, captured at 1440) they fit, and the
-// container number beside them unless the rows' holds widen active_holds.
+// At 75 % browser zoom (the page laid out 1920 px wide, captured at 1440) they fit, with the
+// container number beside them (the logs panel's list of nodes narrowed as far as that takes).
 const TABLE_ZOOM = 0.75;
 const WORKED_OUT_COLUMNS = [
 	'ready_for_pickup',
@@ -436,10 +436,47 @@ function containerListFiltered(page, search, number) {
 }
 
 /**
+ * In the page, on a Table view (`element`): the columns from `first` to the last of `wanted`
+ * against the box that scrolls them. Returns by how many CSS pixels that box is too narrow to
+ * show them all (`shortfall`) and which of `wanted` are out of view (`hidden`). With `scroll` it
+ * first scrolls the box so that the last of `wanted` is in view, starting at a column's edge:
+ * from `first` where they all fit, else further right.
+ */
+function tableView(element, { wanted, first, scroll }) {
+	const headers = [...element.querySelectorAll('thead th')];
+	const column = (name) => headers.find((th) => th.textContent.trim() === name);
+	const scroller = [...element.querySelectorAll('*')].find(
+		(node) =>
+			node.scrollWidth > node.clientWidth + 1 &&
+			['auto', 'scroll'].includes(getComputedStyle(node).overflowX),
+	);
+	const last = column(wanted.at(-1));
+	let shortfall = 0;
+	if (scroller && last) {
+		const origin = scroller.getBoundingClientRect().left - scroller.scrollLeft;
+		const right = last.getBoundingClientRect().right - origin + 8;
+		const left = (column(first) ?? headers[0]).getBoundingClientRect().left - origin;
+		shortfall = right - left - scroller.clientWidth;
+		if (scroll) {
+			const needed = right - scroller.clientWidth;
+			const edges = headers.map((th) => th.getBoundingClientRect().left - origin);
+			scroller.scrollLeft =
+				needed <= 0 ? 0 : shortfall <= 0 ? left : (edges.find((edge) => edge >= needed) ?? needed);
+		}
+	}
+	const view = (scroller ?? element).getBoundingClientRect();
+	const hidden = wanted.filter((name) => {
+		const box = column(name)?.getBoundingClientRect();
+		return !box || box.left < view.left - 1 || box.right > view.right + 1;
+	});
+	return { shortfall, hidden };
+}
+
+/**
  * After a run from the canvas: the logs panel open on `nodeName`'s output in the Table view,
- * taller, its overview narrower, the table scrolled so that `columns` are in view (whole
- * columns from the left, the container number too where it fits). Returns the columns that
- * are not in view.
+ * taller, its overview (the list of nodes) narrowed as far as it takes to show the container
+ * number beside `columns`, the table scrolled so that `columns` are in view. Returns the columns
+ * that are not in view.
  */
 async function showLogsTable(page, nodeName, columns) {
 	if (!(await byTestId(page, 'log-details').isVisible()))
@@ -463,38 +500,21 @@ async function showLogsTable(page, nodeName, columns) {
 		0,
 		Math.round(height * 0.3) - panelTop,
 	);
-	await dragBy(
-		page,
-		panel.locator('[data-test-id="resize-handle"][data-dir="right"]').first(),
-		-70,
-		0,
-	);
 	// The canvas above got smaller: fit the nodes into it again, a step smaller so that the
 	// Execute workflow button below them does not cover their labels.
 	await byTestId(page, 'zoom-to-fit').click();
 	await byTestId(page, 'zoom-out-button').click();
 	await page.waitForTimeout(600);
-	return await output.evaluate((element, wanted) => {
-		const headers = [...element.querySelectorAll('thead th')];
-		const column = (name) => headers.find((th) => th.textContent.trim() === name);
-		const scroller = [...element.querySelectorAll('*')].find(
-			(node) =>
-				node.scrollWidth > node.clientWidth + 1 &&
-				['auto', 'scroll'].includes(getComputedStyle(node).overflowX),
+	const view = { wanted: columns, first: 'number' };
+	const { shortfall } = await output.evaluate(tableView, { ...view, scroll: false });
+	if (shortfall > 0)
+		await dragBy(
+			page,
+			panel.locator('[data-test-id="resize-handle"][data-dir="right"]').first(),
+			-Math.ceil(shortfall) - 4,
+			0,
 		);
-		const last = column(wanted.at(-1));
-		if (scroller && last) {
-			const origin = scroller.getBoundingClientRect().left - scroller.scrollLeft;
-			const needed = last.getBoundingClientRect().right - origin + 8 - scroller.clientWidth;
-			const edges = headers.map((th) => th.getBoundingClientRect().left - origin);
-			scroller.scrollLeft = needed <= 0 ? 0 : (edges.find((edge) => edge >= needed) ?? needed);
-		}
-		const view = (scroller ?? element).getBoundingClientRect();
-		return wanted.filter((name) => {
-			const box = column(name)?.getBoundingClientRect();
-			return !box || box.left < view.left - 1 || box.right > view.right + 1;
-		});
-	}, columns);
+	return (await output.evaluate(tableView, { ...view, scroll: true })).hidden;
 }
 
 async function main() {
