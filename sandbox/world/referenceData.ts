@@ -17,22 +17,36 @@
  *   MMSIs use the flag state's MID prefix but are not verified against AIS.
  */
 
-export interface PortRecord {
+import type { z } from 'zod';
+
+import type {
+	metroAreaAttributes,
+	portAttributes,
+	railTerminalAttributes,
+	terminalAttributes,
+	vesselAttributes,
+} from '../../nodes/ContainerTracking/schemas';
+
+/*
+ * Records are the nodes' schema types (schemas/resources.ts), narrowed to what the sandbox always
+ * writes: the members listed here are never missing, and coordinates are numbers.
+ */
+
+export type PortRecord = z.infer<typeof portAttributes> & {
 	name: string;
 	/** UN/LOCODE */
 	code: string;
-	city: string | null;
 	/** Only set for US ports. */
 	state_abbr: string | null;
+	city: string | null;
 	country_code: string;
 	/** IANA zone */
 	time_zone: string;
 	latitude: number;
 	longitude: number;
-}
+};
 
-export interface TerminalRecord {
-	name: string;
+export type TerminalRecord = z.infer<typeof terminalAttributes> & {
 	nickname: string;
 	/** CBP FIRMS code: one letter and three digits. */
 	firms_code: string;
@@ -44,15 +58,15 @@ export interface TerminalRecord {
 	state_abbr: string;
 	zip: string;
 	country: string;
-}
+};
 
-export interface DischargePortRecord extends PortRecord {
+export type DischargePortRecord = PortRecord & {
 	terminals: readonly TerminalRecord[];
 	/** Class I railroads that load import boxes at this port (SCACs from RAIL_CARRIERS). */
 	railCarrierScacs: readonly string[];
-}
+};
 
-export interface MetroAreaRecord {
+export type MetroAreaRecord = z.infer<typeof metroAreaAttributes> & {
 	name: string;
 	/** UN/LOCODE */
 	code: string;
@@ -62,35 +76,34 @@ export interface MetroAreaRecord {
 	time_zone: string;
 	latitude: number;
 	longitude: number;
-}
+};
 
-export interface RailTerminalRecord {
-	name: string;
+export type RailTerminalRecord = z.infer<typeof railTerminalAttributes> & {
 	nickname: string;
 	firms_code: string;
 	city: string;
 	/** Railroad operating the ramp, i.e. the delivering carrier (`ind_rail_carrier_scac`). */
 	railCarrierScac: string;
-}
+};
 
-export interface InlandDestinationRecord extends MetroAreaRecord {
+export type InlandDestinationRecord = MetroAreaRecord & {
 	railTerminals: readonly RailTerminalRecord[];
 	/** LOCODEs of discharge ports with a rail service to one of this metro's ramps. */
 	dischargePortCodes: readonly string[];
-}
+};
 
 export interface RailCarrierRecord {
 	scac: string;
 	name: string;
 }
 
-export interface VesselRecord {
+export type VesselRecord = z.infer<typeof vesselAttributes> & {
 	name: string;
 	/** 7 digits, last one is the IMO check digit. */
 	imo: string;
 	/** 9 digits, starting with the flag state's MID. */
 	mmsi: string;
-}
+};
 
 export const ORIGIN_PORTS: readonly PortRecord[] = [
 	{

@@ -7,6 +7,9 @@
  * built from the real old and new values (docs/service.md, "Changesets"), and the deadline
  * notifications.
  */
+import type { z } from 'zod';
+
+import type { trackingRequestAttributes } from '../../nodes/ContainerTracking/schemas';
 import type { SandboxClock } from '../clock';
 import { ClockScheduler } from '../clock';
 import { ApiError, ValidationErrors, notFound } from '../http/jsonApi';
@@ -45,13 +48,13 @@ export interface WorldOptions {
 	railPlan: boolean;
 }
 
-export interface TrackingRequestInput {
-	request_number: string;
+/** What a tracking request is created with: the schema's attributes, all given. */
+export type TrackingRequestInput = z.infer<typeof trackingRequestAttributes> & {
 	request_type: string;
 	scac: string;
 	ref_numbers: string[];
 	shipment_tags: string[];
-}
+};
 
 /**
  * Deliveries of these events carry only the reference object

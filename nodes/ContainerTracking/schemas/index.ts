@@ -22,6 +22,7 @@ import {
 	trackingRequest,
 	transportEvent,
 	webhook,
+	webhookAttributes,
 } from './resources';
 
 export * from './jsonApi';
@@ -72,3 +73,4 @@ export type ImportDeadlines = z.infer<typeof importDeadlines>;
 export type TerminalHold = z.infer<typeof terminalHold>;
 export type TerminalFee = z.infer<typeof terminalFee>;
 export type InferNumberAttributes = z.infer<typeof inferNumberAttributes>;
+export type WebhookAttributes = z.infer<typeof webhookAttributes>;

@@ -1,6 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { membersOf, webhookListDocument } from '../schemas';
+import {
+	membersOf,
+	webhookListDocument,
+	type JsonApiResource,
+	type WebhookAttributes,
+} from '../schemas';
 import type { DocumentWarnings } from '../schemas/warnings';
 import { fetchList } from './pagination';
 import {
@@ -13,19 +18,16 @@ import {
  * Webhook calls the node's Webhook operations and the trigger's registration share.
  */
 
-/** What a webhook is asked to be: any subset of its attributes (PATCH takes a subset). */
-export interface WebhookSettings {
-	url?: string;
+/**
+ * What a webhook is asked to be: any subset of its attributes (PATCH takes a subset), the event
+ * names as a plain list.
+ */
+export type WebhookSettings = Partial<Pick<WebhookAttributes, 'url' | 'active'>> & {
 	events?: string[];
-	active?: boolean;
-}
+};
 
-/** A webhook record as read from the service; any member may be missing. */
-export interface WebhookRecord {
-	id: string;
-	type?: string;
-	attributes?: IDataObject | null;
-}
+/** A webhook record as read from the service. */
+export type WebhookRecord = JsonApiResource;
 
 /** The body of `POST /webhooks` and `PATCH /webhooks/{id}`: the service wraps writes in `data`. */
 export function webhookBody(settings: WebhookSettings): IDataObject {
