@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Installs n8n 2.40.7 once into a cache folder outside the repository and tells where it is.
-// Used by the end-to-end tests, `npm start` and the benchmarks. The recipe and its three
-// workarounds are in n8n-conventions.md section 6.1:
+// Used by the end-to-end tests, `npm start` and the benchmarks. Installing n8n 2.40.7 on a
+// machine that reaches only the npm registry needs three workarounds:
 //   1. override linkedom to 0.18.14 (the registry lacks a dependency of 0.18.15);
 //   2. install with --ignore-scripts (one install script downloads from the internet);
 //   3. rebuild the native modules n8n needs against Node 24's headers.

@@ -1,5 +1,5 @@
 // A real n8n 2.40.7 with this package installed the way n8n installs community packages, for
-// `npm start` and the end-to-end tests (n8n-conventions.md section 6). Each instance has its
+// `npm start` and the end-to-end tests (installed by scripts/n8n-runtime.mjs). Each instance has its
 // own user folder and ports, and is stopped by whoever started it.
 import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Runs this package's nodes through n8n-core's real WorkflowExecute (n8n-conventions.md 5.2):
+// Runs this package's nodes through n8n-core's real WorkflowExecute (CONTRIBUTING.md, "Suites"):
 // parameters and expressions are resolved by n8n, credentials are applied by the generic
 // `authenticate` block of our credential type, HTTP goes out through n8n's own request helper.
 import { ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
