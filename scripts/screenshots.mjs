@@ -11,9 +11,9 @@
 // API, plays a last free day and fees onto that container in the sandbox, and picks the container
 // from the Container field's list by typing part of its number; for Container → Get Many it adds
 // another and shows the run's output in the logs panel's Table view, at 75 % browser zoom so that
-// the worked-out columns fit side by side. A run takes 80 to 100 s (about 30 s of it building and
-// starting the demo); it waits up to 150 s more if the sandbox has not yet played a hold into the
-// Hold alerts workflow (the first scenario is one).
+// the worked-out columns fit side by side. A run takes 150 to 260 s on a busy two-CPU machine (50
+// to 100 s of it building and starting the demo); it waits up to 150 s more if the sandbox has not
+// yet played a hold into the Hold alerts workflow (the first scenario is one).
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
