@@ -9,7 +9,6 @@ import {
 
 import { asNodeError } from '../transport/errors';
 import { container } from './container';
-import type { ContainerTrackingMap } from './node.type';
 import type { OperationExecute, OperationModule, Resource } from './operation';
 import { shipment } from './shipment';
 import { trackingRequest } from './trackingRequest';
@@ -24,6 +23,15 @@ function keyedByValue<Resources extends { [Key in keyof Resources]: Resource<Key
 
 /** The node's resources, in the order their fields are listed. */
 export const RESOURCES = keyedByValue({ trackingRequest, container, shipment, webhook });
+
+/**
+ * Every resource and its operations as the type checker sees them, e.g.
+ * `ContainerTrackingMap['webhook']` is `'create' | 'delete' | 'get' | 'getMany' | 'update'`:
+ * taken from what each resource module registers, never written a second time.
+ */
+export type ContainerTrackingMap = {
+	[Resource in keyof typeof RESOURCES]: keyof (typeof RESOURCES)[Resource]['operations'] & string;
+};
 
 export type ResourceName = keyof ContainerTrackingMap;
 
