@@ -8,7 +8,7 @@ import {
 
 import { checkContainerNumber, looksLikeContainerNumber } from '../logic/iso6346';
 import { membersOf } from '../schemas';
-import { fetchPage } from '../transport/pagination';
+import { fetchAllPages } from '../transport/pagination';
 
 /*
  * Resource locators: a record is picked from a searchable list, given by the key people know
@@ -162,27 +162,18 @@ async function readDirectory(
 	context: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<ContainerDirectory> {
-	const directory: ContainerDirectory = { byNumber: new Map(), scanned: 0 };
-	const seenPages = new Set<string>();
-	let next: string | undefined;
-	do {
-		const page = await fetchPage.call(context, '/containers', {
-			pageUrl: next,
-			itemIndex,
-			what: 'looking containers up by number',
-		});
-		for (const record of page.records) {
-			const number = membersOf(record.attributes).number;
-			if (typeof number !== 'string') continue;
-			const key = checkContainerNumber(number).normalized;
-			directory.byNumber.set(key, [...(directory.byNumber.get(key) ?? []), record]);
-		}
-		directory.scanned += page.records.length;
-		if (page.records.length === 0 || (page.next && seenPages.has(page.next))) break;
-		if (page.next) seenPages.add(page.next);
-		next = page.next;
-	} while (next);
-	return directory;
+	const { records } = await fetchAllPages.call(context, '/containers', {
+		itemIndex,
+		what: 'looking containers up by number',
+	});
+	const byNumber: ContainerDirectory['byNumber'] = new Map();
+	for (const record of records) {
+		const number = membersOf(record.attributes).number;
+		if (typeof number !== 'string') continue;
+		const key = checkContainerNumber(number).normalized;
+		byNumber.set(key, [...(byNumber.get(key) ?? []), record]);
+	}
+	return { byNumber, scanned: records.length };
 }
 
 function createdAt(record: IDataObject): number {
