@@ -10,13 +10,12 @@ import {
 	containerDocument,
 	DATA_SOURCES,
 	membersOf,
-	singleDocumentCore,
 	transportEventListDocument,
 } from '../../schemas';
 import { flattenResource, type IncludedIndex } from '../../transport/jsonApi';
 import type { JsonApiResource } from '../../schemas';
 import { fetchList } from '../../transport/pagination';
-import { containerTrackingRequest, readAnswer } from '../../transport/request';
+import { requestRecord } from '../../transport/record';
 import {
 	itemsFrom,
 	limitOf,
@@ -121,21 +120,15 @@ async function fetchContainerNumber(
 	containerId: string,
 	itemIndex: number,
 ): Promise<string | null> {
-	const response = await containerTrackingRequest.call(
+	const { record } = await requestRecord.call(
 		context,
 		'GET',
 		`/containers/${encodeURIComponent(containerId)}`,
+		containerDocument,
+		'getting the container of the events',
 		{ itemIndex },
 	);
-	const { document } = readAnswer(
-		context,
-		singleDocumentCore,
-		containerDocument,
-		response.body,
-		'getting the container of the events',
-		itemIndex,
-	);
-	return numberIn(document.data);
+	return numberIn(record);
 }
 
 /** `container_number` right after `container_id` (or last, when there is none). */
