@@ -326,7 +326,7 @@ describe('Container Tracking node: tracking requests, shipments and webhooks rea
 	});
 
 	describe('list searches', () => {
-		it('tracking requests are named by number, carrier and status, and found by part of the number', async () => {
+		it('tracking requests are named by number, carrier and status, and found by part of the number, typed with or without spaces and dashes', async () => {
 			const found = await searchWithNode('searchTrackingRequests', credentials(), 'tr-fail');
 			const reason = String(
 				handle.served('tracking_request', failedId).attributes.failed_reason,
@@ -334,6 +334,11 @@ describe('Container Tracking node: tracking requests, shipments and webhooks rea
 			expect(found.results).toEqual([
 				{ name: `TEST-TR-FAILED · TEST · failed · ${reason}`, value: failedId },
 			]);
+			// Typed as people type numbers: spaces or no dash (the Get Many filter reads it the same way).
+			for (const typed of ['tr fail', 'TRFAIL']) {
+				const again = await searchWithNode('searchTrackingRequests', credentials(), typed);
+				expect(again.results).toEqual(found.results);
+			}
 		});
 
 		it('webhooks are named by URL and events, and found by part of the URL', async () => {

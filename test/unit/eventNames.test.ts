@@ -181,18 +181,23 @@ describe('the pickers', () => {
 		expect(optionsOf(createWebhook, 'events')).toBe(EVENT_OPTIONS);
 	});
 
-	it('Get Transport Events filters by past transport and deadline events, labelled, in journey order', () => {
+	it('Get Transport Events filters by past transport, deadline and document events, labelled, in journey order', () => {
 		const options = optionsOf(getTransportEvents, 'eventNames');
 		const names = options.map((option) => String(option.value));
 		expect(names).toEqual(
 			values.filter(
 				(value) =>
-					(value.startsWith('container.transport.') || value.startsWith('container.pickup')) &&
-					!value.includes('.estimated.'),
+					!value.includes('.estimated.') &&
+					!value.startsWith('tracking_request.') &&
+					!value.startsWith('shipment.') &&
+					!['container.updated', 'container.created', 'container.pod_terminal_changed'].includes(
+						value,
+					),
 			),
 		);
 		expect(names).toContain('container.transport.vessel_arrived');
 		expect(names).toContain('container.pickup_appointment.changed');
+		expect(names).toContain('document.extraction_failed');
 		for (const option of options)
 			expect(option).toBe(EVENT_OPTIONS.find((entry) => entry.value === option.value));
 	});

@@ -31,10 +31,16 @@ export function computeCheckDigit(firstTen: string): number {
 	return (sum % 11) % 10;
 }
 
-/** Upper-cases and removes the spaces, dashes and dots people type into container numbers. */
-export function normalizeContainerNumber(input: string): string {
+/**
+ * A shipping number as it is compared: upper case, without the spaces, dots, dashes and slashes
+ * people type into container, bill of lading and booking numbers.
+ */
+export function compactNumber(input: string): string {
 	return input.toUpperCase().replace(/[\s.\-/]/g, '');
 }
+
+/** A container number as it is compared and sent (see compactNumber). */
+export const normalizeContainerNumber = compactNumber;
 
 /** True when the text has the shape of a container number, whatever its check digit. */
 export function looksLikeContainerNumber(input: string): boolean {

@@ -5,7 +5,7 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { normalizeContainerNumber } from '../logic/iso6346';
+import { compactNumber, normalizeContainerNumber } from '../logic/iso6346';
 import { membersOf } from '../schemas';
 import { indexIncluded, relatedRecord } from '../transport/jsonApi';
 import type { JsonApiResource } from '../schemas';
@@ -102,12 +102,12 @@ export async function searchTrackingRequests(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const wanted = (filter ?? '').trim().toUpperCase();
+	const wanted = compactNumber(filter ?? '');
 	return await searchList(this, '/tracking_requests', {
 		filter,
 		paginationToken,
 		matches: ({ record }) =>
-			(text(membersOf(record.attributes).request_number) ?? '').toUpperCase().includes(wanted),
+			compactNumber(text(membersOf(record.attributes).request_number) ?? '').includes(wanted),
 		toResult: ({ record }) => {
 			const attributes = membersOf(record.attributes);
 			return {

@@ -27,12 +27,15 @@ import {
 import { containerLocator, locatedContainer } from '../locators';
 import type { OperationOption } from '../operation';
 
-/** The past events the service lists for a container: estimates come from Get Raw Events. */
+/**
+ * The past events the service lists for a container, document events included (docs/service.md,
+ * "Transport events"): estimates come from Get Raw Events.
+ */
 const TRANSPORT_EVENT_OPTIONS = EVENT_OPTIONS.filter(
 	({ value }) =>
-		(String(value).startsWith('container.transport.') ||
-			String(value).startsWith('container.pickup')) &&
-		!String(value).includes('.estimated.'),
+		['container.transport.', 'container.pickup', 'document.'].some((prefix) =>
+			String(value).startsWith(prefix),
+		) && !String(value).includes('.estimated.'),
 );
 
 export const option: OperationOption = {

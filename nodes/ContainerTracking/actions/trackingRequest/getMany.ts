@@ -12,6 +12,7 @@ import {
 	trackingRequestListDocument,
 } from '../../schemas';
 import { fetchList } from '../../transport/pagination';
+import { compactNumber } from '../../logic/iso6346';
 import {
 	itemsFrom,
 	limitOf,
@@ -46,7 +47,8 @@ export const description: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. MSKU48',
-				description: 'Only requests whose number contains this text (case and spaces ignored)',
+				description:
+					'Only requests whose number contains this text (case, spaces, dots, dashes and slashes ignored)',
 			},
 			{
 				displayName: 'Request Type',
@@ -82,16 +84,15 @@ interface Filters {
 	statuses?: string[];
 }
 
-const squashed = (text: string) => text.toUpperCase().replace(/[\s.\-/]/g, '');
-
 /** The service filters nothing, so the node does: an empty filter keeps every request. */
 export function trackingRequestFilter(filters: Filters): (record: IDataObject) => boolean {
-	const number = squashed(filters.requestNumber ?? '');
+	const number = compactNumber(filters.requestNumber ?? '');
 	const statuses = new Set(filters.statuses ?? []);
 	const types = new Set(filters.requestTypes ?? []);
 	return (record) => {
 		const attributes = membersOf(record.attributes);
-		if (number && !squashed(String(attributes.request_number ?? '')).includes(number)) return false;
+		if (number && !compactNumber(String(attributes.request_number ?? '')).includes(number))
+			return false;
 		if (statuses.size > 0 && !statuses.has(String(attributes.status))) return false;
 		if (types.size > 0 && !types.has(String(attributes.request_type))) return false;
 		return true;
