@@ -642,6 +642,8 @@ async function main() {
 		'`deliveries_per_second`, `p50_ms`, `p99_ms`: how fast n8n answered the deliveries. `reported_per_second`, `to_report_*`: how fast the workflows ran to their end (the report node), from the first delivery of each genuine notification to its report; n8n answers a webhook before its execution has run, so this is the figure a user waits for.',
 		'',
 		"The control is n8n's Webhook node with one option written as an expression. n8n 2.40.7 gives a request to its own Webhook node whose parameters are all fixed no expression isolate (`webhookPhaseNeedsIsolate` in n8n's `webhooks/live-webhooks.js`); a request to any other node, every community trigger included, or to a Webhook node with an expression gets one, created for it and disposed after.",
+		'',
+		'A section whose name ends in a setting ran with that setting on every n8n process (`STORM_N8N_ENV`). With `N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true`, n8n creates an isolate only when an expression is evaluated, so a request to a node with fixed parameters, the trigger included, gets none; an execution that evaluates one takes a ready isolate, or creates one synchronously on the main thread when none is ready. That is the likely reason the Webhook node answers fewer deliveries/s with the setting than without it: the report node after it evaluates expressions.',
 	];
 	for (const result of results) {
 		lines.push('', `## ${result.deployment}`, '');
