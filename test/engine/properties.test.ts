@@ -22,7 +22,7 @@ import {
 	webhookDocument,
 	webhookNotificationEnvelope,
 } from '../../nodes/ContainerTracking/schemas';
-import { flattenResource, indexIncluded } from '../../nodes/ContainerTracking/transport/jsonApi';
+import { flattenResource, indexIncluded } from '../../nodes/ContainerTracking/records/jsonApi';
 import type { JsonApiResource } from '../../nodes/ContainerTracking/schemas';
 import { deliverSigned, SECRET, type Doc } from '../support/deliveries';
 import {

@@ -8,7 +8,7 @@ import {
 	simplifyField,
 	wantsSimplified,
 } from '../../nodes/ContainerTracking/actions/simplify';
-import { indexIncluded } from '../../nodes/ContainerTracking/transport/jsonApi';
+import { indexIncluded } from '../../nodes/ContainerTracking/records/jsonApi';
 import type { JsonApiResource } from '../../nodes/ContainerTracking/schemas';
 import { SIMPLIFIED_KEYS, WORKED_OUT_KEYS } from '../support/containerItems';
 import { describeWithFixtures, readFixture } from '../support/sharedFixtures';

@@ -7,7 +7,7 @@ import type {
 
 import { compactNumber, normalizeContainerNumber } from '../logic/iso6346';
 import { membersOf } from '../schemas';
-import { indexIncluded, relatedRecord } from '../transport/jsonApi';
+import { indexIncluded, relatedRecord } from '../records/jsonApi';
 import type { JsonApiResource } from '../schemas';
 import { fetchPage } from '../transport/pagination';
 

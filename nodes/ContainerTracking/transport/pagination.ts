@@ -3,7 +3,7 @@ import type { z } from 'zod';
 
 import { listDocumentCore } from '../schemas/jsonApi';
 import type { DocumentWarnings } from '../schemas/warnings';
-import { indexIncluded, type IncludedIndex } from './jsonApi';
+import { indexIncluded, type IncludedIndex } from '../records/jsonApi';
 import {
 	containerTrackingRequest,
 	readAnswer,

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { singleDocumentCore } from '../schemas/jsonApi';
 import type { DataWarning } from '../schemas/warnings';
 import type { JsonApiResource } from '../schemas';
-import { indexIncluded, type IncludedIndex } from './jsonApi';
+import { indexIncluded, type IncludedIndex } from '../records/jsonApi';
 import {
 	containerTrackingRequest,
 	readAnswer,

@@ -1,7 +1,7 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { membersOf } from '../schemas';
-import { relatedIdentifiers } from '../transport/jsonApi';
+import { relatedIdentifiers } from '../records/jsonApi';
 import { fetchAllPages } from '../transport/pagination';
 
 const listsEvent = (eventId: string) => (record: IDataObject) =>

@@ -11,7 +11,7 @@ import {
 	relatedIdentifier,
 	relatedRecord,
 	type IncludedIndex,
-} from '../transport/jsonApi';
+} from '../records/jsonApi';
 import type { Delivery, JsonApiResource } from '../schemas';
 
 export interface DeliveryOptions {

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { containerDocument, singleDocumentCore } from '../../schemas';
-import { indexIncluded } from '../../transport/jsonApi';
+import { indexIncluded } from '../../records/jsonApi';
 import { containerTrackingRequest, readAnswer } from '../../transport/request';
 import { optionsCollection, withWarnings } from '../common';
 import { containerLocator, locatedContainer } from '../locators';

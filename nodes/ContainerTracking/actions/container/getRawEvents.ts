@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { listDocumentCore, rawEventListDocument } from '../../schemas';
-import { flattenResource, indexIncluded } from '../../transport/jsonApi';
+import { flattenResource, indexIncluded } from '../../records/jsonApi';
 import { containerTrackingRequest, readAnswer } from '../../transport/request';
 import { itemsFrom } from '../common';
 import { containerLocator, locatedContainer } from '../locators';

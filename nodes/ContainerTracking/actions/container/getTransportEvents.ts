@@ -12,7 +12,7 @@ import {
 	membersOf,
 	transportEventListDocument,
 } from '../../schemas';
-import { flattenResource, type IncludedIndex } from '../../transport/jsonApi';
+import { flattenResource, type IncludedIndex } from '../../records/jsonApi';
 import type { JsonApiResource } from '../../schemas';
 import { fetchList } from '../../transport/pagination';
 import { requestRecord } from '../../transport/record';

@@ -4,7 +4,7 @@ import { feeTotals } from '../../logic/fees';
 import { daysUntilLastFreeDay, lastFreeDay, lastFreeDayDate } from '../../logic/lastFreeDay';
 import { pickupReadiness } from '../../logic/readiness';
 import { membersOf } from '../../schemas';
-import { flattenResource, type IncludedIndex } from '../../transport/jsonApi';
+import { flattenResource, type IncludedIndex } from '../../records/jsonApi';
 import type { JsonApiResource, ContainerAttributes } from '../../schemas';
 
 /**

@@ -11,7 +11,7 @@ import {
 	relatedIdentifiers,
 	relatedRecord,
 	type IncludedIndex,
-} from '../../transport/jsonApi';
+} from '../../records/jsonApi';
 import type { JsonApiResource } from '../../schemas';
 import { requestRecord } from '../../transport/record';
 import { requiredText, showFor, withWarnings } from '../common';

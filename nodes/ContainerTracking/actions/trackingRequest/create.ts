@@ -14,7 +14,7 @@ import {
 	trackingRequestDocument,
 	type InferNumberAttributes,
 } from '../../schemas';
-import { flattenResource, indexIncluded } from '../../transport/jsonApi';
+import { flattenResource, indexIncluded } from '../../records/jsonApi';
 import { containerTrackingRequest, readAnswer, serviceError } from '../../transport/request';
 import {
 	optionsCollection,

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { pickFields } from '../simplify';
-import { flattenResource, type IncludedIndex } from '../../transport/jsonApi';
+import { flattenResource, type IncludedIndex } from '../../records/jsonApi';
 import type { JsonApiResource } from '../../schemas';
 
 /**

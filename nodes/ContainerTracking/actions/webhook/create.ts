@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { EVENT_OPTIONS } from '../../logic/eventNames';
 import { singleDocumentCore, webhookDocument } from '../../schemas';
-import { flattenResource, indexIncluded } from '../../transport/jsonApi';
+import { flattenResource, indexIncluded } from '../../records/jsonApi';
 import { readAnswer } from '../../transport/request';
 import { createWebhook } from '../../transport/webhooks';
 import { repeatFields, requiredText, showFor, withWarnings } from '../common';

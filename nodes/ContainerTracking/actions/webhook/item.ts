@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { flattenResource, type IncludedIndex } from '../../transport/jsonApi';
+import { flattenResource, type IncludedIndex } from '../../records/jsonApi';
 import type { JsonApiResource } from '../../schemas';
 
 /**
