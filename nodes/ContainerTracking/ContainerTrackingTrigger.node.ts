@@ -6,6 +6,8 @@ import {
 	type INodeExecutionData,
 	type INodeType,
 	type INodeTypeDescription,
+	type ITriggerFunctions,
+	type ITriggerResponse,
 	type IWebhookFunctions,
 	type IWebhookResponseData,
 } from 'n8n-workflow';
@@ -22,10 +24,12 @@ import {
 	EXISTING,
 	createTriggerWebhook,
 	deleteTriggerWebhook,
+	renewedSecret,
 	webhookExists,
 } from './trigger/registration';
 import { repeatStoreFor, triggerScope } from './trigger/repeats';
 import { hasValidSignature } from './trigger/signature';
+import { startWatch } from './trigger/watch';
 
 interface TriggerOptions {
 	expandHoldsAndFees?: boolean;
@@ -33,6 +37,21 @@ interface TriggerOptions {
 	fields?: string[];
 	deduplicate?: boolean;
 	raw?: boolean;
+	catchUp?: boolean;
+	lookBackDays?: number;
+	watchMinutes?: number;
+}
+
+const MINUTE_MS = 60_000;
+/** A notification seen `pending` this long is caught up (the service is retrying it). */
+const SETTLE_MS = 2 * MINUTE_MS;
+
+function deliveryOptions(options: TriggerOptions) {
+	return {
+		expandHoldsAndFees: options.expandHoldsAndFees !== false,
+		fields: options.fields ?? [],
+		raw: options.raw === true,
+	};
 }
 
 function answer(context: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
@@ -121,6 +140,32 @@ export class ContainerTrackingTrigger implements INodeType {
 				default: {},
 				options: [
 					{
+						displayName: 'Catch Up Missed Notifications',
+						name: 'catchUp',
+						type: 'boolean',
+						default: true,
+						description:
+							"Whether to start the workflow for notifications the service could not deliver (n8n was down or unreachable longer than the service retries), read from the service's notification log; their items carry caught_up: true",
+					},
+					{
+						displayName: 'Catch-Up Look-Back (Days)',
+						name: 'lookBackDays',
+						type: 'number',
+						typeOptions: { minValue: 0, numberPrecision: 2 },
+						default: 7,
+						description:
+							'How far back the first catch-up after n8n starts reads the notification log',
+					},
+					{
+						displayName: 'Check Webhook Every (Minutes)',
+						name: 'watchMinutes',
+						type: 'number',
+						typeOptions: { minValue: 0.05, numberPrecision: 2 },
+						default: 5,
+						description:
+							'How often the node checks, while the workflow is active, that its webhook still exists and is on (the service turns a webhook off after repeated failed deliveries), and catches up',
+					},
+					{
 						displayName: 'Expand Holds and Fees',
 						name: 'expandHoldsAndFees',
 						type: 'boolean',
@@ -189,6 +234,32 @@ export class ContainerTrackingTrigger implements INodeType {
 	};
 
 	/**
+	 * The watch (trigger/watch.ts): checks and repairs the webhook while the workflow is active and
+	 * catches up on notifications the service gave up delivering. A delivery never comes here: an
+	 * execution runs `execute`, which n8n prefers to `trigger`, so a manual test listens for a
+	 * delivery as before.
+	 */
+	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
+		if (this.getMode() === 'manual') return {};
+		const options = this.getNodeParameter('options', {}) as TriggerOptions;
+		const intervalMs = Math.max(0.05, Number(options.watchMinutes ?? 5)) * MINUTE_MS;
+		return startWatch(this, {
+			intervalMs,
+			catchUp: options.catchUp !== false,
+			catchUpSettings: {
+				lookBackMs: Math.max(0, Number(options.lookBackDays ?? 7)) * 24 * 60 * MINUTE_MS,
+				settleMs: SETTLE_MS,
+				// A pending notification is seen on one check, and caught up on the first check at
+				// least SETTLE_MS later: it must still be in the log read then.
+				windowMs: SETTLE_MS + 2 * intervalMs + 5 * MINUTE_MS,
+				delivery: deliveryOptions(options),
+				fetchContainer: options.fetchContainer === true,
+				deduplicate: options.deduplicate !== false,
+			},
+		});
+	}
+
+	/**
 	 * Runs in the execution a delivery started, with the items `webhook` returned: a notification
 	 * an earlier execution recorded (before a restart, or in another process) stops here.
 	 */
@@ -206,15 +277,21 @@ export class ContainerTrackingTrigger implements INodeType {
 		const rawBody = await rawBodyOf(request);
 
 		const scope = triggerScope(this);
-		const signed = await hasValidSignature(
-			scope,
-			async () => (await this.getCredentials(CREDENTIAL_NAME)).signatureHeader,
-			request.headers,
-			rawBody,
-			secret || undefined,
-		);
-		if (!signed) {
-			return answer(this, 401, 'Invalid or missing signature');
+		const signedWith = async (key: string | undefined) =>
+			await hasValidSignature(
+				scope,
+				async () => (await this.getCredentials(CREDENTIAL_NAME)).signatureHeader,
+				request.headers,
+				rawBody,
+				key || undefined,
+			);
+		if (!(await signedWith(secret))) {
+			// The webhook may have been created again, with another secret, since static data was saved.
+			const renewed =
+				this.getNodeParameter('registration', AUTOMATIC) === EXISTING
+					? undefined
+					: await renewedSecret(this, secret, signedWith);
+			if (!renewed) return answer(this, 401, 'Invalid or missing signature');
 		}
 
 		// Refused only what cannot be identified: not JSON, or no notification id or event name.
@@ -244,11 +321,7 @@ export class ContainerTrackingTrigger implements INodeType {
 		try {
 			items = deliveryItems(
 				notification,
-				{
-					expandHoldsAndFees: options.expandHoldsAndFees !== false,
-					fields: options.fields ?? [],
-					raw: options.raw === true,
-				},
+				deliveryOptions(options),
 				options.raw ? [] : documentWarnings(webhookNotificationEnvelope, body).all,
 			);
 			if (items.length > 0 && options.fetchContainer && !options.raw)

@@ -8,6 +8,7 @@ import {
 	type IHttpRequestMethods,
 	type IHttpRequestOptions,
 	type ILoadOptionsFunctions,
+	type ITriggerFunctions,
 	type IWebhookFunctions,
 	type JsonObject,
 } from 'n8n-workflow';
@@ -27,6 +28,7 @@ export type ContainerTrackingContext =
 	| IExecuteFunctions
 	| IHookFunctions
 	| ILoadOptionsFunctions
+	| ITriggerFunctions
 	| IWebhookFunctions;
 
 export const CREDENTIAL_NAME = 'containerTrackingApi';

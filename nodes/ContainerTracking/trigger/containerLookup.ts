@@ -1,8 +1,9 @@
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { membersOf } from '../schemas';
 import { relatedIdentifiers } from '../records/jsonApi';
 import { fetchAllPages } from '../transport/pagination';
+import type { ContainerTrackingContext } from '../transport/request';
 
 const listsEvent = (eventId: string) => (record: IDataObject) =>
 	relatedIdentifiers(record, 'transport_events').some((event) => event.id === eventId);
@@ -14,7 +15,7 @@ const listsEvent = (eventId: string) => (record: IDataObject) =>
  * page, stopping at the page that has it (on 2,000 containers: 1 to 20 calls, not always 20).
  */
 export async function addMissingContainers(
-	this: IWebhookFunctions,
+	this: ContainerTrackingContext,
 	items: IDataObject[],
 ): Promise<void> {
 	const missing = items.filter(

@@ -1,0 +1,94 @@
+import { sleep, type ITriggerFunctions, type ITriggerResponse } from 'n8n-workflow';
+
+import { catchUp, forgetCatchUp, type CatchUpSettings } from './catchUp';
+import { EXISTING, AUTOMATIC, repairWebhook, type WebhookState } from './registration';
+import { triggerScope } from './repeats';
+
+/**
+ * The watch: while the workflow is active, n8n runs the trigger's `trigger()` once, on the main
+ * process that runs triggers (the leader in queue mode); it checks the webhook now and every
+ * `intervalMs` (trigger/registration.ts, `repairWebhook`), then catches up on what the service
+ * gave up delivering (trigger/catchUp.ts). n8n's own activation checks the webhook only when a
+ * workflow is published or n8n starts; the service may turn a webhook off at any time after
+ * failed deliveries, and a webhook off sends nothing, so no delivery would ever say so.
+ */
+
+export interface WatchSettings {
+	intervalMs: number;
+	/** Off: the webhook is still watched, nothing is caught up. */
+	catchUp: boolean;
+	catchUpSettings: CatchUpSettings;
+}
+
+/**
+ * The first check waits this long: n8n registers the webhook (checkExists, create) at the same
+ * time as it starts the watch, and a first check without a registration has nothing to watch.
+ */
+const FIRST_CHECK_AFTER_MS = 2_000;
+/** Before n8n's activation stored the webhook's URL, look again this often… */
+const REGISTRATION_POLL_MS = 1_000;
+/** …for at most this long; then the regular interval. */
+const REGISTRATION_WAIT_MS = 60_000;
+
+/** One check and catch-up: what the log says. */
+export async function watchOnce(
+	context: ITriggerFunctions,
+	settings: WatchSettings,
+	stopped: () => boolean = () => false,
+): Promise<void> {
+	const state = context.getWorkflowStaticData('node') as WebhookState;
+	const existing = context.getNodeParameter('registration', AUTOMATIC) === EXISTING;
+	const events = context.getNodeParameter('events', []) as string[];
+	const repair = await repairWebhook(context, state, existing, events);
+	if (repair.problems.length > 0)
+		context.logger.warn(
+			`Container tracking: the trigger's webhook was repaired: ${repair.problems.join('; ')}`,
+			{ workflowId: context.getWorkflow().id, node: context.getNode().name, url: state.webhookUrl },
+		);
+	if (!settings.catchUp || repair.webhookIds.length === 0 || stopped()) return;
+	const report = await catchUp(context, repair.webhookIds, settings.catchUpSettings, stopped);
+	if (report.started > 0)
+		context.logger.warn(
+			`Container tracking: caught up on ${report.started} notifications the service had not delivered`,
+			{ workflowId: context.getWorkflow().id, node: context.getNode().name },
+		);
+}
+
+/** Starts the watch; n8n calls the close function when the workflow is deactivated. */
+export function startWatch(context: ITriggerFunctions, settings: WatchSettings): ITriggerResponse {
+	let stopped = false;
+	let stop: () => void = () => undefined;
+	const stopping = new Promise<void>((resolve) => (stop = resolve));
+	const pause = async (ms: number) => await Promise.race([sleep(ms), stopping]);
+
+	const run = async () => {
+		await pause(FIRST_CHECK_AFTER_MS);
+		const state = context.getWorkflowStaticData('node') as WebhookState;
+		for (let waited = 0; !stopped && !state.webhookUrl && waited < REGISTRATION_WAIT_MS; ) {
+			await pause(REGISTRATION_POLL_MS);
+			waited += REGISTRATION_POLL_MS;
+		}
+		while (!stopped) {
+			try {
+				await watchOnce(context, settings, () => stopped);
+			} catch (error) {
+				// The service may be down: the next check tries again; the workflow stays active.
+				context.logger.warn('Container tracking: could not check the webhook or catch up', {
+					workflowId: context.getWorkflow().id,
+					node: context.getNode().name,
+					error: (error as Error).message,
+				});
+			}
+			await pause(settings.intervalMs);
+		}
+	};
+	void run();
+
+	return {
+		closeFunction: async () => {
+			stopped = true;
+			stop();
+			forgetCatchUp(triggerScope(context));
+		},
+	};
+}
