@@ -13,6 +13,7 @@ import https from 'node:https';
 
 import type { SandboxClock } from '../clock';
 import { driftNotification, type DriftSwitch } from '../drift';
+import { deterministicUuid } from '../world/random';
 import type { Notification } from '../world/world';
 import type { Resource, Store } from '../world/store';
 import { isoTimestamp } from '../world/time';
@@ -35,6 +36,7 @@ export interface DeliveryAttempt {
 	url: string;
 	webhook_id: string;
 	event: string;
+	/** `data.id` of the body: one per notification and webhook. */
 	notification_id: string;
 	/** HTTP status of the answer, or null when there was none. */
 	status: number | null;
@@ -48,7 +50,16 @@ export function signBody(body: string | Buffer, secret: string): string {
 	return createHmac('sha256', secret).update(body).digest('hex');
 }
 
-/** Deterministic share: the notification id decides whether it is sent twice. */
+/**
+ * The id of one notification's deliveries to one webhook: `data.id`, the idempotency key the
+ * receiver dedupes on (docs/service.md, "Retries and repeats"). Two webhooks subscribed to the
+ * same event get ids of their own; every retry or copy to one webhook carries the same id.
+ */
+function deliveryId(notification: Notification, webhook: Resource): string {
+	return deterministicUuid('webhook_notification', notification.id, webhook.id);
+}
+
+/** Deterministic share: the delivery's `data.id` decides whether it is sent twice. */
 function isDuplicated(notificationId: string, rate: number): boolean {
 	if (rate <= 0) return false;
 	// An id starting ffffffff gives a bucket of exactly 1, which `< rate` would miss at rate 1.
@@ -80,18 +91,19 @@ export class WebhookDispatcher {
 			const body = JSON.stringify(
 				this.drift.enabled ? driftNotification(envelope, { webhookUrl: attributes.url }) : envelope,
 			);
-			const sendTwice = isDuplicated(notification.id, this.options.duplicateRate);
+			const sendTwice = isDuplicated(deliveryId(notification, webhook), this.options.duplicateRate);
 			this.attempt(webhook, notification, body, 1, sendTwice ? 'send_copy' : 'once');
 		}
 	}
 
 	envelope(notification: Notification, webhook: Resource): Record<string, unknown> {
+		const id = deliveryId(notification, webhook);
 		const envelope: Record<string, unknown> = {
 			data: {
-				id: notification.id,
+				id,
 				type: 'webhook_notification',
 				attributes: {
-					id: notification.id,
+					id,
 					event: notification.event,
 					delivery_status: 'pending',
 					created_at: notification.createdAt,
@@ -104,7 +116,7 @@ export class WebhookDispatcher {
 					webhook_notification_logs: { data: [] },
 				},
 			},
-			links: { self: `${this.baseUrl()}/webhook_notifications/${notification.id}` },
+			links: { self: `${this.baseUrl()}/webhook_notifications/${id}` },
 		};
 		if (notification.included !== undefined) envelope.included = notification.included;
 		return envelope;
@@ -140,7 +152,7 @@ export class WebhookDispatcher {
 				url: attributes.url,
 				webhook_id: webhook.id,
 				event: notification.event,
-				notification_id: notification.id,
+				notification_id: deliveryId(notification, webhook),
 				status: result.status,
 				error: result.error,
 				duplicate: copies === 'is_copy',
