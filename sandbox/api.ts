@@ -1,6 +1,7 @@
 /**
- * The service's endpoints under /v2 (docs/service.md, "Endpoints"), the container list and the
- * webhook endpoints included. Bodies follow the JSON:API envelope field for field.
+ * The service's endpoints under /v2 (docs/service.md, "Endpoints"), the container list, the
+ * webhook endpoints and the notification log included. Bodies follow the JSON:API envelope field
+ * for field.
  */
 import { randomBytes } from 'node:crypto';
 
@@ -8,6 +9,8 @@ import { inferNumberResponseBody } from './inferNumber';
 import { ApiError, notFound, unprocessable, type ApiAnswer } from './http/jsonApi';
 import { copy, paginate, parseInclude, resolveIncluded, type RequestUrl } from './http/documents';
 import type { RateBucket } from './http/rateLimiter';
+import type { WebhookDispatcher } from './webhooks/delivery';
+import type { NotificationLog } from './webhooks/notificationLog';
 import { rawEventsOf } from './world/rawEvents';
 import { randomUuid } from './world/random';
 import type { Resource } from './world/store';
@@ -50,6 +53,8 @@ const SHIPMENT_INCLUDES = [
 	'pod_terminal',
 	'destination_terminal',
 ] as const;
+// The notification log: its webhook, and what its delivery carried.
+const NOTIFICATION_INCLUDES = ['webhook', 'reference_object'] as const;
 
 /**
  * Writes are wrapped in `{data: {type, attributes}}`
@@ -98,11 +103,11 @@ function single(resource: Resource, request: RequestUrl, included?: Resource[]):
 	return { status: 200, body };
 }
 
+/** One page of `all`; `included` gives the page's included records, when asked for. */
 function list(
-	world: World,
 	all: Resource[],
 	request: RequestUrl,
-	includes: string[] = [],
+	included?: (page: Resource[]) => Resource[],
 ): ApiAnswer {
 	const page = paginate(all, request);
 	const body: Record<string, unknown> = {
@@ -110,8 +115,37 @@ function list(
 		links: page.links,
 		meta: page.meta,
 	};
-	if (includes.length > 0) body.included = resolveIncluded(world.store, page.items, includes);
+	if (included) body.included = included(page.items);
 	return { status: 200, body };
+}
+
+/**
+ * The `included` of the notification log, per notification: with `reference_object`, the records
+ * its delivery carried, as it carried them (a reference-only delivery carried none); with
+ * `webhook`, its webhook as GET /webhooks shows it (none once deleted). A record several
+ * notifications of a page carried appears once, as the first of them (the newest) carried it.
+ */
+function notificationIncluded(
+	world: World,
+	log: NotificationLog,
+	notifications: Resource[],
+	includes: string[],
+): Resource[] {
+	const key = (record: Resource) => `${record.type}:${record.id}`;
+	const seen = new Set(notifications.map(key));
+	const included: Resource[] = [];
+	for (const notification of notifications) {
+		const records = [
+			...(includes.includes('reference_object') ? (log.carriedBy(notification.id) ?? []) : []),
+			...(includes.includes('webhook') ? world.store.related(notification, 'webhook') : []),
+		];
+		for (const record of records) {
+			if (seen.has(key(record))) continue;
+			seen.add(key(record));
+			included.push(copy(record));
+		}
+	}
+	return included;
 }
 
 function webhookResource(world: World, id: string): Resource {
@@ -125,7 +159,8 @@ function unsorted(events: Resource[]): Resource[] {
 	return [...events].sort((a, b) => a.id.localeCompare(b.id));
 }
 
-export function apiRoutes(world: World): Route[] {
+export function apiRoutes(world: World, dispatcher: WebhookDispatcher): Route[] {
+	const log = dispatcher.notifications;
 	return [
 		{
 			method: 'POST',
@@ -179,7 +214,7 @@ export function apiRoutes(world: World): Route[] {
 			method: 'GET',
 			pattern: '/tracking_requests',
 			bucket: 'default',
-			handle: (request) => list(world, world.store.list('tracking_request'), request),
+			handle: (request) => list(world.store.list('tracking_request'), request),
 		},
 		{
 			method: 'GET',
@@ -197,7 +232,11 @@ export function apiRoutes(world: World): Route[] {
 			bucket: 'default',
 			handle: (request) => {
 				const includes = parseInclude(request.query, CONTAINER_INCLUDES);
-				return list(world, world.store.list('container'), request, includes);
+				return list(
+					world.store.list('container'),
+					request,
+					includes.length > 0 ? (page) => resolveIncluded(world.store, page, includes) : undefined,
+				);
 			},
 		},
 		{
@@ -284,7 +323,7 @@ export function apiRoutes(world: World): Route[] {
 			method: 'GET',
 			pattern: '/webhooks',
 			bucket: 'default',
-			handle: (request) => list(world, world.store.list('webhook'), request),
+			handle: (request) => list(world.store.list('webhook'), request),
 		},
 		{
 			method: 'GET',
@@ -303,6 +342,7 @@ export function apiRoutes(world: World): Route[] {
 					true,
 				);
 				webhook.attributes = { ...webhook.attributes, ...attributes };
+				dispatcher.webhookChanged(webhook.id);
 				return single(webhook, request);
 			},
 		},
@@ -313,7 +353,42 @@ export function apiRoutes(world: World): Route[] {
 			handle: (request) => {
 				webhookResource(world, request.params.id);
 				world.store.delete('webhook', request.params.id);
+				dispatcher.webhookChanged(request.params.id);
 				return { status: 204 };
+			},
+		},
+		{
+			method: 'GET',
+			pattern: '/webhook_notifications',
+			bucket: 'default',
+			handle: (request) => {
+				const includes = parseInclude(request.query, NOTIFICATION_INCLUDES);
+				// Newest first (created_at, then id, both descending). The service documents no order
+				// and no filter: a client reads every page and filters itself.
+				return list(
+					log.list(),
+					request,
+					includes.length > 0
+						? (page) => notificationIncluded(world, log, page, includes)
+						: undefined,
+				);
+			},
+		},
+		{
+			method: 'GET',
+			pattern: '/webhook_notifications/:id',
+			bucket: 'default',
+			handle: (request) => {
+				const includes = parseInclude(request.query, NOTIFICATION_INCLUDES);
+				const notification = log.get(request.params.id);
+				if (!notification) throw notFound();
+				// The envelope its delivery carried, with its status now; `reference_object` gives back
+				// exactly the `included` the delivery carried.
+				const included =
+					includes.length > 0
+						? notificationIncluded(world, log, [notification], includes)
+						: undefined;
+				return { status: 200, body: log.envelope(notification, request.baseUrl, included) };
 			},
 		},
 	];

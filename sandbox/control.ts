@@ -1,7 +1,9 @@
 /**
  * The control API under /_sandbox/ (same API key as the service): move the clock, play a
  * scenario or emit one change for a container, inject faults (counted or at a rate, before or
- * after the request is processed), switch drift on and off, read the delivery log.
+ * after the request is processed), switch drift on and off, read the delivery log, and set how
+ * webhooks are served (retry base, delivery timeout, deactivation after failures, logging while
+ * inactive).
  */
 import type { DriftSwitch } from './drift';
 import { badRequest, unprocessable, type ApiAnswer } from './http/jsonApi';
@@ -316,6 +318,64 @@ function durationMs(body: unknown): number {
 	return total;
 }
 
+/** `GET` and `PATCH /webhook_settings`: the delivery options, as the control API names them. */
+function webhookSettingsBody(dispatcher: WebhookDispatcher): Record<string, unknown> {
+	const options = dispatcher.options;
+	return {
+		retry_base_seconds: options.retryBaseMs / 1000,
+		timeout_ms: options.timeoutMs,
+		deactivate_after_failures: options.deactivateAfterFailures,
+		log_while_inactive: options.logWhileInactive,
+	};
+}
+
+/**
+ * Applies a `PATCH /webhook_settings` body, any subset of `retry_base_seconds` (sandbox seconds
+ * before the first retry, at least 0), `timeout_ms` (real milliseconds a receiver has to answer,
+ * at least 1), `deactivate_after_failures` (a whole number of at least 1, or null for never) and
+ * `log_while_inactive` (true or false). Every member is checked before any is applied; an
+ * unknown member is refused, so that a misspelt setting cannot pass unnoticed.
+ */
+function applyWebhookSettings(dispatcher: WebhookDispatcher, body: unknown): void {
+	if (typeof body !== 'object' || body === null || Array.isArray(body))
+		throw unprocessable('the body must be an object of settings', '/', 'invalid');
+	const settings = body as Record<string, unknown>;
+	const known = Object.keys(webhookSettingsBody(dispatcher));
+	const unknown = Object.keys(settings).filter((name) => !known.includes(name));
+	if (unknown.length > 0)
+		throw unprocessable(`unknown setting; use ${known.join(', ')}`, `/${unknown[0]}`, 'invalid');
+	const number = (name: string, min: number) => {
+		const value = settings[name];
+		if (typeof value !== 'number' || !Number.isFinite(value) || value < min)
+			throw unprocessable(`${name} must be a number of at least ${min}`, `/${name}`, 'invalid');
+		return value;
+	};
+	const { options } = dispatcher;
+	const next = { ...options };
+	if ('retry_base_seconds' in settings) next.retryBaseMs = number('retry_base_seconds', 0) * 1000;
+	if ('timeout_ms' in settings) next.timeoutMs = number('timeout_ms', 1);
+	if ('deactivate_after_failures' in settings) {
+		const value = settings.deactivate_after_failures;
+		if (value !== null && !(typeof value === 'number' && Number.isInteger(value) && value >= 1))
+			throw unprocessable(
+				'deactivate_after_failures must be a whole number of at least 1, or null',
+				'/deactivate_after_failures',
+				'invalid',
+			);
+		next.deactivateAfterFailures = value;
+	}
+	if ('log_while_inactive' in settings) {
+		if (typeof settings.log_while_inactive !== 'boolean')
+			throw unprocessable(
+				'log_while_inactive must be true or false',
+				'/log_while_inactive',
+				'invalid',
+			);
+		next.logWhileInactive = settings.log_while_inactive;
+	}
+	Object.assign(options, next);
+}
+
 /**
  * How much of the matching traffic a fault takes: the next `count` requests (default 1), or a
  * share `rate` from 0 to 1 of them until cleared; not both.
@@ -490,6 +550,20 @@ export function controlRoutes(
 					throw unprocessable('enabled must be true or false', '/enabled', 'invalid');
 				drift.enabled = enabled;
 				return { status: 200, body: { enabled: drift.enabled } };
+			},
+		},
+		{
+			method: 'GET',
+			pattern: '/webhook_settings',
+			handle: () => ({ status: 200, body: webhookSettingsBody(dispatcher) }),
+		},
+		{
+			// Takes effect from the next attempt on: a retry already waiting keeps its time.
+			method: 'PATCH',
+			pattern: '/webhook_settings',
+			handle: (request) => {
+				applyWebhookSettings(dispatcher, request.body);
+				return { status: 200, body: webhookSettingsBody(dispatcher) };
 			},
 		},
 		{

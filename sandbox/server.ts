@@ -42,8 +42,18 @@ export interface SandboxOptions {
 	scenarioGapSeconds: number;
 	/** Sandbox seconds before a tracking request succeeds or fails. */
 	trackingDelaySeconds: number;
-	/** Sandbox seconds before the first delivery retry (doubling after). */
+	/**
+	 * Sandbox seconds before the first delivery retry (doubling after); also settable at run
+	 * time through `PATCH /_sandbox/webhook_settings`, with the delivery timeout.
+	 */
 	retryBaseSeconds: number;
+	/**
+	 * Notifications in a row ending `failed` after which a webhook is set inactive, as the service
+	 * may do; null never does.
+	 */
+	deactivateAfterFailures: number | null;
+	/** Whether notifications for an inactive webhook are still logged, as `failed`. */
+	logWhileInactive: boolean;
 	/** Logs each request to stderr. */
 	verbose: boolean;
 	/**
@@ -64,6 +74,8 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
 	scenarioGapSeconds: 1,
 	trackingDelaySeconds: 2,
 	retryBaseSeconds: 5,
+	deactivateAfterFailures: null,
+	logWhileInactive: false,
 	verbose: false,
 	drift: false,
 };
@@ -90,6 +102,8 @@ export interface Sandbox {
 }
 
 const JSON_API = 'application/vnd.api+json; charset=utf-8';
+/** Real milliseconds a receiver has to answer a delivery (`PATCH /_sandbox/webhook_settings`). */
+const DELIVERY_TIMEOUT_MS = 10_000;
 const MAX_BODY_BYTES = 1_000_000;
 
 interface CompiledRoute<T> {
@@ -234,7 +248,9 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 			signatureHeader: options.signatureHeader,
 			duplicateRate: options.duplicateRate,
 			retryBaseMs: options.retryBaseSeconds * 1000,
-			timeoutMs: 10_000,
+			timeoutMs: DELIVERY_TIMEOUT_MS,
+			deactivateAfterFailures: options.deactivateAfterFailures,
+			logWhileInactive: options.logWhileInactive,
 		},
 		() => baseUrl,
 		drift,
@@ -246,7 +262,7 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 		{ trackingDelayMs: options.trackingDelaySeconds * 1000, railPlan: options.railPlan },
 		reportError,
 	);
-	const api = compile<Route>(apiRoutes(world));
+	const api = compile<Route>(apiRoutes(world, dispatcher));
 	const control = compile<ControlRoute>(
 		controlRoutes(
 			world,

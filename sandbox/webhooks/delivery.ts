@@ -3,9 +3,15 @@
  * Webhook deliveries as the service makes them (docs/service.md, "Deliveries"): a POST of the
  * notification envelope, signed with the lowercase hex HMAC-SHA256 of the raw body keyed with
  * the webhook's secret, retried up to 12 times with backoff until the receiver answers 200, 201,
- * 202 or 204. Every attempt is logged for the control API. With drift on, the envelope is drifted
+ * 202 or 204. Every attempt is logged for the control API, and every notification for the
+ * service's own log (notificationLog.ts). With drift on, the envelope is drifted
  * (sandbox/drift.ts) before it is serialized, so the signature covers the drifted bytes, and
  * every retry and duplicate sends those same bytes.
+ *
+ * Like the service, the sandbox can deactivate a webhook after repeated failures
+ * (`deactivateAfterFailures` consecutive notifications ending `failed`; any success resets the
+ * count, and so does the deactivation). An inactive webhook gets no deliveries, and a retry that
+ * was waiting for it is dropped and its notification marked `failed`.
  */
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
@@ -13,10 +19,10 @@ import https from 'node:https';
 
 import type { SandboxClock } from '../clock';
 import { driftNotification, type DriftSwitch } from '../drift';
-import { deterministicUuid } from '../world/random';
 import type { Notification } from '../world/world';
 import type { Resource, Store } from '../world/store';
 import { isoTimestamp } from '../world/time';
+import { NotificationLog } from './notificationLog';
 
 export const MAX_RETRIES = 12;
 const SUCCESS_STATUSES = new Set([200, 201, 202, 204]);
@@ -29,6 +35,25 @@ export interface DeliveryOptions {
 	retryBaseMs: number;
 	/** Real milliseconds a receiver has to answer. */
 	timeoutMs: number;
+	/**
+	 * Consecutive notifications of a webhook ending `failed` after which the sandbox sets its
+	 * `active` to false; null never does.
+	 */
+	deactivateAfterFailures: number | null;
+	/**
+	 * Whether a notification for an inactive webhook is still logged (as `failed`, never sent);
+	 * when false nothing is logged for it.
+	 */
+	logWhileInactive: boolean;
+}
+
+/** One notification on its way to one webhook. */
+interface Delivery {
+	/** The notification's id in the log, `data.id` of the body. */
+	id: string;
+	event: string;
+	/** The signed bytes every attempt sends. */
+	body: string;
 }
 
 export interface DeliveryAttempt {
@@ -36,7 +61,7 @@ export interface DeliveryAttempt {
 	url: string;
 	webhook_id: string;
 	event: string;
-	/** `data.id` of the body: one per notification and webhook. */
+	/** `data.id` of the body: the notification's id in the log, one per notification and webhook. */
 	notification_id: string;
 	/** HTTP status of the answer, or null when there was none. */
 	status: number | null;
@@ -50,15 +75,6 @@ export function signBody(body: string | Buffer, secret: string): string {
 	return createHmac('sha256', secret).update(body).digest('hex');
 }
 
-/**
- * The id of one notification's deliveries to one webhook: `data.id`, the idempotency key the
- * receiver dedupes on (docs/service.md, "Retries and repeats"). Two webhooks subscribed to the
- * same event get ids of their own; every retry or copy to one webhook carries the same id.
- */
-function deliveryId(notification: Notification, webhook: Resource): string {
-	return deterministicUuid('webhook_notification', notification.id, webhook.id);
-}
-
 /** Deterministic share: the delivery's `data.id` decides whether it is sent twice. */
 function isDuplicated(notificationId: string, rate: number): boolean {
 	if (rate <= 0) return false;
@@ -70,62 +86,106 @@ function isDuplicated(notificationId: string, rate: number): boolean {
 
 export class WebhookDispatcher {
 	readonly log: DeliveryAttempt[] = [];
+	/** The service's notification log (`GET /webhook_notifications`), kept in the store. */
+	readonly notifications: NotificationLog;
 	private readonly timers = new Set<NodeJS.Timeout>();
 	private readonly inFlight = new Set<Promise<void>>();
+	/** Retries waiting for their time, by notification id, with the webhook they go to. */
+	private readonly waiting = new Map<string, { webhookId: string; timer: NodeJS.Timeout }>();
+	/** Notifications in a row that ended `failed`, by webhook id. */
+	private readonly failures = new Map<string, number>();
 	private stopped = false;
 
 	constructor(
 		private readonly store: Store,
 		private readonly clock: SandboxClock,
-		private readonly options: DeliveryOptions,
+		/** Read when they are needed: the control API changes them at run time. */
+		readonly options: DeliveryOptions,
 		private readonly baseUrl: () => string,
 		private readonly drift: DriftSwitch = { enabled: false },
-	) {}
+	) {
+		this.notifications = new NotificationLog(store);
+	}
 
-	/** Sends the notification to every active webhook subscribed to its event. */
+	/**
+	 * Logs the notification for every webhook subscribed to its event and sends it to the active
+	 * ones; an inactive one gets a `failed` record when `logWhileInactive` is on, else nothing.
+	 */
 	dispatch(notification: Notification): void {
 		for (const webhook of this.store.list('webhook')) {
 			const attributes = webhook.attributes as { active: boolean; events: string[]; url: string };
-			if (!attributes.active || !attributes.events.includes(notification.event)) continue;
-			const envelope = this.envelope(notification, webhook);
+			if (!attributes.events.includes(notification.event)) continue;
+			if (!attributes.active) {
+				if (this.options.logWhileInactive)
+					this.notifications.record(notification, webhook, 'failed');
+				continue;
+			}
+			const record = this.notifications.record(notification, webhook, 'pending');
+			const envelope = this.notifications.envelope(
+				record,
+				this.baseUrl(),
+				this.notifications.carriedBy(record.id),
+			);
 			const body = JSON.stringify(
 				this.drift.enabled ? driftNotification(envelope, { webhookUrl: attributes.url }) : envelope,
 			);
-			const sendTwice = isDuplicated(deliveryId(notification, webhook), this.options.duplicateRate);
-			this.attempt(webhook, notification, body, 1, sendTwice ? 'send_copy' : 'once');
+			const sendTwice = isDuplicated(record.id, this.options.duplicateRate);
+			this.attempt(
+				webhook,
+				{ id: record.id, event: notification.event, body },
+				1,
+				sendTwice ? 'send_copy' : 'once',
+			);
 		}
 	}
 
-	envelope(notification: Notification, webhook: Resource): Record<string, unknown> {
-		const id = deliveryId(notification, webhook);
-		const envelope: Record<string, unknown> = {
-			data: {
-				id,
-				type: 'webhook_notification',
-				attributes: {
-					id,
-					event: notification.event,
-					delivery_status: 'pending',
-					created_at: notification.createdAt,
-				},
-				relationships: {
-					reference_object: {
-						data: { id: notification.reference.id, type: notification.reference.type },
-					},
-					webhook: { data: { id: webhook.id, type: 'webhook' } },
-					webhook_notification_logs: { data: [] },
-				},
-			},
-			links: { self: `${this.baseUrl()}/webhook_notifications/${id}` },
-		};
-		if (notification.included !== undefined) envelope.included = notification.included;
-		return envelope;
+	/**
+	 * To be called once a webhook was changed or deleted: the retries waiting for it, when it is
+	 * gone or inactive now, are dropped and their notifications marked `failed` (never sent).
+	 */
+	webhookChanged(webhookId: string): void {
+		if (this.receiving(webhookId)) return;
+		for (const [id, waiting] of this.waiting) {
+			if (waiting.webhookId !== webhookId) continue;
+			clearTimeout(waiting.timer);
+			this.timers.delete(waiting.timer);
+			this.waiting.delete(id);
+			this.notifications.setStatus(id, 'failed');
+		}
+	}
+
+	/** The webhook, when it still exists and is active: only then does it get attempts. */
+	private receiving(webhookId: string): Resource | undefined {
+		const webhook = this.store.get('webhook', webhookId);
+		return webhook && webhook.attributes.active !== false ? webhook : undefined;
+	}
+
+	/**
+	 * A notification's outcome: its status, and its webhook's count of failures in a row, which
+	 * deactivates the webhook when it reaches `deactivateAfterFailures`.
+	 */
+	private settle(webhookId: string, notificationId: string, status: 'succeeded' | 'failed'): void {
+		this.notifications.setStatus(notificationId, status);
+		if (status === 'succeeded') {
+			this.failures.delete(webhookId);
+			return;
+		}
+		const failures = (this.failures.get(webhookId) ?? 0) + 1;
+		const threshold = this.options.deactivateAfterFailures;
+		if (threshold === null || failures < threshold) {
+			this.failures.set(webhookId, failures);
+			return;
+		}
+		// Counting starts again once someone sets the webhook active again.
+		this.failures.delete(webhookId);
+		const webhook = this.store.get('webhook', webhookId);
+		if (webhook) webhook.attributes = { ...webhook.attributes, active: false };
+		this.webhookChanged(webhookId);
 	}
 
 	private attempt(
 		webhook: Resource,
-		notification: Notification,
-		body: string,
+		delivery: Delivery,
 		attempt: number,
 		copies: 'once' | 'send_copy' | 'is_copy',
 	): void {
@@ -136,14 +196,14 @@ export class WebhookDispatcher {
 			headers: Array<{ name: string; value: string }> | null;
 		};
 		const started = Date.now();
-		const sending = this.post(attributes.url, body, {
+		const sending = this.post(attributes.url, delivery.body, {
 			'Content-Type': 'application/json',
 			'User-Agent': 'container-tracking-sandbox/1.0',
 			...Object.fromEntries(
 				(attributes.headers ?? []).map((header) => [header.name, header.value]),
 			),
 			// Last, so that a custom header of the same name can never replace the signature.
-			[this.options.signatureHeader]: signBody(body, attributes.secret),
+			[this.options.signatureHeader]: signBody(delivery.body, attributes.secret),
 		}).then((result) => {
 			this.inFlight.delete(sending);
 			if (this.stopped) return;
@@ -151,40 +211,56 @@ export class WebhookDispatcher {
 				attempt,
 				url: attributes.url,
 				webhook_id: webhook.id,
-				event: notification.event,
-				notification_id: deliveryId(notification, webhook),
+				event: delivery.event,
+				notification_id: delivery.id,
 				status: result.status,
 				error: result.error,
 				duplicate: copies === 'is_copy',
 				delivered_at: isoTimestamp(this.clock.now()),
 				duration_ms: Date.now() - started,
 			});
+			// A copy changes nothing: its original decided the notification's status.
+			if (copies === 'is_copy') return;
 			const succeeded = result.status !== null && SUCCESS_STATUSES.has(result.status);
 			if (succeeded) {
+				this.settle(webhook.id, delivery.id, 'succeeded');
 				// The copy goes out once the original got through, as a retrying service would send it.
 				if (copies === 'send_copy')
-					this.later(0, () => this.attempt(webhook, notification, body, 1, 'is_copy'));
+					this.later(0, () => {
+						const current = this.receiving(webhook.id);
+						if (current) this.attempt(current, delivery, 1, 'is_copy');
+					});
 				return;
 			}
-			if (copies === 'is_copy' || attempt > MAX_RETRIES) return;
+			if (attempt > MAX_RETRIES) {
+				this.settle(webhook.id, delivery.id, 'failed');
+				return;
+			}
+			// A webhook deleted or deactivated meanwhile gets no more attempts.
+			if (!this.receiving(webhook.id)) {
+				this.notifications.setStatus(delivery.id, 'failed');
+				return;
+			}
 			const backoff = Math.min(this.options.retryBaseMs * 2 ** (attempt - 1), 3_600_000);
-			this.later(this.clock.toReal(backoff), () => {
-				// A webhook deleted or deactivated meanwhile gets no more attempts.
-				const current = this.store.get('webhook', webhook.id);
-				if (current && current.attributes.active !== false)
-					this.attempt(current, notification, body, attempt + 1, copies);
+			const timer = this.later(this.clock.toReal(backoff), () => {
+				this.waiting.delete(delivery.id);
+				const current = this.receiving(webhook.id);
+				if (current) this.attempt(current, delivery, attempt + 1, copies);
+				else this.notifications.setStatus(delivery.id, 'failed');
 			});
+			this.waiting.set(delivery.id, { webhookId: webhook.id, timer });
 		});
 		this.inFlight.add(sending);
 	}
 
-	private later(delayMs: number, run: () => void): void {
+	private later(delayMs: number, run: () => void): NodeJS.Timeout {
 		const timer = setTimeout(() => {
 			this.timers.delete(timer);
 			run();
 		}, delayMs);
 		timer.unref();
 		this.timers.add(timer);
+		return timer;
 	}
 
 	private post(
@@ -228,6 +304,7 @@ export class WebhookDispatcher {
 		this.stopped = true;
 		for (const timer of this.timers) clearTimeout(timer);
 		this.timers.clear();
+		this.waiting.clear();
 		await Promise.allSettled([...this.inFlight]);
 	}
 }
