@@ -21,6 +21,12 @@ const HELP = `Usage: npm run sandbox -- [options]
   --scenario-gap <s>         sandbox seconds between steps of a played scenario (default ${DEFAULT_OPTIONS.scenarioGapSeconds})
   --tracking-delay <s>       sandbox seconds before a tracking request resolves (default ${DEFAULT_OPTIONS.trackingDelaySeconds})
   --retry-base <s>           sandbox seconds before the first delivery retry (default ${DEFAULT_OPTIONS.retryBaseSeconds})
+  --deactivate-after-failures <n>
+                             set a webhook inactive after n notifications in a row end failed
+                             (default: never)
+  --log-while-inactive       still log notifications for inactive webhooks, as failed
+                             (the last three and the delivery timeout can be changed at run time:
+                             PATCH /_sandbox/webhook_settings)
   --drift                    serve data as the real service sends it: values beyond the interface's
                              tables, null relationships, extra members, numeric strings (also
                              switchable at run time: POST /_sandbox/drift {"enabled": true})
@@ -42,6 +48,13 @@ function number(
 	return parsed;
 }
 
+function wholeNumber(value: string | undefined, name: string, min: number): number | undefined {
+	const parsed = number(value, name, min);
+	if (parsed !== undefined && !Number.isInteger(parsed))
+		throw new Error(`--${name} must be a whole number, got "${value}"`);
+	return parsed;
+}
+
 async function main(): Promise<void> {
 	const { values } = parseArgs({
 		options: {
@@ -55,6 +68,8 @@ async function main(): Promise<void> {
 			'scenario-gap': { type: 'string' },
 			'tracking-delay': { type: 'string' },
 			'retry-base': { type: 'string' },
+			'deactivate-after-failures': { type: 'string' },
+			'log-while-inactive': { type: 'boolean' },
 			verbose: { type: 'boolean' },
 			drift: { type: 'boolean' },
 			help: { type: 'boolean' },
@@ -76,6 +91,12 @@ async function main(): Promise<void> {
 		scenarioGapSeconds: number(values['scenario-gap'], 'scenario-gap', 0),
 		trackingDelaySeconds: number(values['tracking-delay'], 'tracking-delay', 0),
 		retryBaseSeconds: number(values['retry-base'], 'retry-base', 0),
+		deactivateAfterFailures: wholeNumber(
+			values['deactivate-after-failures'],
+			'deactivate-after-failures',
+			1,
+		),
+		logWhileInactive: values['log-while-inactive'],
 		verbose: values.verbose,
 		drift: values.drift,
 	};

@@ -182,3 +182,41 @@ describe('sandbox CLI on a port already in use', () => {
 		expect(cli.stdout()).not.toContain('Sandbox ready');
 	});
 });
+
+describe('sandbox CLI webhook settings', () => {
+	it('starts with the retry base, the deactivation threshold and logging while inactive it is given', async () => {
+		const port = await freePort();
+		const cli = runCli([
+			'--port',
+			String(port),
+			'--api-key',
+			API_KEY,
+			'--retry-base',
+			'0.5',
+			'--deactivate-after-failures',
+			'3',
+			'--log-while-inactive',
+		]);
+		try {
+			expect(await firstLine(cli)).toBe(`Sandbox ready at http://127.0.0.1:${port}/v2`);
+			const answer = await axios.get(`http://127.0.0.1:${port}/_sandbox/webhook_settings`, {
+				headers: { Authorization: `Token ${API_KEY}` },
+			});
+			expect(answer.data).toEqual({
+				retry_base_seconds: 0.5,
+				timeout_ms: 10_000,
+				deactivate_after_failures: 3,
+				log_while_inactive: true,
+			});
+		} finally {
+			cli.child.kill('SIGTERM');
+			await withTimeout(cli.exited, 10_000, 'the CLI to exit after SIGTERM');
+		}
+	});
+
+	it('refuses a threshold that is not a whole number of at least 1', async () => {
+		const cli = runCli(['--port', '0', '--deactivate-after-failures', '1.5']);
+		expect(await withTimeout(cli.exited, 20_000, 'the CLI to refuse its arguments')).toBe(1);
+		expect(cli.stderr()).toContain('--deactivate-after-failures must be a whole number');
+	});
+});
