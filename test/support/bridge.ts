@@ -24,6 +24,8 @@ export interface Bridge {
 	webhookBaseUrl: string;
 	calls: BridgeCall[];
 	harness: TriggerHarness | undefined;
+	/** n8n down: every connection is dropped unanswered (the sandbox counts a failed attempt). */
+	down: boolean;
 	close(): Promise<void>;
 }
 
@@ -32,9 +34,14 @@ export async function startBridge(): Promise<Bridge> {
 		webhookBaseUrl: '',
 		calls: [],
 		harness: undefined,
+		down: false,
 		close: async () => undefined,
 	};
 	const server = http.createServer((request, response) => {
+		if (bridge.down) {
+			request.socket.destroy();
+			return;
+		}
 		const chunks: Buffer[] = [];
 		request.on('data', (chunk: Buffer) => chunks.push(chunk));
 		request.on('end', () => {

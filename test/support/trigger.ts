@@ -1,7 +1,7 @@
 // Runs the Container Tracking Trigger the way n8n does: webhook methods through n8n-core's
 // HookContext (activation), deliveries through its WebhookContext, with the node's static
 // data kept in a Workflow object between calls, as n8n keeps it between deliveries.
-import { HookContext, WebhookContext } from 'n8n-core';
+import { HookContext, TriggerContext, WebhookContext } from 'n8n-core';
 import {
 	Workflow,
 	type IDataObject,
@@ -26,6 +26,12 @@ export interface SentResponse {
 	status: number;
 	body: unknown;
 	ended: boolean;
+}
+
+export interface Watch {
+	/** What the watch started the workflow with, one entry per emit. */
+	emitted: Array<{ items: IDataObject[]; deduplicationKey?: string }>;
+	close(): Promise<void>;
 }
 
 export class TriggerHarness {
@@ -100,6 +106,26 @@ export class TriggerHarness {
 	/** n8n's activation: checkExists, then create when it answered false. */
 	async activate(): Promise<void> {
 		if (!(await this.hook('checkExists'))) await this.hook('create');
+	}
+
+	/**
+	 * Starts the node's watch as n8n does for an active workflow (`trigger()` through n8n-core's
+	 * TriggerContext); every emit is kept, with its deduplication key, until `close`.
+	 */
+	async watch(): Promise<Watch> {
+		const emitted: Watch['emitted'] = [];
+		const context = new TriggerContext(
+			this.workflow,
+			this.node,
+			engineAdditionalData(undefined, this.credentials, this.engineOptions),
+			'trigger',
+			'activate',
+			(data, _response, _done, deduplicationKey) => {
+				emitted.push({ items: (data[0] ?? []).map((item) => item.json), deduplicationKey });
+			},
+		);
+		const response = await this.trigger.trigger.call(context);
+		return { emitted, close: async () => await response.closeFunction?.() };
 	}
 
 	/** One delivery as n8n's webhook server hands it to the node. */

@@ -179,6 +179,7 @@ function hookContext(
 		getWorkflowStaticData: () => staticData,
 		getNodeWebhookUrl: () => NODE_URL,
 		getNode: () => node,
+		getWorkflow: () => ({ id: 'registration-test' }),
 		getCredentials: async () => ({ apiKey: service.apiKey, baseUrl: BASE_URL }),
 		logger: { warn: () => undefined, debug: () => undefined },
 		helpers: {
@@ -208,6 +209,7 @@ describe('trigger webhook registration', () => {
 			expect(await webhookExists.call(hookContext(service, { staticData }))).toBe(true);
 			expect(made(service)).toEqual([`GET /webhooks/${webhook.id}`]);
 			expect(staticData).toEqual({
+				webhookUrl: NODE_URL,
 				webhookId: webhook.id,
 				webhookSecret: webhook.attributes.secret,
 			});
@@ -233,7 +235,11 @@ describe('trigger webhook registration', () => {
 				expect(service.webhooks()).toHaveLength(1);
 				expect(sorted(service.get(webhook.id)!.attributes.events)).toEqual(sorted(EVENTS));
 				expect(service.get(webhook.id)!.attributes.active).toBe(true);
-				expect(staticData).toEqual({ webhookId: webhook.id, webhookSecret: secret });
+				expect(staticData).toEqual({
+					webhookId: webhook.id,
+					webhookSecret: secret,
+					webhookUrl: NODE_URL,
+				});
 			},
 		);
 
@@ -253,6 +259,7 @@ describe('trigger webhook registration', () => {
 			expect(await webhookExists.call(hookContext(service, { staticData }))).toBe(true);
 			expect(made(service)).toEqual(['GET /webhooks/wh-gone', 'GET /webhooks (page 1)']);
 			expect(staticData).toEqual({
+				webhookUrl: NODE_URL,
 				webhookId: webhook.id,
 				webhookSecret: webhook.attributes.secret,
 			});
@@ -283,6 +290,7 @@ describe('trigger webhook registration', () => {
 			expect(await webhookExists.call(hookContext(service, { staticData }))).toBe(true);
 			expect(made(service)).toEqual(['GET /webhooks (page 1)', 'GET /webhooks (page 2)']);
 			expect(staticData).toEqual({
+				webhookUrl: NODE_URL,
 				webhookId: webhook.id,
 				webhookSecret: webhook.attributes.secret,
 			});
@@ -321,6 +329,7 @@ describe('trigger webhook registration', () => {
 			const [webhook] = service.webhooks();
 			expect(service.webhooks()).toHaveLength(1);
 			expect(staticData).toEqual({
+				webhookUrl: NODE_URL,
 				webhookId: webhook.id,
 				webhookSecret: webhook.attributes.secret,
 			});
@@ -345,6 +354,7 @@ describe('trigger webhook registration', () => {
 				const [webhook] = service.webhooks();
 				expect(webhook.attributes).toMatchObject({ url: NODE_URL, active: true });
 				expect(staticData).toEqual({
+					webhookUrl: NODE_URL,
 					webhookId: webhook.id,
 					webhookSecret: webhook.attributes.secret,
 				});
@@ -362,6 +372,7 @@ describe('trigger webhook registration', () => {
 			const created = service.webhooks().filter((webhook) => webhook.id !== before.id);
 			expect(created).toHaveLength(1);
 			expect(staticData).toEqual({
+				webhookUrl: NODE_URL,
 				webhookId: created[0].id,
 				webhookSecret: created[0].attributes.secret,
 			});
@@ -431,6 +442,10 @@ describe('trigger webhook registration', () => {
 		expect(await deleteTriggerWebhook.call(context)).toBe(true);
 		expect(service.calls).toEqual([]);
 		expect(service.webhooks()).toEqual([webhook]);
-		expect(staticData).toEqual({ webhookId: webhook.id, webhookSecret: 'kept' });
+		expect(staticData).toEqual({
+			webhookId: webhook.id,
+			webhookSecret: 'kept',
+			webhookUrl: NODE_URL,
+		});
 	});
 });

@@ -1,0 +1,287 @@
+// The trigger's watch (trigger()), run as n8n runs it (n8n-core's TriggerContext) against a
+// started sandbox that delivers to an HTTP bridge standing in for n8n: n8n down longer than the
+// service retries (each notification `failed`, the webhook turned off), then up again; a webhook
+// deleted or turned off at the service while the workflow is active.
+import { sleep, type IDataObject } from 'n8n-workflow';
+
+import { withCheckDigit } from '../../sandbox/world/containerNumbers';
+import { startBridge, type Bridge } from '../support/bridge';
+import { HEADER, sign } from '../support/deliveries';
+import {
+	API_KEY,
+	eventually,
+	startTestSandbox,
+	trackContainer,
+	type SandboxHandle,
+} from '../support/sandbox';
+import { TriggerHarness, type Watch } from '../support/trigger';
+
+// Scenario steps one sandbox second apart take 50 ms; 12 retries from 0.02 sandbox seconds,
+// doubling, are over in about 4 real seconds.
+const TIME_SCALE = 20;
+const WATCH_MINUTES = 0.05; // 3 s
+const WATCH_MS = WATCH_MINUTES * 60_000;
+
+interface LoggedNotification {
+	id: string;
+	attributes: { event: string; delivery_status: string; created_at: string };
+	relationships: { webhook: { data: { id: string } } };
+}
+
+// Read in the sandbox's own store: polling over HTTP would spend the API key's rate limit, which
+// the watch shares.
+function notificationLog(handle: SandboxHandle): LoggedNotification[] {
+	return handle.sandbox.world.store.list('webhook_notification') as unknown as LoggedNotification[];
+}
+
+function webhookOf(handle: SandboxHandle, id: string): IDataObject | undefined {
+	return handle.sandbox.world.store.get('webhook', id)?.attributes as IDataObject | undefined;
+}
+
+const emittedIds = (watch: Watch) =>
+	watch.emitted.map((emit) => String(emit.items[0]?.notification_id));
+
+describe('Container Tracking Trigger watch', () => {
+	let handle: SandboxHandle;
+	let bridge: Bridge;
+	let open: Watch[] = [];
+
+	const harnessFor = (options: IDataObject = {}, staticData: IDataObject = {}) =>
+		new TriggerHarness(
+			{
+				registration: 'automatic',
+				events: ['container.updated'],
+				options: { watchMinutes: WATCH_MINUTES, ...options },
+			},
+			{ apiKey: API_KEY, baseUrl: handle.sandbox.url },
+			staticData,
+			{ webhookBaseUrl: bridge.webhookBaseUrl },
+		);
+	const watching = async (harness: TriggerHarness) => {
+		const watch = await harness.watch();
+		open.push(watch);
+		return watch;
+	};
+
+	beforeEach(async () => {
+		handle = await startTestSandbox({ timeScale: TIME_SCALE, trackingDelaySeconds: 0 });
+		bridge = await startBridge();
+	});
+	afterEach(async () => {
+		await Promise.all(open.map(async (watch) => await watch.close()));
+		open = [];
+		await bridge.close();
+		await handle.stop();
+	});
+
+	/** n8n goes down; a customs hold is played; every delivery fails until the service gives up. */
+	async function missWhileDown(
+		harness: TriggerHarness,
+		number: string,
+		settings: { deactivate_after_failures: number; log_while_inactive: boolean },
+	) {
+		bridge.harness = harness;
+		await harness.activate();
+		const webhookId = String(harness.staticData.webhookId);
+		const set = await handle.control.patch('/webhook_settings', {
+			retry_base_seconds: 0.02,
+			...settings,
+		});
+		expect(set.status).toBe(200);
+		const { containerIds } = await trackContainer(handle, number, 'MAEU');
+		bridge.down = true;
+		const played = await handle.control.post(
+			`/containers/${containerIds[0]}/scenarios/customs_hold`,
+			{ gap_seconds: 1 },
+		);
+		expect(played.status).toBe(202);
+		return { webhookId, containerId: containerIds[0] };
+	}
+
+	it('n8n down longer than the retries: the webhook is turned on again and each failed notification starts the workflow once, oldest first, with caught_up items', async () => {
+		const harness = harnessFor();
+		const { webhookId, containerId } = await missWhileDown(harness, withCheckDigit('MSKU161803'), {
+			deactivate_after_failures: 2,
+			log_while_inactive: true,
+		});
+		// The service gave up: three customs notifications failed and the webhook is off.
+		const failed = await eventually(
+			async () => {
+				const log = notificationLog(handle).filter(
+					(entry) => entry.relationships.webhook.data.id === webhookId,
+				);
+				const webhook = webhookOf(handle, webhookId);
+				return log.length >= 3 &&
+					log.every((entry) => entry.attributes.delivery_status === 'failed') &&
+					webhook?.active === false
+					? log
+					: undefined;
+			},
+			{ timeoutMs: 30_000, what: 'three failed notifications and the webhook turned off' },
+		);
+		expect(bridge.calls.filter((call) => call.started)).toEqual([]);
+
+		bridge.down = false;
+		const watch = await watching(harness);
+		await eventually(() => (watch.emitted.length >= failed.length ? true : undefined), {
+			timeoutMs: 15_000,
+			what: 'the missed notifications caught up',
+		});
+		expect(webhookOf(handle, webhookId)?.active).toBe(true);
+
+		const oldestFirst = [...failed]
+			.sort(
+				(a, b) =>
+					a.attributes.created_at.localeCompare(b.attributes.created_at) ||
+					a.id.localeCompare(b.id),
+			)
+			.map((entry) => entry.id);
+		expect(emittedIds(watch)).toEqual(oldestFirst);
+		const keys = watch.emitted.map((emit) => emit.deduplicationKey);
+		expect(new Set(keys).size).toBe(failed.length);
+		const items = watch.emitted.flatMap((emit) => emit.items);
+		expect(items.every((item) => item.caught_up === true)).toBe(true);
+		const customs = items.filter(
+			(item) =>
+				item.container_id === containerId &&
+				(item.hold as IDataObject | undefined)?.name === 'customs',
+		);
+		expect(customs.map((item) => item.change).sort()).toEqual(['activated', 'cleared', 'pending']);
+		expect(customs.every((item) => typeof item.container_number === 'string')).toBe(true);
+
+		// Later checks find nothing more to do; the next live delivery starts the workflow once.
+		await sleep(WATCH_MS + 1_000);
+		expect(watch.emitted).toHaveLength(failed.length);
+		const before = bridge.calls.length;
+		const played = await handle.control.post(`/containers/${containerId}/scenarios/customs_hold`, {
+			gap_seconds: 1,
+		});
+		expect(played.status).toBe(202);
+		const live = await eventually(
+			() => {
+				const calls = bridge.calls.slice(before).filter((call) => call.started);
+				return calls.length >= 3 ? calls : undefined;
+			},
+			{ what: 'three live deliveries' },
+		);
+		expect(new Set(live.map((call) => call.notificationId)).size).toBe(live.length);
+		expect(live.flatMap((call) => call.items).some((item) => 'caught_up' in item)).toBe(false);
+
+		// n8n restarts with the static data it saved: nothing is caught up a second time.
+		await watch.close();
+		const restarted = harnessFor({}, JSON.parse(JSON.stringify(harness.staticData)) as IDataObject);
+		const again = await watching(restarted);
+		await sleep(WATCH_MS + 2_500);
+		expect(again.emitted).toEqual([]);
+	});
+
+	it('notifications not logged while the webhook was off: the ones that failed before it went off are caught up, once each', async () => {
+		const harness = harnessFor();
+		const { webhookId, containerId } = await missWhileDown(harness, withCheckDigit('MSKU141421'), {
+			deactivate_after_failures: 1,
+			log_while_inactive: false,
+		});
+		const failed = await eventually(
+			async () => {
+				const webhook = webhookOf(handle, webhookId);
+				const log = notificationLog(handle).filter(
+					(entry) =>
+						entry.relationships.webhook.data.id === webhookId &&
+						entry.attributes.delivery_status === 'failed',
+				);
+				return webhook?.active === false && log.length >= 1 ? log : undefined;
+			},
+			{ timeoutMs: 30_000, what: 'a failed notification and the webhook turned off' },
+		);
+		// A change while the webhook is off is not logged: the service will never tell of it.
+		const logged = notificationLog(handle).length;
+		const replayed = await handle.control.post(
+			`/containers/${containerId}/scenarios/customs_hold`,
+			{ gap_seconds: 1 },
+		);
+		expect(replayed.status).toBe(202);
+		await sleep(500);
+		expect(notificationLog(handle)).toHaveLength(logged);
+
+		bridge.down = false;
+		const watch = await watching(harness);
+		await eventually(async () => (webhookOf(handle, webhookId)?.active ? true : undefined), {
+			timeoutMs: 10_000,
+			what: 'the webhook turned on again',
+		});
+		await eventually(() => (watch.emitted.length >= failed.length ? true : undefined), {
+			timeoutMs: 10_000,
+			what: 'the failed notification caught up',
+		});
+		await sleep(WATCH_MS + 1_000);
+		expect(emittedIds(watch).sort()).toEqual(failed.map((entry) => entry.id).sort());
+	});
+
+	it('a webhook turned off, or given other events, at the service is set right within the watch interval', async () => {
+		const harness = harnessFor();
+		bridge.harness = harness;
+		await harness.activate();
+		const webhookId = String(harness.staticData.webhookId);
+		await watching(harness);
+		const patched = await handle.api.patch(`/webhooks/${webhookId}`, {
+			data: { type: 'webhook', attributes: { active: false, events: ['container.created'] } },
+		});
+		expect(patched.status).toBe(200);
+		const started = Date.now();
+		const repaired = await eventually(
+			async () => {
+				const webhook = webhookOf(handle, webhookId);
+				return webhook?.active === true &&
+					JSON.stringify(webhook.events) === '["container.updated"]'
+					? webhook
+					: undefined;
+			},
+			{ timeoutMs: WATCH_MS + 5_000, what: 'the webhook set right' },
+		);
+		expect(repaired.url).toBe(harness.webhookUrl);
+		expect(Date.now() - started).toBeLessThan(WATCH_MS + 5_000);
+		expect(harness.staticData.webhookId).toBe(webhookId);
+	});
+
+	it('a webhook deleted at the service is created again; deliveries signed with its new secret pass, also where static data still holds the old one', async () => {
+		const harness = harnessFor();
+		bridge.harness = harness;
+		await harness.activate();
+		const oldId = String(harness.staticData.webhookId);
+		const oldSecret = String(harness.staticData.webhookSecret);
+		// A second process (n8n's webhook process) that read static data before the repair.
+		const stale = harnessFor({}, { ...harness.staticData });
+		await watching(harness);
+		expect((await handle.api.delete(`/webhooks/${oldId}`)).status).toBeLessThan(300);
+
+		const recreated = await eventually(
+			async () => {
+				const listed = await handle.api.get('/webhooks');
+				const mine = (listed.data.data as Array<{ id: string; attributes: IDataObject }>).filter(
+					(webhook) => webhook.attributes.url === harness.webhookUrl,
+				);
+				return mine.length === 1 && mine[0].id !== oldId ? mine[0] : undefined;
+			},
+			{ timeoutMs: WATCH_MS + 5_000, what: 'the webhook created again' },
+		);
+		expect(harness.staticData.webhookId).toBe(recreated.id);
+		const newSecret = String(harness.staticData.webhookSecret);
+		expect(newSecret).not.toBe(oldSecret);
+
+		const body = JSON.stringify({
+			data: {
+				id: 'b0c1d2e3-0000-4000-8000-000000000001',
+				type: 'webhook_notification',
+				attributes: { event: 'container.updated', delivery_status: 'pending' },
+				relationships: { webhook: { data: { id: recreated.id, type: 'webhook' } } },
+			},
+		});
+		const signedNew = { [HEADER]: sign(body, newSecret) };
+		expect((await stale.deliver(body, signedNew)).sent?.status).not.toBe(401);
+		// A forgery still gets a 401 (and costs at most one read of the webhook per 30 s).
+		const forged = body.replace('000000000001', '000000000002');
+		expect((await stale.deliver(forged, { [HEADER]: sign(forged, 'forged') })).sent?.status).toBe(
+			401,
+		);
+	});
+});
