@@ -217,6 +217,76 @@ describe('Container Tracking Trigger watch', () => {
 		expect(emittedIds(watch).sort()).toEqual(failed.map((entry) => entry.id).sort());
 	});
 
+	it('n8n down for less than the service retries: the retries start the workflow once each, the watch starts nothing', async () => {
+		const harness = harnessFor();
+		bridge.harness = harness;
+		await harness.activate();
+		// Retries 0.1 s, 0.2 s, 0.4 s… apart (2 sandbox seconds, doubling, at 20×): over 6 s in all.
+		expect(
+			(await handle.control.patch('/webhook_settings', { retry_base_seconds: 2 })).status,
+		).toBe(200);
+		const watch = await watching(harness);
+		const { containerIds } = await trackContainer(handle, withCheckDigit('MSKU173205'), 'MAEU');
+		bridge.down = true;
+		const played = await handle.control.post(
+			`/containers/${containerIds[0]}/scenarios/customs_hold`,
+			{ gap_seconds: 1 },
+		);
+		expect(played.status).toBe(202);
+		await sleep(1_500);
+		bridge.down = false;
+		const started = await eventually(
+			() => {
+				const calls = bridge.calls.filter((call) => call.started);
+				return calls.length >= 3 ? calls : undefined;
+			},
+			{ timeoutMs: 20_000, what: 'three deliveries through the retries' },
+		);
+		await sleep(WATCH_MS + 1_000);
+		expect(new Set(started.map((call) => call.notificationId)).size).toBe(3);
+		expect(bridge.calls.filter((call) => call.started)).toHaveLength(3);
+		expect(watch.emitted).toEqual([]);
+		expect(
+			notificationLog(handle).every((entry) => entry.attributes.delivery_status === 'succeeded'),
+		).toBe(true);
+	});
+
+	it('the service failing the log while the watch reads it: the next check catches up, once', async () => {
+		const harness = harnessFor();
+		const { webhookId } = await missWhileDown(harness, withCheckDigit('MSKU223606'), {
+			deactivate_after_failures: 3,
+			log_while_inactive: true,
+		});
+		await eventually(
+			() =>
+				webhookOf(handle, webhookId)?.active === false &&
+				notificationLog(handle).length >= 3 &&
+				notificationLog(handle).every((entry) => entry.attributes.delivery_status === 'failed')
+					? true
+					: undefined,
+			{ timeoutMs: 30_000, what: 'three failed notifications' },
+		);
+		bridge.down = false;
+		// Every try of the first read of the log fails (the transport tries 5 times).
+		const fault = await handle.control.post('/faults', {
+			path: '/webhook_notifications',
+			method: 'GET',
+			kind: 'error_500',
+			count: 5,
+		});
+		expect(fault.status).toBe(201);
+		const watch = await watching(harness);
+		await eventually(() => (watch.emitted.length >= 3 ? true : undefined), {
+			timeoutMs: 30_000,
+			what: 'the catch-up after the failed read',
+		});
+		// All five failures were served (a spent count fault is gone): the first check failed whole.
+		expect((await handle.control.get('/faults')).data.faults).toEqual([]);
+		await sleep(WATCH_MS + 1_000);
+		expect(new Set(emittedIds(watch)).size).toBe(3);
+		expect(watch.emitted).toHaveLength(3);
+	});
+
 	it('a webhook turned off, or given other events, at the service is set right within the watch interval', async () => {
 		const harness = harnessFor();
 		bridge.harness = harness;
