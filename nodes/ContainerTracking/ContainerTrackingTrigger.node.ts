@@ -243,7 +243,9 @@ export class ContainerTrackingTrigger implements INodeType {
 		if (this.getMode() === 'manual') return {};
 		const options = this.getNodeParameter('options', {}) as TriggerOptions;
 		const intervalMs = Math.max(0.05, Number(options.watchMinutes ?? 5)) * MINUTE_MS;
-		return startWatch(this, {
+		return await startWatch(this, {
+			existing: this.getNodeParameter('registration', AUTOMATIC) === EXISTING,
+			events: this.getNodeParameter('events', []) as string[],
 			intervalMs,
 			catchUp: options.catchUp !== false,
 			catchUpSettings: {

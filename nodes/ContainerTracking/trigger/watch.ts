@@ -1,7 +1,14 @@
-import { sleep, type ITriggerFunctions, type ITriggerResponse } from 'n8n-workflow';
+import {
+	sleep,
+	type ICredentialDataDecryptedObject,
+	type IHttpRequestOptions,
+	type ITriggerFunctions,
+	type ITriggerResponse,
+} from 'n8n-workflow';
 
+import { CREDENTIAL_NAME } from '../transport/request';
 import { catchUp, forgetCatchUp, type CatchUpSettings } from './catchUp';
-import { EXISTING, AUTOMATIC, repairWebhook, type WebhookState } from './registration';
+import { repairWebhook, type WebhookState } from './registration';
 import { triggerScope } from './repeats';
 
 /**
@@ -14,6 +21,9 @@ import { triggerScope } from './repeats';
  */
 
 export interface WatchSettings {
+	/** The node's Webhook Registration is "Use a Webhook Created Elsewhere". */
+	existing: boolean;
+	events: string[];
 	intervalMs: number;
 	/** Off: the webhook is still watched, nothing is caught up. */
 	catchUp: boolean;
@@ -37,9 +47,7 @@ export async function watchOnce(
 	stopped: () => boolean = () => false,
 ): Promise<void> {
 	const state = context.getWorkflowStaticData('node') as WebhookState;
-	const existing = context.getNodeParameter('registration', AUTOMATIC) === EXISTING;
-	const events = context.getNodeParameter('events', []) as string[];
-	const repair = await repairWebhook(context, state, existing, events);
+	const repair = await repairWebhook(context, state, settings.existing, settings.events);
 	if (repair.problems.length > 0)
 		context.logger.warn(
 			`Container tracking: the trigger's webhook was repaired: ${repair.problems.join('; ')}`,
@@ -54,8 +62,58 @@ export async function watchOnce(
 		);
 }
 
-/** Starts the watch; n8n calls the close function when the workflow is deactivated. */
-export function startWatch(context: ITriggerFunctions, settings: WatchSettings): ITriggerResponse {
+/**
+ * The trigger's functions as the watch uses them after activation. n8n 2.x evaluates expressions
+ * in an isolate it lends a trigger only while activating it; a check minutes later has none,
+ * and n8n's authenticated request evaluates the credential's header expression (`Token
+ * {{$credentials.apiKey}}`, credentials/ContainerTrackingApi.credentials.ts). So the watch
+ * sends that header itself, with the credential as read now, or as read at activation when
+ * reading it needs an isolate too. Everything else is the trigger's own, bound to it.
+ */
+function withoutIsolate(
+	context: ITriggerFunctions,
+	activationCredentials: ICredentialDataDecryptedObject,
+): ITriggerFunctions {
+	const credentials = async () => {
+		try {
+			return await context.getCredentials(CREDENTIAL_NAME);
+		} catch {
+			return activationCredentials;
+		}
+	};
+	const authenticated = async (_type: string, options: IHttpRequestOptions) =>
+		await context.helpers.httpRequest({
+			...options,
+			headers: {
+				...options.headers,
+				Authorization: `Token ${String((await credentials()).apiKey ?? '')}`,
+			},
+		});
+	const helpers = new Proxy(context.helpers, {
+		get: (target, property) =>
+			property === 'httpRequestWithAuthentication'
+				? authenticated
+				: Reflect.get(target, property, target),
+	});
+	return new Proxy(context, {
+		get(target, property) {
+			if (property === 'getCredentials') return credentials;
+			if (property === 'helpers') return helpers;
+			const value: unknown = Reflect.get(target, property, target);
+			return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+		},
+	});
+}
+
+/**
+ * Starts the watch; n8n calls the close function when the workflow is deactivated. Call it
+ * during activation: the credential is read then, while n8n lends an isolate.
+ */
+export async function startWatch(
+	trigger: ITriggerFunctions,
+	settings: WatchSettings,
+): Promise<ITriggerResponse> {
+	const context = withoutIsolate(trigger, await trigger.getCredentials(CREDENTIAL_NAME));
 	let stopped = false;
 	let stop: () => void = () => undefined;
 	const stopping = new Promise<void>((resolve) => (stop = resolve));
@@ -73,11 +131,14 @@ export function startWatch(context: ITriggerFunctions, settings: WatchSettings):
 				await watchOnce(context, settings, () => stopped);
 			} catch (error) {
 				// The service may be down: the next check tries again; the workflow stays active.
-				context.logger.warn('Container tracking: could not check the webhook or catch up', {
-					workflowId: context.getWorkflow().id,
-					node: context.getNode().name,
-					error: (error as Error).message,
-				});
+				context.logger.warn(
+					`Container tracking: could not check the webhook or catch up: ${(error as Error).message}${(error as { description?: string }).description ? ` (${(error as { description?: string }).description})` : ''}`,
+					{
+						workflowId: context.getWorkflow().id,
+						node: context.getNode().name,
+						error: (error as Error).message,
+					},
+				);
 			}
 			await pause(settings.intervalMs);
 		}
