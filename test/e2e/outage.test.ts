@@ -1,0 +1,163 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
+// n8n down longer than the service retries, in a real n8n with the packed package: the hold-alert
+// example is published; n8n stops; customs holds play while every delivery fails until each
+// notification is `failed` and the service has turned the webhook off; n8n starts again. Within
+// two minutes every missed hold alert is written once to hold-alerts.log (where the workflow
+// writes), the webhook is on again, and the next live delivery writes once. Played twice on one
+// n8n: with the service logging notifications while the webhook is off, and without.
+import { mkdtempSync, readFileSync, realpathSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { withCheckDigit } from '../../sandbox/world/containerNumbers';
+import { eventually, trackContainer } from '../support/sandbox';
+import { sandboxCredential, SETUP_TIMEOUT, sleep, startE2e, type E2eContext } from './helpers';
+
+const EXAMPLES = path.resolve(__dirname, '..', '..', 'examples');
+const HOLD_ALERTS = { id: 'ctHoldAlerts', webhookId: '7b0e6a52-3c1d-4e8f-9a47-1d2c3b4a5e61' };
+/** What the issue allows from n8n's start to the last missed alert written. */
+const CATCH_UP_WITHIN_MS = 2 * 60_000;
+const TEST_TIMEOUT = 6 * 60_000;
+
+describe('e2e: n8n down longer than the service retries', () => {
+	let ctx: E2eContext;
+	let outputDir: string;
+	let webhookUrl: string;
+	let serial = 0;
+
+	const alertLines = (): string[] => {
+		const file = path.join(outputDir, 'hold-alerts.log');
+		return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+	};
+	const alertsFor = (number: string) =>
+		alertLines().filter((line) => line.includes(`Container ${number}: customs hold activated`));
+	const webhook = () =>
+		ctx.handle.sandbox.world.store
+			.list('webhook')
+			.find((record) => record.attributes.url === webhookUrl);
+	const logOf = (webhookId: string) =>
+		ctx.handle.sandbox.world.store
+			.list('webhook_notification')
+			.filter(
+				(record) =>
+					(record.relationships?.webhook?.data as { id: string } | undefined)?.id === webhookId,
+			);
+
+	/** A box tracked in the sandbox, with a customs hold played on it (three container.updated). */
+	async function customsHold(): Promise<string> {
+		const number = withCheckDigit(`MSKU${730_000 + ++serial * 7}`);
+		const { containerIds } = await trackContainer(ctx.handle, number, 'MAEU');
+		const played = await ctx.handle.control.post(
+			`/containers/${containerIds[0]}/scenarios/customs_hold`,
+			{ gap_seconds: 1 },
+		);
+		expect(played.status).toBe(202);
+		return number;
+	}
+
+	beforeAll(async () => {
+		outputDir = realpathSync(mkdtempSync(path.join(tmpdir(), 'ct-e2e-outage-')));
+		ctx = await startE2e({
+			sandbox: { trackingDelaySeconds: 0 },
+			extra: { N8N_RESTRICT_FILE_ACCESS_TO: outputDir },
+		});
+		webhookUrl = `http://127.0.0.1:${ctx.port}/webhook/${HOLD_ALERTS.webhookId}/webhook`;
+		await ctx.importCredentials([sandboxCredential()]);
+		await ctx.importWorkflow(
+			JSON.parse(
+				readFileSync(path.join(EXAMPLES, 'hold-alerts.json'), 'utf8').replaceAll(
+					'__DEMO_OUTPUT_DIR__',
+					outputDir,
+				),
+			),
+		);
+		await ctx.cliOk(['publish:workflow', `--id=${HOLD_ALERTS.id}`]);
+		await ctx.start();
+		await eventually(() => (webhook()?.attributes.active ? true : undefined), {
+			timeoutMs: 60_000,
+			intervalMs: 200,
+			what: 'the hold-alert workflow to register its webhook',
+		});
+		// 12 retries from 0.002 s, doubling: the service gives up after about 8 s.
+		const set = await ctx.handle.control.patch('/webhook_settings', {
+			retry_base_seconds: 0.002,
+			deactivate_after_failures: 2,
+		});
+		expect(set.status).toBe(200);
+	}, SETUP_TIMEOUT);
+
+	afterAll(async () => {
+		await ctx?.stop();
+		if (outputDir && !process.env.CT_E2E_KEEP) rmSync(outputDir, { recursive: true, force: true });
+	}, 60_000);
+
+	it.each([
+		['logs notifications while the webhook is off', true],
+		['does not log notifications while the webhook is off', false],
+	])(
+		'the service %s: every alert it logged runs once after n8n starts, within 2 minutes',
+		async (_label, logWhileInactive) => {
+			expect(
+				(
+					await ctx.handle.control.patch('/webhook_settings', {
+						log_while_inactive: logWhileInactive,
+					})
+				).status,
+			).toBe(200);
+			const id = webhook()!.id;
+			const before = new Set(logOf(id).map((record) => record.id));
+			const newLog = () => logOf(id).filter((record) => !before.has(record.id));
+			await ctx.stopN8n();
+
+			const missed = [await customsHold(), await customsHold(), await customsHold()];
+			await eventually(
+				() => {
+					const log = newLog();
+					return webhook()?.attributes.active === false &&
+						log.length >= 9 &&
+						log.every((record) => record.attributes.delivery_status === 'failed')
+						? true
+						: undefined;
+				},
+				{ timeoutMs: 60_000, intervalMs: 200, what: 'every notification failed, the webhook off' },
+			);
+			// One more while the webhook is off: logged (and caught up) only when the service logs.
+			const loggedBefore = logOf(id).length;
+			const whileOff = await customsHold();
+			await sleep(4_000);
+			expect(logOf(id).length > loggedBefore).toBe(logWhileInactive);
+			expect(alertLines().some((line) => missed.some((number) => line.includes(number)))).toBe(
+				false,
+			);
+
+			const started = Date.now();
+			const n8n = await ctx.start();
+			const expected = logWhileInactive ? [...missed, whileOff] : missed;
+			await eventually(
+				() => (expected.every((number) => alertsFor(number).length >= 1) ? true : undefined),
+				{ timeoutMs: CATCH_UP_WITHIN_MS, intervalMs: 500, what: 'every missed alert written' },
+			).catch((error: Error) => {
+				throw new Error(`${error.message}\nn8n's log:\n${n8n.log().slice(-6000)}`);
+			});
+			const caughtUpAfter = Date.now() - started;
+			expect(caughtUpAfter).toBeLessThan(CATCH_UP_WITHIN_MS);
+			process.stdout.write(
+				`outage (log while off: ${logWhileInactive}): ${expected.length} missed alerts written ${Math.round(caughtUpAfter / 1000)} s after n8n started\n`,
+			);
+			expect(webhook()?.attributes.active).toBe(true);
+			expect(webhook()?.id).toBe(id);
+
+			// The next live delivery writes once; nothing caught up is written a second time.
+			const live = await customsHold();
+			await eventually(() => (alertsFor(live).length >= 1 ? true : undefined), {
+				timeoutMs: 60_000,
+				intervalMs: 500,
+				what: 'the live alert written',
+			});
+			await sleep(5_000);
+			for (const number of [...expected, live]) expect(alertsFor(number)).toHaveLength(1);
+			if (!logWhileInactive) expect(alertsFor(whileOff)).toHaveLength(0);
+		},
+		TEST_TIMEOUT,
+	);
+});
