@@ -149,6 +149,18 @@ describe('Container Tracking Trigger watch', () => {
 		expect(customs.map((item) => item.change).sort()).toEqual(['activated', 'cleared', 'pending']);
 		expect(customs.every((item) => typeof item.container_number === 'string')).toBe(true);
 
+		// A caught-up notification that then arrives live (a late retry) is a repeat: it starts nothing.
+		const late = await handle.api.get(`/webhook_notifications/${oldestFirst[0]}`, {
+			params: { include: 'reference_object' },
+		});
+		expect(late.status).toBe(200);
+		const lateBody = JSON.stringify(late.data);
+		const lateDelivery = await harness.deliver(lateBody, {
+			[HEADER]: sign(lateBody, String(harness.staticData.webhookSecret)),
+		});
+		expect(lateDelivery.result.workflowData).toBeUndefined();
+		expect(lateDelivery.result.webhookResponse).toEqual({ message: 'Already received' });
+
 		// Later checks find nothing more to do; the next live delivery starts the workflow once.
 		await sleep(WATCH_MS + 1_000);
 		expect(watch.emitted).toHaveLength(failed.length);
