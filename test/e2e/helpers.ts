@@ -298,11 +298,31 @@ export async function sandboxWebhooks(handle: SandboxHandle): Promise<SandboxWeb
 
 /**
  * A notification our own subscription received, as the sandbox sent it to `webhook`: the
- * envelope names that webhook and is signed with its secret. The sandbox signs JSON.stringify of
+ * envelope names that webhook, carries the id the sandbox gave the notification for it (each
+ * webhook's deliveries have an id of their own, found in the sandbox's notification log by
+ * reference object and event) and is signed with its secret. The sandbox signs JSON.stringify of
  * the envelope; key order survives the round trip.
  */
-export function readdressed(copy: ReceivedDelivery, webhook: SandboxWebhook) {
+export function readdressed(
+	handle: SandboxHandle,
+	copy: ReceivedDelivery,
+	webhook: SandboxWebhook,
+) {
 	const envelope = JSON.parse(copy.rawBody.toString('utf8'));
+	const referenceId = envelope.data.relationships.reference_object.data.id as string;
+	const twin = handle.sandbox.world.store
+		.list('webhook_notification')
+		.find(
+			(record) =>
+				(record.relationships?.webhook?.data as { id: string } | undefined)?.id === webhook.id &&
+				(record.relationships?.reference_object?.data as { id: string } | undefined)?.id ===
+					referenceId &&
+				record.attributes.event === envelope.data.attributes.event,
+		);
+	if (!twin)
+		throw new Error(`the sandbox logged no notification of ${referenceId} for ${webhook.id}`);
+	envelope.data.id = twin.id;
+	if (envelope.data.attributes?.id !== undefined) envelope.data.attributes.id = twin.id;
 	envelope.data.relationships.webhook.data.id = webhook.id;
 	const body = JSON.stringify(envelope);
 	return {

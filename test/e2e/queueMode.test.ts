@@ -182,7 +182,7 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 	/** The three notifications as the sandbox sent them to n8n: our copies, re-addressed and signed. */
 	const repeatsOfTheJourney = async () => {
 		const [webhook] = await n8nWebhooks();
-		return receiver.deliveries.slice(0, 3).map((copy) => readdressed(copy, webhook));
+		return receiver.deliveries.slice(0, 3).map((copy) => readdressed(handle, copy, webhook));
 	};
 
 	it(
@@ -218,6 +218,61 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 			await sleep(3000);
 			expect(alerts()).toHaveLength(1);
 			// Restarting registered nothing new.
+			expect(await n8nWebhooks()).toHaveLength(1);
+		},
+		TEST_TIMEOUT,
+	);
+
+	it(
+		'every process down longer than the service retries: each missed alert is written once, the webhook is on again',
+		async () => {
+			const [webhook] = await n8nWebhooks();
+			const set = await handle.control.patch('/webhook_settings', {
+				retry_base_seconds: 0.002, // 12 retries in about 8 s
+				deactivate_after_failures: 2,
+				log_while_inactive: true,
+			});
+			expect(set.status).toBe(200);
+			await cluster.stopN8n();
+			const missed = ['MSKU7310019', 'MSKU7310024'];
+			for (const number of missed) {
+				const { containerIds } = await trackContainer(handle, number, 'MAEU');
+				const played = await handle.control.post(
+					`/containers/${containerIds[0]}/scenarios/customs_hold`,
+					{ gap_seconds: 1 },
+				);
+				expect(played.status).toBe(202);
+			}
+			const logged = () =>
+				handle.sandbox.world.store
+					.list('webhook_notification')
+					.filter(
+						(record) =>
+							(record.relationships?.webhook?.data as { id: string } | undefined)?.id ===
+							webhook.id,
+					);
+			await eventually(
+				() =>
+					handle.sandbox.world.store.get('webhook', webhook.id)?.attributes.active === false &&
+					logged().filter((record) => record.attributes.delivery_status === 'failed').length >= 6
+						? true
+						: undefined,
+				{ timeoutMs: 60_000, intervalMs: 200, what: 'six failed notifications, the webhook off' },
+			);
+
+			const started = Date.now();
+			await cluster.start();
+			const linesFor = (number: string) => alerts().filter((line) => line.includes(number));
+			await eventually(
+				() => (missed.every((number) => linesFor(number).length >= 1) ? true : undefined),
+				{ timeoutMs: 120_000, intervalMs: 500, what: 'both missed alerts written' },
+			);
+			process.stdout.write(
+				`queue mode outage: ${missed.length} missed alerts written ${Math.round((Date.now() - started) / 1000)} s after the processes started\n`,
+			);
+			await sleep(5000);
+			for (const number of missed) expect(linesFor(number)).toHaveLength(1);
+			expect(handle.sandbox.world.store.get('webhook', webhook.id)?.attributes.active).toBe(true);
 			expect(await n8nWebhooks()).toHaveLength(1);
 		},
 		TEST_TIMEOUT,

@@ -190,7 +190,7 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 	const deliveryMadeToN8n = async () => {
 		const webhook = (await n8nWebhook())!;
 		const copy = receiver.deliveries[capturedIndex];
-		return readdressed(copy, webhook);
+		return readdressed(ctx.handle, copy, webhook);
 	};
 
 	it(
