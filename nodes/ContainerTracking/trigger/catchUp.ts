@@ -39,7 +39,7 @@ export interface CatchUpSettings {
 }
 
 /** At most this many notifications are fetched and started per catch-up; the rest wait. */
-export const MAX_CAUGHT_UP_PER_RUN = 200;
+const MAX_CAUGHT_UP_PER_RUN = 200;
 /** Ids kept in static data: more than a week of a busy trigger's failures. */
 const CAUGHT_UP_KEPT = 5_000;
 /** At most this many pages of the log are read per catch-up (10,000 notifications). */
@@ -169,7 +169,7 @@ function pruned(ids: CaughtUpIds, oldest: number): CaughtUpIds {
 	return Object.fromEntries(kept);
 }
 
-export interface CatchUpReport {
+interface CatchUpReport {
 	/** Notifications of the webhook in the log that were not delivered. */
 	undelivered: number;
 	/** Notifications that started the workflow now. */

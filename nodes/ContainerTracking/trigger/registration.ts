@@ -43,7 +43,7 @@ function sameEvents(a: unknown, b: string[]): boolean {
  */
 const turns = new Map<string, Promise<unknown>>();
 
-export async function inTurn<T>(scope: string, work: () => Promise<T>): Promise<T> {
+async function inTurn<T>(scope: string, work: () => Promise<T>): Promise<T> {
 	const turn = (turns.get(scope) ?? Promise.resolve()).then(work);
 	const settled = turn.catch(() => undefined);
 	turns.set(scope, settled);
@@ -164,7 +164,7 @@ async function readWebhook(
 }
 
 /** The account's webhook for `url`, if any. */
-export async function webhookForUrl(
+async function webhookForUrl(
 	context: ContainerTrackingContext,
 	url: string,
 ): Promise<WebhookRecord | undefined> {
@@ -266,7 +266,7 @@ export async function deleteTriggerWebhook(this: IHookFunctions): Promise<boolea
 }
 
 /** What the watch found wrong with the webhook and set right. */
-export interface WebhookRepair {
+interface WebhookRepair {
 	/** The webhook's id after the repair (undefined: there is none to watch). */
 	webhookId?: string;
 	/** Every id this trigger's notifications may carry as their webhook. */

@@ -41,7 +41,7 @@ const REGISTRATION_POLL_MS = 1_000;
 const REGISTRATION_WAIT_MS = 60_000;
 
 /** One check and catch-up: what the log says. */
-export async function watchOnce(
+async function watchOnce(
 	context: ITriggerFunctions,
 	settings: WatchSettings,
 	stopped: () => boolean = () => false,
