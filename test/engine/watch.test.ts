@@ -9,6 +9,7 @@ import { startBridge, type Bridge } from '../support/bridge';
 import { HEADER, sign } from '../support/deliveries';
 import {
 	API_KEY,
+	countRequests,
 	eventually,
 	startTestSandbox,
 	trackContainer,
@@ -323,6 +324,15 @@ describe('Container Tracking Trigger watch', () => {
 		expect(repaired.url).toBe(harness.webhookUrl);
 		expect(Date.now() - started).toBeLessThan(WATCH_MS + 5_000);
 		expect(harness.staticData.webhookId).toBe(webhookId);
+
+		// A check with nothing to repair or catch up costs two calls: the webhook and one page of the log.
+		const webhookReads = await countRequests(handle, 'GET', '/webhooks/*');
+		const logReads = await countRequests(handle, 'GET', '/webhook_notifications');
+		await sleep(2 * WATCH_MS + 500);
+		const checks = await webhookReads();
+		expect(checks).toBeGreaterThanOrEqual(2);
+		expect(await logReads()).toBe(checks);
+		process.stdout.write(`watch: ${checks} idle checks, ${checks + (await logReads())} calls\n`);
 	});
 
 	it('a webhook deleted at the service is created again; deliveries signed with its new secret pass, also where static data still holds the old one', async () => {
