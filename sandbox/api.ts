@@ -363,10 +363,11 @@ export function apiRoutes(world: World, dispatcher: WebhookDispatcher): Route[] 
 			bucket: 'default',
 			handle: (request) => {
 				const includes = parseInclude(request.query, NOTIFICATION_INCLUDES);
-				// Newest first (created_at, then id, both descending). The service documents no order
-				// and no filter: a client reads every page and filters itself.
+				// Newest first (created_at, then id, both descending), or oldest first when the control
+				// API says so. The service documents no order and no filter: a client reads every page
+				// and filters itself.
 				return list(
-					log.list(),
+					log.list(dispatcher.options.logOldestFirst),
 					request,
 					includes.length > 0
 						? (page) => notificationIncluded(world, log, page, includes)

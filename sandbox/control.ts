@@ -326,14 +326,15 @@ function webhookSettingsBody(dispatcher: WebhookDispatcher): Record<string, unkn
 		timeout_ms: options.timeoutMs,
 		deactivate_after_failures: options.deactivateAfterFailures,
 		log_while_inactive: options.logWhileInactive,
+		log_order: options.logOldestFirst ? 'oldest_first' : 'newest_first',
 	};
 }
 
 /**
  * Applies a `PATCH /webhook_settings` body, any subset of `retry_base_seconds` (sandbox seconds
  * before the first retry, at least 0), `timeout_ms` (real milliseconds a receiver has to answer,
- * at least 1), `deactivate_after_failures` (a whole number of at least 1, or null for never) and
- * `log_while_inactive` (true or false). Every member is checked before any is applied; an
+ * at least 1), `deactivate_after_failures` (a whole number of at least 1, or null for never),
+ * `log_while_inactive` (true or false) and `log_order` (`newest_first` or `oldest_first`). Every member is checked before any is applied; an
  * unknown member is refused, so that a misspelt setting cannot pass unnoticed.
  */
 function applyWebhookSettings(dispatcher: WebhookDispatcher, body: unknown): void {
@@ -363,6 +364,15 @@ function applyWebhookSettings(dispatcher: WebhookDispatcher, body: unknown): voi
 				'invalid',
 			);
 		next.deactivateAfterFailures = value;
+	}
+	if ('log_order' in settings) {
+		if (settings.log_order !== 'newest_first' && settings.log_order !== 'oldest_first')
+			throw unprocessable(
+				'log_order must be newest_first or oldest_first',
+				'/log_order',
+				'invalid',
+			);
+		next.logOldestFirst = settings.log_order === 'oldest_first';
 	}
 	if ('log_while_inactive' in settings) {
 		if (typeof settings.log_while_inactive !== 'boolean')

@@ -34,6 +34,11 @@ export interface SandboxOptions {
 	signatureHeader: string;
 	/** Sandbox seconds per real second: compresses rate windows, journeys and retry backoff. */
 	timeScale: number;
+	/**
+	 * Sandbox time at start, in epoch milliseconds (default: now). A clock behind real time lets
+	 * a test make records older than the client's own look-back.
+	 */
+	clockStart?: number;
 	/** Share of notifications delivered twice (0 to 1). */
 	duplicateRate: number;
 	/** Whether the account has the Rail Plan entitlement. */
@@ -230,7 +235,7 @@ function checkApiKey(header: string | undefined, apiKey: string): string {
 
 export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Promise<Sandbox> {
 	const options: SandboxOptions = { ...DEFAULT_OPTIONS, ...overrides };
-	const clock = new SandboxClock(options.timeScale);
+	const clock = new SandboxClock(options.timeScale, options.clockStart ?? Date.now());
 	const faults = new FaultInjector();
 	const drift: DriftSwitch = { enabled: options.drift };
 	const limiter = new RateLimiter(clock);
@@ -251,6 +256,7 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 			timeoutMs: DELIVERY_TIMEOUT_MS,
 			deactivateAfterFailures: options.deactivateAfterFailures,
 			logWhileInactive: options.logWhileInactive,
+			logOldestFirst: false,
 		},
 		() => baseUrl,
 		drift,

@@ -45,6 +45,11 @@ export interface DeliveryOptions {
 	 * when false nothing is logged for it.
 	 */
 	logWhileInactive: boolean;
+	/**
+	 * Serve `GET /webhook_notifications` oldest first instead of newest first: the service
+	 * documents no order, and a client must find what it needs in either.
+	 */
+	logOldestFirst: boolean;
 }
 
 /** One notification on its way to one webhook. */

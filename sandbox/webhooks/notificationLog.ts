@@ -80,9 +80,10 @@ export class NotificationLog {
 		if (record) record.attributes = { ...record.attributes, delivery_status: status };
 	}
 
-	/** Every logged notification, newest first (the service documents no order). */
-	list(): Resource[] {
-		return this.store.list(NOTIFICATION_TYPE).sort(newestFirst);
+	/** Every logged notification, newest first or oldest first (the service documents no order). */
+	list(oldestFirst = false): Resource[] {
+		const newest = this.store.list(NOTIFICATION_TYPE).sort(newestFirst);
+		return oldestFirst ? newest.reverse() : newest;
 	}
 
 	/** The records the delivery of notification `id` carried in `included`, as it carried them. */

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals */
 // The trigger's watch (trigger()), run as n8n runs it (n8n-core's TriggerContext) against a
 // started sandbox that delivers to an HTTP bridge standing in for n8n: n8n down longer than the
 // service retries (each notification `failed`, the webhook turned off), then up again; a webhook
@@ -11,6 +12,7 @@ import {
 	API_KEY,
 	countRequests,
 	eventually,
+	trackManyContainers,
 	startTestSandbox,
 	trackContainer,
 	type SandboxHandle,
@@ -298,6 +300,81 @@ describe('Container Tracking Trigger watch', () => {
 		await sleep(WATCH_MS + 1_000);
 		expect(new Set(emittedIds(watch)).size).toBe(3);
 		expect(watch.emitted).toHaveLength(3);
+	});
+
+	it('a log served oldest first over two pages: the newest page is read on every check, its failed notifications caught up once', async () => {
+		// Real time, from three hours ago: the first page of the log is older than a later check
+		// looks back, as on an account with history (a walk that took it for newest first stops there).
+		await handle.stop();
+		handle = await startTestSandbox({
+			trackingDelaySeconds: 0,
+			clockStart: Date.now() - 3 * 60 * 60_000,
+		});
+		const harness = harnessFor();
+		bridge.harness = harness;
+		await harness.activate();
+		const webhookId = String(harness.staticData.webhookId);
+		expect(
+			(
+				await handle.control.patch('/webhook_settings', {
+					log_order: 'oldest_first',
+					retry_base_seconds: 0.001,
+				})
+			).status,
+		).toBe(200);
+		const watch = await watching(harness);
+		// 34 customs holds delivered: 102 notifications, more than a page of the log.
+		const numbers = Array.from({ length: 35 }, (_, index) =>
+			withCheckDigit(`MSKU${String(510_000 + index * 3)}`),
+		);
+		const containers = await trackManyContainers(handle, numbers, 'MAEU');
+		for (const container of containers.slice(0, 34)) {
+			const played = await handle.control.post(
+				`/containers/${container.id}/scenarios/customs_hold`,
+				{ gap_seconds: 1 },
+			);
+			expect(played.status).toBe(202);
+		}
+		await eventually(
+			() => {
+				const log = notificationLog(handle);
+				return log.length >= 102 &&
+					log.every((entry) => entry.attributes.delivery_status === 'succeeded')
+					? true
+					: undefined;
+			},
+			{ timeoutMs: 30_000, what: '102 notifications delivered' },
+		);
+		// Three hours later (now), n8n is down while one more hold plays: the page with it comes
+		// last, after a page that is all older than any later check looks back.
+		expect((await handle.control.post('/clock/advance', { hours: 3 })).status).toBe(200);
+		await sleep(500);
+		bridge.down = true;
+		const played = await handle.control.post(
+			`/containers/${containers[34].id}/scenarios/customs_hold`,
+			{ gap_seconds: 1 },
+		);
+		expect(played.status).toBe(202);
+		const failed = await eventually(
+			() => {
+				const log = notificationLog(handle).filter(
+					(entry) => entry.relationships.webhook.data.id === webhookId,
+				);
+				const failures = log.filter((entry) => entry.attributes.delivery_status === 'failed');
+				return failures.length >= 3 &&
+					log.every((entry) => entry.attributes.delivery_status !== 'pending')
+					? failures
+					: undefined;
+			},
+			{ timeoutMs: 30_000, what: 'the last hold failed' },
+		);
+		bridge.down = false;
+		await eventually(() => (watch.emitted.length >= failed.length ? true : undefined), {
+			timeoutMs: 15_000,
+			what: 'the failed notifications caught up from the last page',
+		});
+		await sleep(WATCH_MS + 1_000);
+		expect(emittedIds(watch).sort()).toEqual(failed.map((entry) => entry.id).sort());
 	});
 
 	it('a webhook turned off, or given other events, at the service is set right within the watch interval', async () => {

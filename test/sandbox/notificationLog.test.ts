@@ -50,6 +50,7 @@ const settingsBody = z
 		timeout_ms: z.number(),
 		deactivate_after_failures: z.number().int().nullable(),
 		log_while_inactive: z.boolean(),
+		log_order: z.enum(['newest_first', 'oldest_first']),
 	})
 	.strict();
 type Settings = z.infer<typeof settingsBody>;
@@ -242,6 +243,13 @@ describe('the notification log of delivered notifications', () => {
 		// Newest first: created_at, then id, both descending.
 		const keys = all.map((record) => `${record.attributes.created_at} ${record.id}`);
 		expect(keys).toEqual([...keys].sort().reverse());
+		// Or oldest first, when the control API says so: the service documents no order.
+		await settings(handle, { log_order: 'oldest_first' });
+		const oldest = await walkLog(handle, { 'page[size]': '3' });
+		expect(oldest.flatMap((page) => page.data.data.map((record: Json) => record.id))).toEqual(
+			[...ids].reverse(),
+		);
+		await settings(handle, { log_order: 'newest_first' });
 
 		const base = `${handle.sandbox.url}/webhook_notifications?`;
 		const second = pages[1].data;
@@ -340,12 +348,14 @@ describe('failed deliveries and deactivated webhooks', () => {
 			timeout_ms: 10_000,
 			deactivate_after_failures: null,
 			log_while_inactive: false,
+			log_order: 'newest_first',
 		});
 		expect(await settings(handle, { deactivate_after_failures: 3 })).toEqual({
 			retry_base_seconds: 5,
 			timeout_ms: 10_000,
 			deactivate_after_failures: 3,
 			log_while_inactive: false,
+			log_order: 'newest_first',
 		});
 		for (const [body, pointer] of [
 			[{ retry_base_seconds: -1 }, '/retry_base_seconds'],
@@ -353,6 +363,7 @@ describe('failed deliveries and deactivated webhooks', () => {
 			[{ deactivate_after_failures: 1.5 }, '/deactivate_after_failures'],
 			[{ deactivate_after_failures: 0 }, '/deactivate_after_failures'],
 			[{ log_while_inactive: 'yes' }, '/log_while_inactive'],
+			[{ log_order: 'by_id' }, '/log_order'],
 			[{ log_while_inactive: true, retries: 3 }, '/retries'],
 		] as const) {
 			const errors = expectApiError(await handle.control.patch('/webhook_settings', body), 422);
@@ -364,6 +375,7 @@ describe('failed deliveries and deactivated webhooks', () => {
 			timeout_ms: 10_000,
 			deactivate_after_failures: 3,
 			log_while_inactive: false,
+			log_order: 'newest_first',
 		});
 		expect(
 			(await settings(handle, { deactivate_after_failures: null })).deactivate_after_failures,

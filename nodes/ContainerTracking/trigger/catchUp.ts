@@ -116,16 +116,17 @@ async function readLog(
 		context.logger.warn(
 			`Container tracking: read the first ${MAX_LOG_PAGES} pages of the notification log only`,
 		);
+	// The last page is not handed to `until`: an oldest-first log has its newest there.
+	const entries = walk.records.map(logged);
+	for (const entry of entries) newest = Math.max(newest, entry?.createdAt ?? 0);
 	const from = since(newest);
-	return walk.records
-		.map(logged)
-		.filter(
-			(entry): entry is LoggedNotification =>
-				entry !== undefined &&
-				entry.createdAt >= from &&
-				entry.webhookId !== undefined &&
-				webhookIds.includes(entry.webhookId),
-		);
+	return entries.filter(
+		(entry): entry is LoggedNotification =>
+			entry !== undefined &&
+			entry.createdAt >= from &&
+			entry.webhookId !== undefined &&
+			webhookIds.includes(entry.webhookId),
+	);
 }
 
 /** The notification as a delivery carries it, with the records its items are built from. */
