@@ -207,6 +207,7 @@ describe('sandbox CLI webhook settings', () => {
 				timeout_ms: 10_000,
 				deactivate_after_failures: 3,
 				log_while_inactive: true,
+				log_order: 'newest_first',
 			});
 		} finally {
 			cli.child.kill('SIGTERM');
