@@ -131,13 +131,10 @@ export async function startWatch(
 				await watchOnce(context, settings, () => stopped);
 			} catch (error) {
 				// The service may be down: the next check tries again; the workflow stays active.
+				const { message, description } = error as { message: string; description?: string };
 				context.logger.warn(
-					`Container tracking: could not check the webhook or catch up: ${(error as Error).message}${(error as { description?: string }).description ? ` (${(error as { description?: string }).description})` : ''}`,
-					{
-						workflowId: context.getWorkflow().id,
-						node: context.getNode().name,
-						error: (error as Error).message,
-					},
+					`Container tracking: could not check the webhook or catch up: ${message}${description ? ` (${description})` : ''}`,
+					{ workflowId: context.getWorkflow().id, node: context.getNode().name },
 				);
 			}
 			await pause(settings.intervalMs);
