@@ -13,11 +13,9 @@ import {
 } from 'n8n-workflow';
 
 import { EVENT_OPTIONS } from './logic/eventNames';
-import { deliveryCore, documentWarnings, webhookNotificationEnvelope } from './schemas';
+import { deliveryCore } from './schemas';
 import { CREDENTIAL_NAME } from './transport/request';
 import { parseJsonBody, rawBodyOf } from './trigger/body';
-import { addMissingContainers } from './trigger/containerLookup';
-import { deliveryItems } from './trigger/deliveryItems';
 import { passNewNotification } from './trigger/durableRepeats';
 import {
 	AUTOMATIC,
@@ -28,6 +26,7 @@ import {
 	webhookExists,
 } from './trigger/registration';
 import { repeatStoreFor, triggerScope } from './trigger/repeats';
+import { notificationItems, type ItemOptions } from './trigger/notificationItems';
 import { hasValidSignature } from './trigger/signature';
 import { startWatch } from './trigger/watch';
 
@@ -46,11 +45,12 @@ const MINUTE_MS = 60_000;
 /** A notification seen `pending` this long is caught up (the service is retrying it). */
 const SETTLE_MS = 2 * MINUTE_MS;
 
-function deliveryOptions(options: TriggerOptions) {
+function itemOptions(options: TriggerOptions): ItemOptions {
 	return {
 		expandHoldsAndFees: options.expandHoldsAndFees !== false,
 		fields: options.fields ?? [],
 		raw: options.raw === true,
+		fetchContainer: options.fetchContainer === true,
 	};
 }
 
@@ -254,8 +254,7 @@ export class ContainerTrackingTrigger implements INodeType {
 				// A pending notification is seen on one check, and caught up on the first check at
 				// least SETTLE_MS later: it must still be in the log read then.
 				windowMs: SETTLE_MS + 2 * intervalMs + 5 * MINUTE_MS,
-				delivery: deliveryOptions(options),
-				fetchContainer: options.fetchContainer === true,
+				items: itemOptions(options),
 				deduplicate: options.deduplicate !== false,
 			},
 		});
@@ -272,10 +271,10 @@ export class ContainerTrackingTrigger implements INodeType {
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const request = this.getRequestObject();
 		const staticData = this.getWorkflowStaticData('node');
-		const secret =
-			this.getNodeParameter('registration', AUTOMATIC) === EXISTING
-				? String(this.getNodeParameter('secret', '') ?? '')
-				: (staticData.webhookSecret as string | undefined);
+		const existing = this.getNodeParameter('registration', AUTOMATIC) === EXISTING;
+		const secret = existing
+			? String(this.getNodeParameter('secret', '') ?? '')
+			: (staticData.webhookSecret as string | undefined);
 		const rawBody = await rawBodyOf(request);
 
 		const scope = triggerScope(this);
@@ -289,10 +288,7 @@ export class ContainerTrackingTrigger implements INodeType {
 			);
 		if (!(await signedWith(secret))) {
 			// The webhook may have been created again, with another secret, since static data was saved.
-			const renewed =
-				this.getNodeParameter('registration', AUTOMATIC) === EXISTING
-					? undefined
-					: await renewedSecret(this, secret, signedWith);
+			const renewed = existing ? undefined : await renewedSecret(this, secret, signedWith);
 			if (!renewed) return answer(this, 401, 'Invalid or missing signature');
 		}
 
@@ -321,13 +317,7 @@ export class ContainerTrackingTrigger implements INodeType {
 		let items: IDataObject[] = [];
 		let itemsReady = false;
 		try {
-			items = deliveryItems(
-				notification,
-				deliveryOptions(options),
-				options.raw ? [] : documentWarnings(webhookNotificationEnvelope, body).all,
-			);
-			if (items.length > 0 && options.fetchContainer && !options.raw)
-				await addMissingContainers.call(this, items);
+			items = await notificationItems(this, notification, body, itemOptions(options));
 			itemsReady = true;
 		} finally {
 			// A failure becomes n8n's 500 and the service retries: that retry must still run.

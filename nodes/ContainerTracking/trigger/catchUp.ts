@@ -1,11 +1,10 @@
 import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
 
 import { relatedIdentifier } from '../records/jsonApi';
-import { deliveryCore, documentWarnings, membersOf, webhookNotificationEnvelope } from '../schemas';
+import { deliveryCore, membersOf } from '../schemas';
 import { fetchAllPages } from '../transport/pagination';
 import { containerTrackingRequest } from '../transport/request';
-import { addMissingContainers } from './containerLookup';
-import { deliveryItems, type DeliveryOptions } from './deliveryItems';
+import { notificationItems, type ItemOptions } from './notificationItems';
 import { repeatStoreFor, triggerScope } from './repeats';
 
 /**
@@ -32,8 +31,7 @@ export interface CatchUpSettings {
 	settleMs: number;
 	/** How far back later catch-ups read: the longest a notification can wait to be caught up. */
 	windowMs: number;
-	delivery: DeliveryOptions;
-	fetchContainer: boolean;
+	items: ItemOptions;
 	/** Whether live deliveries are checked for repeats (the node's option). */
 	deduplicate: boolean;
 }
@@ -89,12 +87,18 @@ function logged(record: IDataObject): LoggedNotification | undefined {
 }
 
 /** True when a page is newest first and all of it is older than `since`. */
-function olderPageOfNewestFirst(page: IDataObject[], since: number): boolean {
-	const times = page.map((record) => logged(record)?.createdAt ?? Number.NaN);
+function olderPageOfNewestFirst(
+	page: Array<LoggedNotification | undefined>,
+	since: number,
+): boolean {
+	const times = page.map((entry) => entry?.createdAt ?? Number.NaN);
 	if (times.some((time) => !Number.isFinite(time))) return false;
 	const newestFirst = times.every((time, index) => index === 0 || time <= times[index - 1]);
 	return newestFirst && times.every((time) => time < since);
 }
+
+const newestOf = (entries: Array<LoggedNotification | undefined>, newest: number) =>
+	entries.reduce((latest, entry) => Math.max(latest, entry?.createdAt ?? 0), newest);
 
 /** The webhook's notifications created since `since`, read from the log. */
 async function readLog(
@@ -107,19 +111,19 @@ async function readLog(
 	const walk = await fetchAllPages.call(context, '/webhook_notifications', {
 		what: 'reading the notification log',
 		until: (page) => {
-			for (const record of page) newest = Math.max(newest, logged(record)?.createdAt ?? 0);
+			const entries = page.map(logged);
+			newest = newestOf(entries, newest);
 			pages += 1;
-			return pages >= MAX_LOG_PAGES || olderPageOfNewestFirst(page, since(newest));
+			return pages >= MAX_LOG_PAGES || olderPageOfNewestFirst(entries, since(newest));
 		},
 	});
 	if (pages >= MAX_LOG_PAGES)
 		context.logger.warn(
 			`Container tracking: read the first ${MAX_LOG_PAGES} pages of the notification log only`,
 		);
-	// The last page is not handed to `until`: an oldest-first log has its newest there.
 	const entries = walk.records.map(logged);
-	for (const entry of entries) newest = Math.max(newest, entry?.createdAt ?? 0);
-	const from = since(newest);
+	// The last page is not handed to `until`: an oldest-first log has its newest there.
+	const from = since(newestOf(entries, newest));
 	return entries.filter(
 		(entry): entry is LoggedNotification =>
 			entry !== undefined &&
@@ -148,14 +152,7 @@ async function caughtUpItems(
 ): Promise<IDataObject[] | undefined> {
 	const delivery = deliveryCore.safeParse(body);
 	if (!delivery.success) return undefined;
-	const { raw } = settings.delivery;
-	const items = deliveryItems(
-		delivery.data,
-		settings.delivery,
-		raw ? [] : documentWarnings(webhookNotificationEnvelope, body).all,
-	);
-	if (items.length > 0 && settings.fetchContainer && !raw)
-		await addMissingContainers.call(context, items);
+	const items = await notificationItems(context, delivery.data, body, settings.items);
 	return items.map((item) => ({ ...item, caught_up: true }));
 }
 
