@@ -8,6 +8,7 @@ import {
 import { singleDocumentCore, webhookDocument, type DocumentWarnings } from '../schemas';
 import {
 	containerTrackingRequest,
+	CREDENTIAL_NAME,
 	readAnswer,
 	type ContainerTrackingContext,
 } from '../transport/request';
@@ -19,6 +20,7 @@ import {
 	type WebhookRecord,
 	type WebhookSettings,
 } from '../transport/webhooks';
+import { urlScope } from './reachability';
 import { triggerScope } from './repeats';
 
 /**
@@ -173,6 +175,34 @@ async function webhookForUrl(
 	return records.find((webhook) => webhookAttributes(webhook).url === url);
 }
 
+/** n8n's setting for the address its webhook URLs start with (WEBHOOK_URL before n8n 2). */
+const WEBHOOK_URL_SETTING = 'N8N_WEBHOOK_URL (formerly WEBHOOK_URL)';
+
+/**
+ * Refuses, before any call, a webhook URL the service cannot reach: one on a loopback or private
+ * network, or a local name, while the credential's Base URL is public. Said in n8n's log too, as
+ * a warning naming the URL. A Base URL on a loopback or private network as well (the local
+ * sandbox, a service in the same network) lets it through: how two private networks connect
+ * cannot be told from their addresses, and refusing would stop setups that work.
+ */
+async function refuseUnreachableUrl(context: IHookFunctions, url: string): Promise<void> {
+	const webhook = urlScope(url);
+	if (!webhook || webhook.scope === 'public') return;
+	const credentials = await context.getCredentials(CREDENTIAL_NAME);
+	const service = urlScope(String(credentials.baseUrl ?? ''));
+	// A Base URL that is not a URL fails the first call, in a sentence of its own.
+	if (!service || service.scope !== 'public') return;
+	const problem = `The service at ${service.host} cannot reach this workflow's webhook URL ${url}: ${webhook.reason}`;
+	const remedy = `Run n8n at a public address and set n8n's ${WEBHOOK_URL_SETTING} to it; to try the trigger on this machine, use the local sandbox as the credential's Base URL`;
+	context.logger.warn(`Container tracking: ${problem}. ${remedy}.`, {
+		webhookUrl: url,
+		baseUrl: String(credentials.baseUrl),
+	});
+	throw new NodeOperationError(context.getNode(), `${problem}; set n8n's ${WEBHOOK_URL_SETTING}`, {
+		description: `${remedy}. The service sends each notification to the workflow's Production URL, which n8n builds from ${WEBHOOK_URL_SETTING}.`,
+	});
+}
+
 /**
  * True when this node's webhook is registered with the service. A webhook found by its
  * URL (static data lost, or the workflow published again) is adopted, not duplicated.
@@ -180,6 +210,7 @@ async function webhookForUrl(
 export async function webhookExists(this: IHookFunctions): Promise<boolean> {
 	const state = this.getWorkflowStaticData('node') as WebhookState;
 	const url = this.getNodeWebhookUrl('default') as string;
+	await refuseUnreachableUrl(this, url);
 	if (this.getNodeParameter('registration', AUTOMATIC) === EXISTING) {
 		state.webhookUrl = url;
 		return true;
@@ -233,6 +264,7 @@ async function registerWebhook(
 export async function createTriggerWebhook(this: IHookFunctions): Promise<boolean> {
 	if (this.getNodeParameter('registration', AUTOMATIC) === EXISTING) return true;
 	const url = this.getNodeWebhookUrl('default') as string;
+	await refuseUnreachableUrl(this, url);
 	const events = this.getNodeParameter('events', []) as string[];
 	if (events.length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Choose at least one event to subscribe to');
