@@ -17,8 +17,11 @@ export class ContainerTrackingApi implements ICredentialType {
 	};
 
 	documentationUrl =
-		'https://github.com/n8n-nodes-container-tracking/n8n-nodes-container-tracking#credentials';
+		'https://github.com/n8n-nodes-container-tracking/n8n-nodes-container-tracking#connect-a-real-account';
 
+	// Each hint says first what a real account uses and where it is found, then the sandbox: a
+	// package installed from n8n's Community Nodes panel comes without the sandbox's scripts.
+	// The service documents no host of its own here, so the Base URL's placeholder is a pattern.
 	properties: INodeProperties[] = [
 		{
 			displayName: 'API Key',
@@ -27,8 +30,8 @@ export class ContainerTrackingApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description:
-				'The key from your account\'s API settings; sent as "Authorization: Token &lt;API key&gt;" on every request. The local sandbox accepts <code>sandbox-key</code>.',
+			description: 'Sent as "Authorization: Token &lt;API key&gt;" on every request to the service',
+			hint: "For a real account: the API key from your account's developer settings (create one there if none is listed). For the local sandbox: <code>sandbox-key</code>.",
 		},
 		{
 			displayName: 'Base URL',
@@ -36,10 +39,10 @@ export class ContainerTrackingApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'https://api.container-tracking.example/v2',
+			placeholder: 'https://<api-host-from-the-service-docs>/v2',
 			description:
-				"The address of the service's API for your account, ending in /v2, as your account's API settings or the service's developer documentation give it",
-			hint: 'To try the nodes without an account, run the local sandbox (<code>npm run sandbox</code>, or <code>npm start</code> for the whole demo) and enter <code>http://127.0.0.1:4010/v2</code>',
+				"The address of the service's API, ending in /v2; every request goes to a path under it",
+			hint: "For a real account: the API address the service's developer documentation gives, ending in <code>/v2</code>. For the local sandbox (<code>npm run sandbox</code> in a clone of this package's repository, or <code>npm start</code> for the whole demo): <code>http://127.0.0.1:4010/v2</code>.",
 		},
 		{
 			displayName: 'Webhook Signature Header',
@@ -47,7 +50,8 @@ export class ContainerTrackingApi implements ICredentialType {
 			type: 'string',
 			default: 'X-SVC-Webhook-Signature',
 			description:
-				"The header in which the service signs each webhook delivery, as the service's webhook documentation names it (each deployment puts its own short name in it; the default suits the local sandbox). The Container Tracking Trigger rejects deliveries whose signature there does not match.",
+				'The header in which the service signs each webhook delivery. The Container Tracking Trigger rejects deliveries whose signature there does not match.',
+			hint: "For a real account: the signature header's name as the service's webhook documentation gives it (its own short name in place of SVC). For the local sandbox: the default, <code>X-SVC-Webhook-Signature</code>.",
 		},
 	];
 

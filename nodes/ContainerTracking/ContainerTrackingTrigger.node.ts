@@ -92,6 +92,13 @@ export class ContainerTrackingTrigger implements INodeType {
 		],
 		properties: [
 			{
+				displayName:
+					"The service sends its notifications to this workflow's Production URL, so n8n must run at a public address the service can reach, set in n8n's N8N_WEBHOOK_URL (formerly WEBHOOK_URL). Publishing fails while that URL is on localhost or a private network and the credential's Base URL is public. The local sandbox, on this machine, reaches n8n on localhost.",
+				name: 'reachabilityNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
 				displayName: 'Webhook Registration',
 				name: 'registration',
 				type: 'options',
