@@ -6,6 +6,7 @@ import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { eventLabel } from '../../nodes/ContainerTracking/logic/eventNames';
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
+import { generateShipment } from '../../sandbox/world/generator';
 import { runContainerTrackingNode } from '../support/engine';
 import {
 	API_KEY,
@@ -260,6 +261,88 @@ describe('Container Tracking node: get a container', () => {
 			last_free_day_source: 'terminal',
 			last_free_day: fromTerminal.last_free_day,
 		});
+	});
+
+	it('gives two boxes at one terminal with the same line LFD the same date, though one moves inland', async () => {
+		// Two Maersk boxes discharged at the same terminal in the New York zone, one of them going
+		// on by rail to the Chicago zone (the sandbox derives each journey from the number).
+		const plan = (number: string) => {
+			const generated = generateShipment({
+				number,
+				scac: 'MAEU',
+				requestType: 'container',
+				refNumbers: [],
+				tags: [],
+				createdAt: Date.now(),
+			});
+			const container = generated.containers[0].attributes;
+			return {
+				number,
+				terminal: String(generated.plans[0].podTerminal.attributes.name),
+				podZone: container.pod_timezone,
+				railZone: container.final_destination_timezone,
+				inland: generated.plans[0].inland !== null,
+			};
+		};
+		const candidates = Array.from({ length: 2000 }, (_, index) =>
+			plan(withCheckDigit(`MSKU${480000 + index}`)),
+		);
+		const inlandBox = candidates.find(
+			(box) =>
+				box.inland && box.podZone === 'America/New_York' && box.railZone === 'America/Chicago',
+		);
+		const portBox = candidates.find((box) => !box.inland && box.terminal === inlandBox?.terminal);
+		if (!inlandBox || !portBox) throw new Error('no pair of boxes at one New York terminal');
+
+		const inland = (await trackContainer(handle, inlandBox.number, 'MAEU')).containerIds[0];
+		const port = (await trackContainer(handle, portBox.number, 'MAEU')).containerIds[0];
+		await advanceUntilDone(inland, 'rail_departed');
+		expect(handle.sandbox.world.store.get('container', inland)!.attributes).toMatchObject({
+			ind_rail_carrier_scac: expect.any(String),
+			pod_timezone: 'America/New_York',
+			final_destination_timezone: 'America/Chicago',
+		});
+		// Local midnight in New York, five days on: still the day before in Chicago.
+		const newYorkMidnight = DateTime.now()
+			.setZone('America/New_York')
+			.startOf('day')
+			.plus({ days: 5 })
+			.toUTC()
+			.toISO({ suppressMilliseconds: true })!;
+		const date = DateTime.fromISO(newYorkMidnight, { zone: 'America/New_York' }).toISODate();
+		for (const id of [inland, port])
+			await change(id, { kind: 'set_last_free_day', source: 'line', date: newYorkMidnight });
+
+		for (const id of [inland, port]) {
+			const { items, error } = await get(id);
+			expect(error).toBeUndefined();
+			expect(items[0].json).toMatchObject({
+				last_free_day: newYorkMidnight,
+				last_free_day_source: 'line',
+				last_free_day_date: date,
+				days_until_last_free_day: 5,
+				last_free_day_timezone: 'America/New_York',
+				last_free_day_facility: inlandBox.terminal,
+			});
+		}
+
+		// Written at midnight in Chicago instead, the inland box's date is Chicago's, at its
+		// destination (the shipment's destination name: Get does not include the rail terminal).
+		const chicagoMidnight = DateTime.fromISO(newYorkMidnight)
+			.setZone('America/Chicago')
+			.startOf('day')
+			.plus({ days: 1 })
+			.toUTC()
+			.toISO({ suppressMilliseconds: true })!;
+		await change(inland, { kind: 'set_last_free_day', source: 'line', date: chicagoMidnight });
+		const { items } = await get(inland);
+		const shipment = items[0].json.shipment as { destination_name: string };
+		expect(items[0].json).toMatchObject({
+			last_free_day_timezone: 'America/Chicago',
+			last_free_day_date: date,
+			last_free_day_facility: shipment.destination_name,
+		});
+		expect(shipment.destination_name).toEqual(expect.any(String));
 	});
 
 	it('with Return Raw Document, answers the JSON:API document as the service sent it', async () => {

@@ -2,36 +2,37 @@
 // simplified container item (actions/simplify.ts), in their order: shared by the unit and engine
 // tests of both.
 
-/** Pickup readiness and the last free day: in this order in both shapes. */
-const PICKUP_AND_LAST_FREE_DAY = [
+/**
+ * Number and status, pickup readiness and its reason, the last free day (date, days left, whose
+ * day and zone, then the timestamp as sent and its source): in this order in both shapes.
+ */
+const STATUS_READINESS_AND_LAST_FREE_DAY = [
+	'number',
+	'current_status',
 	'ready_for_pickup',
 	'pickup_status',
 	'pickup_status_reason',
 	'last_free_day_date',
-	'last_free_day',
 	'days_until_last_free_day',
-	'last_free_day_source',
+	'last_free_day_facility',
 	'last_free_day_timezone',
+	'last_free_day',
+	'last_free_day_source',
 ];
 
-/** The first members of a full container item: its identity, then the worked-out fields. */
+/** The first members of a full container item: the worked-out fields (identifiers go last). */
 export const WORKED_OUT_KEYS = [
-	'id',
-	'number',
-	...PICKUP_AND_LAST_FREE_DAY,
+	...STATUS_READINESS_AND_LAST_FREE_DAY,
+	'active_holds',
+	'pending_holds',
 	'fees_total',
 	'fees_currency',
 	'fees_by_currency',
-	'active_holds',
-	'pending_holds',
 ];
 
 /** Every member of a simplified container item without warnings or mixed currencies. */
 export const SIMPLIFIED_KEYS = [
-	'id',
-	'number',
-	'current_status',
-	...PICKUP_AND_LAST_FREE_DAY,
+	...STATUS_READINESS_AND_LAST_FREE_DAY,
 	'active_holds',
 	'fees_total',
 	'fees_currency',
@@ -43,5 +44,6 @@ export const SIMPLIFIED_KEYS = [
 	'bill_of_lading',
 	'shipping_line',
 	'shipping_line_scac',
+	'id',
 	'shipment_id',
 ];

@@ -73,7 +73,7 @@ function container(attributes: IDataObject = {}, relationships?: JsonApiResource
 const BOTH_INCLUDED = indexIncluded([SHIPMENT, TERMINAL]);
 
 describe('containerItem: worked-out fields first', () => {
-	it('starts with id, number and the worked-out fields, in that order', () => {
+	it('starts with number, status and the worked-out fields, in that order', () => {
 		const item = containerItem(container(), BOTH_INCLUDED, NOW);
 		expect(Object.keys(item).slice(0, WORKED_OUT_KEYS.length)).toEqual(WORKED_OUT_KEYS);
 	});
@@ -83,7 +83,9 @@ describe('containerItem: worked-out fields first', () => {
 		const item = containerItem(record, BOTH_INCLUDED, NOW);
 		const keys = Object.keys(item);
 		const raw = [
-			...Object.keys(record.attributes).filter((name) => name !== 'number'),
+			...Object.keys(record.attributes).filter(
+				(name) => name !== 'number' && name !== 'current_status',
+			),
 			'shipment_id',
 			'shipment',
 			'pod_terminal_id',
@@ -93,6 +95,14 @@ describe('containerItem: worked-out fields first', () => {
 		];
 		for (const name of raw)
 			expect(keys.indexOf(name)).toBeGreaterThanOrEqual(WORKED_OUT_KEYS.length);
+		// Identifiers last, the container's own first among them.
+		expect(keys.slice(-5)).toEqual([
+			'id',
+			'shipment_id',
+			'pod_terminal_id',
+			'pickup_facility_id',
+			'transport_events_ids',
+		]);
 		expect(item).toMatchObject({
 			equipment_type: 'dry',
 			holds_at_pod_terminal: record.attributes.holds_at_pod_terminal,
@@ -131,7 +141,7 @@ describe('containerItem: worked-out fields first', () => {
 		delete (record.attributes as IDataObject).number;
 		const item = containerItem(record, BOTH_INCLUDED, NOW);
 		expect(item).not.toHaveProperty('number');
-		expect(Object.keys(item).slice(0, 2)).toEqual(['id', 'ready_for_pickup']);
+		expect(Object.keys(item).slice(0, 2)).toEqual(['current_status', 'ready_for_pickup']);
 	});
 });
 
@@ -164,6 +174,79 @@ describe('containerItem: the last free day as a local date', () => {
 	});
 });
 
+describe('containerItem: the facility whose last free day it is', () => {
+	const inlandAttributes = {
+		pod_timezone: 'America/Los_Angeles',
+		final_destination_timezone: 'America/Chicago',
+		ind_rail_carrier_scac: 'BNSF',
+	};
+	const RAMP: JsonApiResource = {
+		id: 'ramp-1',
+		type: 'rail_terminal',
+		attributes: { name: 'BNSF Logistics Park Chicago' },
+	};
+	const shipmentTo = (attributes: IDataObject): JsonApiResource => ({
+		...SHIPMENT,
+		attributes: { ...SHIPMENT.attributes, ...attributes },
+		relationships: { destination_terminal: { data: { id: 'ramp-1', type: 'rail_terminal' } } },
+	});
+	const facility = (attributes: IDataObject, included: JsonApiResource[]) =>
+		containerItem(container({ ...inlandAttributes, ...attributes }), indexIncluded(included), NOW)
+			.last_free_day_facility;
+	// Midnight in Chicago and in Los Angeles, 7 July.
+	const CHICAGO = '2024-07-07T05:00:00Z';
+	const LOS_ANGELES = '2024-07-07T07:00:00Z';
+
+	it('names the port terminal for a terminal LFD, or for a line LFD written in the port’s zone', () => {
+		expect(facility({ import_deadlines: { pickup_lfd_terminal: CHICAGO } }, [TERMINAL])).toBe(
+			'Yangshan Phase IV',
+		);
+		expect(facility({ import_deadlines: { pickup_lfd_line: LOS_ANGELES } }, [TERMINAL])).toBe(
+			'Yangshan Phase IV',
+		);
+	});
+
+	it('names the inland facility for a rail LFD, or a line LFD written in the destination’s zone', () => {
+		const ramp = [shipmentTo({}), RAMP];
+		expect(facility({ import_deadlines: { pickup_lfd_rail: CHICAGO } }, ramp)).toBe(
+			'BNSF Logistics Park Chicago',
+		);
+		expect(facility({ import_deadlines: { pickup_lfd_line: CHICAGO } }, ramp)).toBe(
+			'BNSF Logistics Park Chicago',
+		);
+	});
+
+	it('prefers the container’s pickup facility, then the ramp, then the destination’s name', () => {
+		const pickup: JsonApiResource = {
+			id: 'pf-1',
+			type: 'terminal',
+			attributes: { name: 'Joliet Intermodal' },
+		};
+		const withPickup = (record: ReturnType<typeof container>) => ({
+			...record,
+			relationships: {
+				...record.relationships,
+				pickup_facility: { data: { id: 'pf-1', type: 'terminal' } },
+			},
+		});
+		const lfd = { ...inlandAttributes, import_deadlines: { pickup_lfd_rail: CHICAGO } };
+		expect(
+			containerItem(withPickup(container(lfd)), indexIncluded([shipmentTo({}), RAMP, pickup]), NOW)
+				.last_free_day_facility,
+		).toBe('Joliet Intermodal');
+		expect(facility(lfd, [shipmentTo({ destination_name: 'Chicago' })])).toBe('Chicago');
+	});
+
+	it('falls back to the port of discharge’s name, and is null when nothing was included', () => {
+		const lfd = { import_deadlines: { pickup_lfd_terminal: CHICAGO } };
+		expect(facility(lfd, [shipmentTo({ port_of_discharge_name: 'Los Angeles' })])).toBe(
+			'Los Angeles',
+		);
+		expect(facility(lfd, [])).toBeNull();
+		expect(facility({ import_deadlines: null }, [TERMINAL])).toBeNull();
+	});
+});
+
 describe('simplifyContainer', () => {
 	it('keeps the fields people use, from the container and its included records', () => {
 		const simplified = simplifyContainer(containerItem(container(), BOTH_INCLUDED, NOW));
@@ -175,10 +258,11 @@ describe('simplifyContainer', () => {
 			pickup_status: 'on_hold',
 			pickup_status_reason: expect.stringContaining('customs'),
 			last_free_day_date: '2024-07-08',
-			last_free_day: '2024-07-07T16:00:00Z',
 			days_until_last_free_day: 3,
-			last_free_day_source: 'terminal',
+			last_free_day_facility: 'Yangshan Phase IV',
 			last_free_day_timezone: 'Asia/Shanghai',
+			last_free_day: '2024-07-07T16:00:00Z',
+			last_free_day_source: 'terminal',
 			active_holds: ['customs'],
 			fees_total: 120,
 			fees_currency: 'CNY',
@@ -310,7 +394,7 @@ describeWithFixtures('containerItem: the service’s published container', () =>
 		});
 		const keys = Object.keys(item);
 		for (const name of Object.keys(document.data.attributes ?? {}).filter(
-			(key) => key !== 'number',
+			(key) => key !== 'number' && key !== 'current_status',
 		))
 			expect(keys.indexOf(name)).toBeGreaterThanOrEqual(WORKED_OUT_KEYS.length);
 	});

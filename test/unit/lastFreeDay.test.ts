@@ -35,6 +35,7 @@ describe('lastFreeDay: which LFD applies', () => {
 			last_free_day: JULY_9_NEW_YORK,
 			last_free_day_source: 'line',
 			last_free_day_timezone: 'America/New_York',
+			last_free_day_place: 'port_terminal',
 		});
 	});
 
@@ -52,14 +53,15 @@ describe('lastFreeDay: which LFD applies', () => {
 	});
 
 	it.each([
-		['pickup_lfd_line', 'line', 'America/New_York'],
-		['pickup_lfd_terminal', 'terminal', 'America/New_York'],
-		['pickup_lfd_rail', 'rail', 'America/Chicago'],
-	] as const)('reads %s alone as source %s in %s', (field, source, timezone) => {
+		['pickup_lfd_line', 'line', 'America/New_York', 'port_terminal'],
+		['pickup_lfd_terminal', 'terminal', 'America/New_York', 'port_terminal'],
+		['pickup_lfd_rail', 'rail', 'America/Chicago', 'inland_destination'],
+	] as const)('reads %s alone as source %s in %s', (field, source, timezone, place) => {
 		expect(lastFreeDay({ ...atPort, import_deadlines: { [field]: JULY_7_NEW_YORK } })).toEqual({
 			last_free_day: JULY_7_NEW_YORK,
 			last_free_day_source: source,
 			last_free_day_timezone: timezone,
+			last_free_day_place: place,
 		});
 	});
 
@@ -68,6 +70,7 @@ describe('lastFreeDay: which LFD applies', () => {
 			last_free_day: JULY_7_NEW_YORK,
 			last_free_day_source: null,
 			last_free_day_timezone: 'America/New_York',
+			last_free_day_place: 'port_terminal',
 		};
 		expect(lastFreeDay({ ...atPort, pickup_lfd: JULY_7_NEW_YORK })).toEqual(expected);
 		expect(lastFreeDay({ ...atPort, import_deadlines: null, pickup_lfd: JULY_7_NEW_YORK })).toEqual(
@@ -104,6 +107,7 @@ describe('lastFreeDay: which LFD applies', () => {
 			last_free_day: '2024-07-08T05:00:00Z',
 			last_free_day_source: 'rail',
 			last_free_day_timezone: 'America/Chicago',
+			last_free_day_place: 'inland_destination',
 		});
 		expect(
 			lastFreeDay({
@@ -115,7 +119,12 @@ describe('lastFreeDay: which LFD applies', () => {
 	});
 
 	it('answers all null when no LFD is known', () => {
-		const none = { last_free_day: null, last_free_day_source: null, last_free_day_timezone: null };
+		const none = {
+			last_free_day: null,
+			last_free_day_source: null,
+			last_free_day_timezone: null,
+			last_free_day_place: null,
+		};
 		expect(lastFreeDay(null)).toEqual(none);
 		expect(lastFreeDay(undefined)).toEqual(none);
 		expect(lastFreeDay({})).toEqual(none);
@@ -124,57 +133,234 @@ describe('lastFreeDay: which LFD applies', () => {
 	});
 });
 
-describe('lastFreeDay: the time zone of each source', () => {
-	const line = { pickup_lfd_line: JULY_7_NEW_YORK };
+describe('lastFreeDay: the zone a line LFD was written in', () => {
+	// The same instant, local midnight in New York and still the day before in Chicago.
+	const JULY_7_CHICAGO = '2024-07-07T05:00:00Z';
+	const inland = { ...atPort, ind_rail_carrier_scac: 'BNSF' };
+	const zoneOf = (input: LastFreeDayInput) => lastFreeDay(input).last_free_day_timezone;
 
-	it.each([
-		['ind_rail_carrier_scac', 'BNSF'],
-		['ind_eta_at', '2024-07-03T15:00:00Z'],
-		['ind_ata_at', '2024-07-04T09:00:00Z'],
-	] as const)(
-		'reads the line LFD in the final destination zone when %s shows an inland move',
-		(field, value) => {
-			expect(
-				lastFreeDay({ ...atPort, [field]: value, import_deadlines: line }).last_free_day_timezone,
-			).toBe('America/Chicago');
-		},
-	);
-
-	it('reads the line LFD in the port zone when the box stays at the port', () => {
-		expect(lastFreeDay({ ...atPort, import_deadlines: line }).last_free_day_timezone).toBe(
-			'America/New_York',
+	it('reads an inland box’s line LFD written at New York midnight in New York (the same day as its terminal neighbours)', () => {
+		// Under the rule before, an inland move read it in Chicago: 6 July, a day early.
+		const lfd = lastFreeDay({ ...inland, import_deadlines: { pickup_lfd_line: JULY_7_NEW_YORK } });
+		expect(lfd).toMatchObject({
+			last_free_day_timezone: 'America/New_York',
+			last_free_day_place: 'port_terminal',
+		});
+		expect(lastFreeDayDate(lfd.last_free_day, lfd.last_free_day_timezone)).toBe('2024-07-07');
+		const neighbour = lastFreeDay({
+			...atPort,
+			import_deadlines: { pickup_lfd_terminal: JULY_7_NEW_YORK },
+		});
+		expect(lastFreeDayDate(neighbour.last_free_day, neighbour.last_free_day_timezone)).toBe(
+			lastFreeDayDate(lfd.last_free_day, lfd.last_free_day_timezone),
 		);
 	});
 
-	it('reads the line LFD in the other zone when the preferred one is missing', () => {
-		expect(
-			lastFreeDay({
-				...atPort,
-				ind_eta_at: '2024-07-03T15:00:00Z',
-				final_destination_timezone: null,
-				import_deadlines: line,
-			}).last_free_day_timezone,
-		).toBe('America/New_York');
-		expect(
-			lastFreeDay({ ...atPort, pod_timezone: null, import_deadlines: line }).last_free_day_timezone,
-		).toBe('America/Chicago');
+	it('reads a port box’s line LFD written at Chicago midnight in Chicago', () => {
+		const lfd = lastFreeDay({ ...atPort, import_deadlines: { pickup_lfd_line: JULY_7_CHICAGO } });
+		expect(lfd).toMatchObject({
+			last_free_day_timezone: 'America/Chicago',
+			last_free_day_place: 'inland_destination',
+		});
+		expect(lastFreeDayDate(lfd.last_free_day, lfd.last_free_day_timezone)).toBe('2024-07-07');
 	});
 
-	it('reads the terminal LFD in the port zone, even on an inland move', () => {
+	it('reads the coalesced pickup_lfd the same way', () => {
+		expect(zoneOf({ ...inland, pickup_lfd: JULY_7_NEW_YORK })).toBe('America/New_York');
+		expect(zoneOf({ ...atPort, pickup_lfd: JULY_7_CHICAGO })).toBe('America/Chicago');
+	});
+
+	it.each([
+		// East of UTC: midnight in Tokyo is 15:00Z the day before, 23:00 in Shanghai.
+		['Asia/Tokyo', 'Asia/Shanghai', '2024-07-06T15:00:00Z', 'Asia/Tokyo', '2024-07-07'],
+		['Asia/Tokyo', 'Asia/Shanghai', '2024-07-06T16:00:00Z', 'Asia/Shanghai', '2024-07-07'],
+		// Europe in summer (UTC+2 and UTC+1).
+		['Europe/Amsterdam', 'Europe/London', '2024-07-06T22:00:00Z', 'Europe/Amsterdam', '2024-07-07'],
+		['Europe/Amsterdam', 'Europe/London', '2024-07-06T23:00:00Z', 'Europe/London', '2024-07-07'],
+		// West of UTC across the Pacific.
+		[
+			'America/Los_Angeles',
+			'America/Denver',
+			'2024-07-07T07:00:00Z',
+			'America/Los_Angeles',
+			'2024-07-07',
+		],
+		[
+			'America/Los_Angeles',
+			'America/Denver',
+			'2024-07-07T06:00:00Z',
+			'America/Denver',
+			'2024-07-07',
+		],
+	] as const)(
+		'port %s, destination %s: %s is local midnight in %s (%s)',
+		(pod, destination, iso, zone, date) => {
+			for (const moves of [{}, { ind_eta_at: '2024-07-05T12:00:00Z' }]) {
+				const lfd = lastFreeDay({
+					pod_timezone: pod,
+					final_destination_timezone: destination,
+					...moves,
+					import_deadlines: { pickup_lfd_line: iso },
+				});
+				expect(lfd.last_free_day_timezone).toBe(zone);
+				expect(lastFreeDayDate(lfd.last_free_day, lfd.last_free_day_timezone)).toBe(date);
+			}
+		},
+	);
+
+	describe('on DST change days', () => {
+		// 8 March 2026 (spring forward, 02:00 local) and 1 November 2026 (fall back): midnight comes
+		// before the change, so New York's midnight is 05:00Z and 04:00Z, Chicago's an hour later.
+		it.each([
+			['2026-03-08T05:00:00Z', 'America/New_York', '2026-03-08'],
+			['2026-03-08T06:00:00Z', 'America/Chicago', '2026-03-08'],
+			['2026-11-01T04:00:00Z', 'America/New_York', '2026-11-01'],
+			['2026-11-01T05:00:00Z', 'America/Chicago', '2026-11-01'],
+			// The day after each change: offsets have moved by an hour.
+			['2026-03-09T04:00:00Z', 'America/New_York', '2026-03-09'],
+			['2026-11-02T05:00:00Z', 'America/New_York', '2026-11-02'],
+			['2026-11-02T06:00:00Z', 'America/Chicago', '2026-11-02'],
+		] as const)('%s is local midnight in %s', (iso, zone, date) => {
+			for (const input of [atPort, inland]) {
+				const lfd = lastFreeDay({ ...input, import_deadlines: { pickup_lfd_line: iso } });
+				expect(lfd.last_free_day_timezone).toBe(zone);
+				expect(lastFreeDayDate(lfd.last_free_day, lfd.last_free_day_timezone)).toBe(date);
+			}
+		});
+
+		it('tells Phoenix from Denver only while Denver keeps summer time', () => {
+			const input = {
+				pod_timezone: 'America/Phoenix',
+				final_destination_timezone: 'America/Denver',
+			};
+			// July: Phoenix UTC-7, Denver UTC-6.
+			expect(
+				zoneOf({ ...input, import_deadlines: { pickup_lfd_line: '2024-07-07T07:00:00Z' } }),
+			).toBe('America/Phoenix');
+			expect(
+				zoneOf({ ...input, import_deadlines: { pickup_lfd_line: '2024-07-07T06:00:00Z' } }),
+			).toBe('America/Denver');
+			// January: both UTC-7, midnight in both, so the rule before decides (no inland move: port).
+			expect(
+				zoneOf({ ...input, import_deadlines: { pickup_lfd_line: '2025-01-07T07:00:00Z' } }),
+			).toBe('America/Phoenix');
+		});
+
+		it('in the southern hemisphere: Sydney (UTC+11 in January) against Brisbane (UTC+10)', () => {
+			const input = {
+				pod_timezone: 'Australia/Sydney',
+				final_destination_timezone: 'Australia/Brisbane',
+			};
+			expect(
+				zoneOf({ ...input, import_deadlines: { pickup_lfd_line: '2025-01-06T13:00:00Z' } }),
+			).toBe('Australia/Sydney');
+			expect(
+				zoneOf({ ...input, import_deadlines: { pickup_lfd_line: '2025-01-06T14:00:00Z' } }),
+			).toBe('Australia/Brisbane');
+		});
+	});
+
+	describe('falls back to the rule before when the value names no single zone', () => {
+		it.each([
+			['ind_rail_carrier_scac', 'BNSF'],
+			['ind_eta_at', '2024-07-03T15:00:00Z'],
+			['ind_ata_at', '2024-07-04T09:00:00Z'],
+		] as const)(
+			'midnight in neither zone: the final destination’s when %s shows an inland move',
+			(field, value) => {
+				const noon = '2024-07-07T16:00:00Z';
+				expect(
+					zoneOf({ ...atPort, [field]: value, import_deadlines: { pickup_lfd_line: noon } }),
+				).toBe('America/Chicago');
+			},
+		);
+
+		it('midnight in neither zone: the port’s when the box stays at the port', () => {
+			expect(
+				zoneOf({ ...atPort, import_deadlines: { pickup_lfd_line: '2024-07-07T16:00:00Z' } }),
+			).toBe('America/New_York');
+		});
+
+		it('midnight in both (two names of one zone): inland move, the final destination’s', () => {
+			const sameOffset = {
+				pod_timezone: 'America/New_York',
+				final_destination_timezone: 'US/Eastern',
+			};
+			expect(
+				zoneOf({ ...sameOffset, import_deadlines: { pickup_lfd_line: JULY_7_NEW_YORK } }),
+			).toBe('America/New_York');
+			expect(
+				zoneOf({
+					...sameOffset,
+					ind_rail_carrier_scac: 'CSXT',
+					import_deadlines: { pickup_lfd_line: JULY_7_NEW_YORK },
+				}),
+			).toBe('US/Eastern');
+		});
+
+		it('a plain date is midnight everywhere: the rule before', () => {
+			expect(zoneOf({ ...inland, import_deadlines: { pickup_lfd_line: '2024-07-07' } })).toBe(
+				'America/Chicago',
+			);
+			expect(zoneOf({ ...atPort, pickup_lfd: '2024-07-07' })).toBe('America/New_York');
+		});
+
+		it('one zone missing: the other, midnight there or not', () => {
+			expect(
+				zoneOf({
+					...inland,
+					final_destination_timezone: null,
+					import_deadlines: { pickup_lfd_line: JULY_7_CHICAGO },
+				}),
+			).toBe('America/New_York');
+			expect(
+				zoneOf({
+					...atPort,
+					pod_timezone: null,
+					import_deadlines: { pickup_lfd_line: JULY_7_NEW_YORK },
+				}),
+			).toBe('America/Chicago');
+		});
+
+		it('an unknown zone is never midnight: the known one wins when it is', () => {
+			expect(
+				zoneOf({
+					...inland,
+					final_destination_timezone: 'Mars/Olympus_Mons',
+					import_deadlines: { pickup_lfd_line: JULY_7_NEW_YORK },
+				}),
+			).toBe('America/New_York');
+		});
+
+		it('no zone at all: no zone and no place', () => {
+			expect(lastFreeDay({ import_deadlines: { pickup_lfd_line: JULY_7_NEW_YORK } })).toMatchObject(
+				{ last_free_day_timezone: null, last_free_day_place: null },
+			);
+		});
+	});
+});
+
+describe('lastFreeDay: terminal and rail LFDs keep their own zone', () => {
+	it('reads the terminal LFD in the port zone, even on an inland move and at Chicago midnight', () => {
 		expect(
 			lastFreeDay({
 				...atPort,
 				ind_rail_carrier_scac: 'BNSF',
-				import_deadlines: { pickup_lfd_terminal: JULY_7_NEW_YORK },
-			}).last_free_day_timezone,
-		).toBe('America/New_York');
+				import_deadlines: { pickup_lfd_terminal: '2024-07-07T05:00:00Z' },
+			}),
+		).toMatchObject({
+			last_free_day_timezone: 'America/New_York',
+			last_free_day_place: 'port_terminal',
+		});
 	});
 
-	it('reads the rail LFD in the final destination zone', () => {
+	it('reads the rail LFD in the final destination zone, even at New York midnight', () => {
 		expect(
-			lastFreeDay({ ...atPort, import_deadlines: { pickup_lfd_rail: JULY_7_NEW_YORK } })
-				.last_free_day_timezone,
-		).toBe('America/Chicago');
+			lastFreeDay({ ...atPort, import_deadlines: { pickup_lfd_rail: JULY_7_NEW_YORK } }),
+		).toMatchObject({
+			last_free_day_timezone: 'America/Chicago',
+			last_free_day_place: 'inland_destination',
+		});
 	});
 
 	it('does not borrow another zone for terminal or rail LFDs', () => {
@@ -183,8 +369,8 @@ describe('lastFreeDay: the time zone of each source', () => {
 				...atPort,
 				pod_timezone: null,
 				import_deadlines: { pickup_lfd_terminal: JULY_7_NEW_YORK },
-			}).last_free_day_timezone,
-		).toBeNull();
+			}),
+		).toMatchObject({ last_free_day_timezone: null, last_free_day_place: null });
 		expect(
 			lastFreeDay({
 				...atPort,
@@ -192,13 +378,6 @@ describe('lastFreeDay: the time zone of each source', () => {
 				import_deadlines: { pickup_lfd_rail: JULY_7_NEW_YORK },
 			}).last_free_day_timezone,
 		).toBeNull();
-	});
-
-	it('reads the coalesced pickup_lfd like a line LFD', () => {
-		expect(
-			lastFreeDay({ ...atPort, ind_ata_at: '2024-07-04T09:00:00Z', pickup_lfd: JULY_7_NEW_YORK })
-				.last_free_day_timezone,
-		).toBe('America/Chicago');
 	});
 });
 
@@ -366,7 +545,9 @@ describeWithFixtures('lastFreeDay: the service’s published containers', () => 
 		expect(lfd).toEqual({
 			last_free_day: '2024-07-07T04:00:00Z',
 			last_free_day_source: 'line',
+			// Midnight in both its zones (two names of one): an inland move, so the destination's.
 			last_free_day_timezone: 'US/Eastern',
+			last_free_day_place: 'inland_destination',
 		});
 		// Its LFD agrees with the coalesced field (docs/service.md, "Last free day").
 		expect(lfd.last_free_day).toBe(attributes.pickup_lfd);
@@ -389,6 +570,7 @@ describeWithFixtures('lastFreeDay: the service’s published containers', () => 
 			last_free_day: '2022-10-27T04:00:00Z',
 			last_free_day_source: null,
 			last_free_day_timezone: 'America/New_York',
+			last_free_day_place: 'port_terminal',
 		});
 		expect(lastFreeDayDate(lfd.last_free_day, lfd.last_free_day_timezone)).toBe('2022-10-27');
 		expect(

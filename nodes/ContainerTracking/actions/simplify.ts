@@ -59,13 +59,14 @@ function orNull(value: unknown): IDataObject[string] {
 
 /**
  * The simplified shape of a container item (actions/container/summary.ts): always the same
- * members, null when unknown, in this order.
+ * members, null when unknown, in the order people read them (identifiers last).
  *
  * | Member                                      | From                                            |
  * |---------------------------------------------|-------------------------------------------------|
- * | id, number, current_status                  | the container                                   |
+ * | number, current_status                      | the container                                   |
  * | ready_for_pickup … pickup_status_reason     | worked out (logic/readiness.ts)                 |
- * | last_free_day_date … last_free_day_timezone | worked out (logic/lastFreeDay.ts)               |
+ * | last_free_day_date … last_free_day_source   | worked out (logic/lastFreeDay.ts); the facility |
+ * |                                             | from the included terminal or shipment          |
  * | active_holds                                | names of the holds that block pickup            |
  * | fees_total, fees_currency                   | worked out (logic/fees.ts); `fees_by_currency`  |
  * |                                             | too when the fees are in several currencies     |
@@ -76,7 +77,8 @@ function orNull(value: unknown): IDataObject[string] {
  * | pod_discharged_at                           | the container                                   |
  * | bill_of_lading, shipping_line(_scac)        | included shipment's bill_of_lading_number,      |
  * |                                             | shipping_line_name (or short name), _scac       |
- * | shipment_id                                 | the relationship, for Shipment → Get            |
+ * | id, shipment_id                             | the container's id; the relationship, for       |
+ * |                                             | Shipment → Get                                  |
  * | warnings                                    | only when the item has some                     |
  */
 export function simplifyContainer(item: IDataObject): IDataObject {
@@ -85,17 +87,17 @@ export function simplifyContainer(item: IDataObject): IDataObject {
 	const holds = Array.isArray(item.active_holds) ? item.active_holds : [];
 	const byCurrency = record(item.fees_by_currency) ?? {};
 	const simplified: IDataObject = {
-		id: item.id,
 		number: orNull(item.number),
 		current_status: orNull(item.current_status),
 		ready_for_pickup: orNull(item.ready_for_pickup),
 		pickup_status: orNull(item.pickup_status),
 		pickup_status_reason: orNull(item.pickup_status_reason),
 		last_free_day_date: orNull(item.last_free_day_date),
-		last_free_day: orNull(item.last_free_day),
 		days_until_last_free_day: orNull(item.days_until_last_free_day),
-		last_free_day_source: orNull(item.last_free_day_source),
+		last_free_day_facility: orNull(item.last_free_day_facility),
 		last_free_day_timezone: orNull(item.last_free_day_timezone),
+		last_free_day: orNull(item.last_free_day),
+		last_free_day_source: orNull(item.last_free_day_source),
 		active_holds: holds.map((hold) => String(record(hold)?.name ?? hold)),
 		fees_total: orNull(item.fees_total),
 		fees_currency: orNull(item.fees_currency),
@@ -108,6 +110,7 @@ export function simplifyContainer(item: IDataObject): IDataObject {
 		bill_of_lading: orNull(shipment.bill_of_lading_number),
 		shipping_line: orNull(shipment.shipping_line_name ?? shipment.shipping_line_short_name),
 		shipping_line_scac: orNull(shipment.shipping_line_scac),
+		id: item.id,
 		shipment_id: orNull(item.shipment_id),
 	};
 	if (Array.isArray(item.warnings)) simplified.warnings = item.warnings;

@@ -1,28 +1,30 @@
 /**
- * The last free day (LFD) before demurrage, its source and its time zone (docs/service.md,
- * "Last free day" and "Import deadlines").
+ * The last free day (LFD) before demurrage, its source, its time zone and the place whose day it
+ * is (docs/service.md, "Last free day" and "Import deadlines").
  *
  * Which LFD (first row with a value wins; a priority, not the earliest date):
  *
- * | # | Field                                   | source   | time zone                          |
- * |---|-----------------------------------------|----------|------------------------------------|
- * | 1 | `import_deadlines.pickup_lfd_line`      | line     | inland move: final destination's,  |
- * |   |                                         |          | else the port of discharge's (*)   |
- * | 2 | `import_deadlines.pickup_lfd_terminal`  | terminal | `pod_timezone`                     |
- * | 3 | `import_deadlines.pickup_lfd_rail`      | rail     | `final_destination_timezone`       |
- * | 4 | `pickup_lfd` (coalesced, source unknown)| null     | as row 1                           |
- * | 5 | `ind_facility_lfd_on` (deprecated rail) | rail     | `final_destination_timezone`       |
+ * | # | Field                                   | source   | time zone, place                        |
+ * |---|-----------------------------------------|----------|-----------------------------------------|
+ * | 1 | `import_deadlines.pickup_lfd_line`      | line     | written in: see (*)                     |
+ * | 2 | `import_deadlines.pickup_lfd_terminal`  | terminal | `pod_timezone`, port terminal           |
+ * | 3 | `import_deadlines.pickup_lfd_rail`      | rail     | `final_destination_timezone`, inland    |
+ * | 4 | `pickup_lfd` (coalesced, source unknown)| null     | as row 1                                |
+ * | 5 | `ind_facility_lfd_on` (deprecated rail) | rail     | `final_destination_timezone`, inland    |
  *
  * - Rows 4 and 5 are read only when `import_deadlines` gives nothing (older payloads lack it).
- *   `pickup_lfd` may be any of the three, so it takes the line's zone, which the interface
- *   leaves open between the two.
- * - (*) An inland move is one with `ind_rail_carrier_scac`, `ind_eta_at` or `ind_ata_at`. The
- *   interface writes the line's zone as "final_destination_timezone or pod_timezone": the other
- *   zone is used when the preferred one is null. Terminal and rail LFDs keep their own zone only,
- *   since another zone could name a different calendar day.
+ *   `pickup_lfd` may be any of the three, so it is read like the line's.
+ * - (*) The interface gives the line's zone as "`final_destination_timezone` or `pod_timezone`,
+ *   carrier dependent", and the service writes every LFD as local midnight expressed in UTC. So
+ *   the value says which zone it was written in: of the two zones, the one in which it is local
+ *   midnight. When it is midnight in both (same offset, or a plain date) or in neither, the rule
+ *   before that: an inland move (`ind_rail_carrier_scac`, `ind_eta_at` or `ind_ata_at` set)
+ *   reads it in the final destination's zone, else the port of discharge's; the other zone when
+ *   the preferred one is null. Terminal and rail LFDs keep their own zone only, since another
+ *   zone could name a different calendar day.
  *
- * The service writes an LFD as local midnight expressed in UTC ("2024-07-07T04:00:00Z" is 7 July
- * in New York), so its calendar date only exists in its time zone.
+ * "2024-07-07T04:00:00Z" is 7 July in New York but still 6 July in Chicago: read in the wrong
+ * zone, a last free day is a day early, and demurrage a day late.
  */
 import { DateTime } from 'luxon';
 
@@ -43,6 +45,9 @@ export type LastFreeDayInput = {
 
 export type LastFreeDaySource = 'line' | 'terminal' | 'rail';
 
+/** Whose day the LFD is: the port of discharge's terminal, or the inland (rail) destination. */
+export type LastFreeDayPlace = 'port_terminal' | 'inland_destination';
+
 export interface LastFreeDay {
 	/** The LFD as the service sent it (ISO 8601), or null when none is known. */
 	last_free_day: string | null;
@@ -50,6 +55,13 @@ export interface LastFreeDay {
 	last_free_day_source: LastFreeDaySource | null;
 	/** IANA zone in which the LFD's calendar date is read; null when unknown. */
 	last_free_day_timezone: string | null;
+	/** The place whose zone that is; null when no zone is known. */
+	last_free_day_place: LastFreeDayPlace | null;
+}
+
+interface Reading {
+	zone: string | null;
+	place: LastFreeDayPlace | null;
 }
 
 function text(value: unknown): string | null {
@@ -60,14 +72,34 @@ function isSet(value: unknown): boolean {
 	return value !== null && value !== undefined && value !== '';
 }
 
-function lineTimeZone(attributes: LastFreeDayInput): string | null {
-	const pod = text(attributes.pod_timezone);
-	const finalDestination = text(attributes.final_destination_timezone);
+function isLocalMidnight(iso: string, zone: string): boolean {
+	const local = DateTime.fromISO(iso, { zone });
+	return local.isValid && local.hour === 0 && local.minute === 0 && local.second === 0;
+}
+
+/** The port of discharge and the inland destination, each with its zone. */
+function places(attributes: LastFreeDayInput): { port: Reading; inland: Reading } {
+	return {
+		port: { zone: text(attributes.pod_timezone), place: 'port_terminal' },
+		inland: { zone: text(attributes.final_destination_timezone), place: 'inland_destination' },
+	};
+}
+
+/** Where a line (or coalesced) LFD is read: (*) in the table at the top of this file. */
+function lineReading(iso: string, attributes: LastFreeDayInput): Reading {
+	const { port, inland } = places(attributes);
+	const writtenIn = [port, inland].filter(
+		(candidate) => candidate.zone !== null && isLocalMidnight(iso, candidate.zone),
+	);
+	if (writtenIn.length === 1) return writtenIn[0];
 	const movesInland =
 		isSet(attributes.ind_rail_carrier_scac) ||
 		isSet(attributes.ind_eta_at) ||
 		isSet(attributes.ind_ata_at);
-	return movesInland ? (finalDestination ?? pod) : (pod ?? finalDestination);
+	const [preferred, other] = movesInland ? [inland, port] : [port, inland];
+	if (preferred.zone) return preferred;
+	if (other.zone) return other;
+	return { zone: null, place: null };
 }
 
 /** The LFD that applies, by the priority in the table at the top of this file. */
@@ -77,22 +109,33 @@ export function lastFreeDay(attributes: LastFreeDayInput | null | undefined): La
 	const found = (
 		last_free_day: string,
 		last_free_day_source: LastFreeDaySource | null,
-		last_free_day_timezone: string | null,
-	): LastFreeDay => ({ last_free_day, last_free_day_source, last_free_day_timezone });
+		reading: Reading,
+	): LastFreeDay => ({
+		last_free_day,
+		last_free_day_source,
+		last_free_day_timezone: reading.zone,
+		last_free_day_place: reading.zone === null ? null : reading.place,
+	});
+	const { port, inland } = places(input);
 
 	const line = text(deadlines.pickup_lfd_line);
-	if (line) return found(line, 'line', lineTimeZone(input));
+	if (line) return found(line, 'line', lineReading(line, input));
 	const terminal = text(deadlines.pickup_lfd_terminal);
-	if (terminal) return found(terminal, 'terminal', text(input.pod_timezone));
+	if (terminal) return found(terminal, 'terminal', port);
 	const rail = text(deadlines.pickup_lfd_rail);
-	if (rail) return found(rail, 'rail', text(input.final_destination_timezone));
+	if (rail) return found(rail, 'rail', inland);
 
 	const coalesced = text(input.pickup_lfd);
-	if (coalesced) return found(coalesced, null, lineTimeZone(input));
+	if (coalesced) return found(coalesced, null, lineReading(coalesced, input));
 	const deprecatedRail = text(input.ind_facility_lfd_on);
-	if (deprecatedRail) return found(deprecatedRail, 'rail', text(input.final_destination_timezone));
+	if (deprecatedRail) return found(deprecatedRail, 'rail', inland);
 
-	return { last_free_day: null, last_free_day_source: null, last_free_day_timezone: null };
+	return {
+		last_free_day: null,
+		last_free_day_source: null,
+		last_free_day_timezone: null,
+		last_free_day_place: null,
+	};
 }
 
 /**

@@ -83,6 +83,12 @@ export function relatedIdentifier(
 	return relatedIdentifiers(resource, relationship)[0];
 }
 
+/** A record's `name` attribute (terminals, ports, facilities), or null. */
+export function recordName(record: JsonApiResource | undefined): string | null {
+	const name = isRecord(record?.attributes) ? record.attributes.name : undefined;
+	return typeof name === 'string' && name.trim() !== '' ? name : null;
+}
+
 /** The related record named by a to-one relationship, when the answer included it. */
 export function relatedRecord(
 	resource: JsonApiResource,

@@ -23,6 +23,9 @@ export const option: OperationOption = {
 		'Get a container with its pickup readiness, holds, fees and last free day worked out',
 };
 
+/** The records that name the last free day's facility (actions/container/summary.ts). */
+const DEFAULT_INCLUDES = ['shipment', 'pod_terminal', 'pickup_facility'];
+
 export const description: INodeProperties[] = [
 	containerLocator('get'),
 	{
@@ -36,8 +39,9 @@ export const description: INodeProperties[] = [
 			name: 'include',
 			type: 'multiOptions',
 			options: CONTAINER_INCLUDES,
-			default: ['shipment', 'pod_terminal'],
-			description: 'Related records to fetch with the container and put on the item',
+			default: [...DEFAULT_INCLUDES],
+			description:
+				'Related records to fetch with the container and put on the item. The shipment, port terminal and pickup facility name the place of the last free day (<code>last_free_day_facility</code>).',
 		},
 		{
 			displayName: 'Return Raw Document',
@@ -59,7 +63,7 @@ export async function execute(
 		include?: string[];
 		raw?: boolean;
 	};
-	const include = options.include ?? ['shipment', 'pod_terminal'];
+	const include = options.include ?? DEFAULT_INCLUDES;
 	const response = await containerTrackingRequest.call(
 		this,
 		'GET',

@@ -1,16 +1,61 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { feeTotals } from '../../logic/fees';
-import { daysUntilLastFreeDay, lastFreeDay, lastFreeDayDate } from '../../logic/lastFreeDay';
+import {
+	daysUntilLastFreeDay,
+	lastFreeDay,
+	lastFreeDayDate,
+	type LastFreeDayPlace,
+} from '../../logic/lastFreeDay';
 import { pickupReadiness } from '../../logic/readiness';
 import { membersOf } from '../../schemas';
-import { flattenResource, type IncludedIndex } from '../../records/jsonApi';
+import {
+	flattenResource,
+	recordName,
+	relatedRecord,
+	type IncludedIndex,
+} from '../../records/jsonApi';
 import type { JsonApiResource, ContainerAttributes } from '../../schemas';
 
 /**
- * A container as users want it: the answers worked out by the interface's rules first — is it
- * ready for pickup, when is its last free day and how many days are left, what does it owe,
- * which holds block it — then its attributes and related records as the service sent them.
+ * The name of the facility whose day the last free day is, from what the answer included: the
+ * port terminal (else the port of discharge's name), or the inland pickup facility (else the
+ * shipment's destination terminal, else its destination's name). Null when none was included.
+ */
+function facilityName(
+	container: JsonApiResource,
+	included: IncludedIndex,
+	place: LastFreeDayPlace | null,
+): string | null {
+	const shipment = relatedRecord(container, 'shipment', included);
+	const shipmentText = (name: string): string | null => {
+		const value = membersOf(shipment?.attributes)[name];
+		return typeof value === 'string' && value.trim() !== '' ? value : null;
+	};
+	if (place === 'port_terminal')
+		return (
+			recordName(relatedRecord(container, 'pod_terminal', included)) ??
+			shipmentText('port_of_discharge_name')
+		);
+	if (place === 'inland_destination')
+		return (
+			recordName(relatedRecord(container, 'pickup_facility', included)) ??
+			(shipment ? recordName(relatedRecord(shipment, 'destination_terminal', included)) : null) ??
+			shipmentText('destination_name')
+		);
+	return null;
+}
+
+/** Identifiers go last: `id` and each relationship's `<name>_id` / `<name>_ids`. */
+function isIdentifier(name: string): boolean {
+	return name === 'id' || name.endsWith('_id') || name.endsWith('_ids');
+}
+
+/**
+ * A container as users want it, in the order people read it: its number and status, whether it
+ * is ready for pickup and why not, its last free day (date, days left, whose day it is), holds,
+ * fees — worked out by the interface's rules — then its attributes and related records as the
+ * service sent them, and identifiers last.
  *
  * The order matters: n8n's Table view shows the first 40 columns and its JSON view reads top
  * down, and a container has some 45 attributes and relationships. Where an attribute has the
@@ -27,30 +72,34 @@ export function containerItem(
 	const deadline = lastFreeDay(attributes);
 	const flat = flattenResource(container, included);
 	const workedOut: IDataObject = {
-		id: flat.id,
 		// A container without its number (warned about) has no `number` member, as before.
 		...('number' in flat ? { number: flat.number } : {}),
+		...('current_status' in flat ? { current_status: flat.current_status } : {}),
 		ready_for_pickup: readiness.ready_for_pickup,
 		pickup_status: readiness.pickup_status,
 		pickup_status_reason: readiness.reason,
 		last_free_day_date: lastFreeDayDate(deadline.last_free_day, deadline.last_free_day_timezone),
-		last_free_day: deadline.last_free_day,
 		days_until_last_free_day: daysUntilLastFreeDay(
 			deadline.last_free_day,
 			deadline.last_free_day_timezone,
 			now,
 		),
-		last_free_day_source: deadline.last_free_day_source,
+		last_free_day_facility: facilityName(container, included, deadline.last_free_day_place),
 		last_free_day_timezone: deadline.last_free_day_timezone,
-		...fees,
+		last_free_day: deadline.last_free_day,
+		last_free_day_source: deadline.last_free_day_source,
 		active_holds: readiness.active_holds,
 		pending_holds: readiness.pending_holds,
 		// Only when there are some: a hold whose status no table lists is named, never dropped.
 		...(readiness.holds_with_unknown_status.length > 0
 			? { holds_with_unknown_status: readiness.holds_with_unknown_status as IDataObject[] }
 			: {}),
+		...fees,
 	};
 	const item: IDataObject = { ...workedOut };
-	for (const [name, value] of Object.entries(flat)) if (!(name in item)) item[name] = value;
+	for (const [name, value] of Object.entries(flat))
+		if (!(name in item) && !isIdentifier(name)) item[name] = value;
+	for (const [name, value] of Object.entries(flat))
+		if (!(name in item) && isIdentifier(name)) item[name] = value;
 	return item;
 }

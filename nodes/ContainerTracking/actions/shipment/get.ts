@@ -8,6 +8,7 @@ import type {
 import { membersOf, shipmentDocument } from '../../schemas';
 import {
 	flattenResource,
+	recordName,
 	relatedIdentifiers,
 	relatedRecord,
 	type IncludedIndex,
@@ -49,11 +50,6 @@ export const description: INodeProperties[] = [
 	simplifyField('shipment', ['get']),
 ];
 
-const nameOf = (record: JsonApiResource | undefined): string | null => {
-	const name = membersOf(record?.attributes).name;
-	return typeof name === 'string' ? name : null;
-};
-
 /**
  * A shipment as an item: its attributes (bill of lading, line, ports, vessel, ETAs) with the
  * related records people ask for as flat fields — container numbers, terminal and destination
@@ -79,8 +75,8 @@ export function shipmentItem(shipment: JsonApiResource, included: IncludedIndex)
 		container_ids: containers.map((container) => container.id),
 		container_numbers: containers.map((container) => container.number).filter(Boolean),
 		containers,
-		pod_terminal_name: nameOf(relatedRecord(shipment, 'pod_terminal', included)),
-		destination_terminal_name: nameOf(relatedRecord(shipment, 'destination_terminal', included)),
+		pod_terminal_name: recordName(relatedRecord(shipment, 'pod_terminal', included)),
+		destination_terminal_name: recordName(relatedRecord(shipment, 'destination_terminal', included)),
 	};
 }
 
