@@ -6,7 +6,7 @@
  * inactive).
  */
 import type { DriftSwitch } from './drift';
-import { badRequest, unprocessable, type ApiAnswer } from './http/jsonApi';
+import { badRequest, conflict, unprocessable, type ApiAnswer } from './http/jsonApi';
 import {
 	BEFORE_ONLY_FAULT_KINDS,
 	FAULT_KINDS,
@@ -24,6 +24,8 @@ import {
 	withoutHold,
 	type ContainerAttributes,
 } from './world/containerChanges';
+import { playScenario } from './scenarios';
+import { describePhase, hasLeft } from './world/phase';
 import { DAY, HOUR, isoTimestamp, parseLastFreeDay } from './world/time';
 import type { World } from './world/world';
 
@@ -203,88 +205,22 @@ export function changeFromBody(world: World, containerId: string, body: unknown)
 	}
 }
 
-/** Named stories, each a list of changes played one `gap` apart. */
-function scenarioChanges(name: string, world: World, containerId: string): Change[] | undefined {
-	const inDays = (days: number) =>
-		isoTimestamp(Date.parse(isoTimestamp(world.clock.now())) + days * DAY);
-	const change = (body: Record<string, unknown>) => changeFromBody(world, containerId, body);
-	switch (name) {
-		case 'customs_hold':
-			return [
-				change({
-					kind: 'place_hold',
-					name: 'customs',
-					status: 'pending',
-					description: 'Awaiting customs release',
-				}),
-				change({ kind: 'activate_hold', name: 'customs' }),
-				change({ kind: 'clear_hold', name: 'customs' }),
-			];
-		case 'vacis_exam':
-			return [
-				change({
-					kind: 'place_hold',
-					name: 'VACIS',
-					status: 'hold',
-					description: 'Selected for NII scan',
-				}),
-				change({ kind: 'post_fee', type: 'exam', amount: 350 }),
-				change({ kind: 'clear_hold', name: 'VACIS' }),
-			];
-		case 'demurrage':
-			return [1, 2, 3].map((day) =>
-				change({ kind: 'post_fee', type: 'demurrage', amount: 175 * day }),
-			);
-		case 'last_free_day_changes':
-			return [
-				change({ kind: 'set_last_free_day', source: 'terminal', date: inDays(4).slice(0, 10) }),
-				change({ kind: 'set_last_free_day', source: 'line', date: inDays(5).slice(0, 10) }),
-				change({ kind: 'set_last_free_day', source: 'rail', date: inDays(6).slice(0, 10) }),
-				change({ kind: 'set_last_free_day', source: 'line', date: inDays(6).slice(0, 10) }),
-			];
-		case 'ready_for_pickup':
-			return [
-				(attributes) => {
-					attributes.holds_at_pod_terminal = [];
-				},
-				change({ kind: 'set_availability', available: true }),
-			];
-		case 'hold_on_available_box':
-			return [
-				change({ kind: 'set_availability', available: true }),
-				change({
-					kind: 'place_hold',
-					name: 'USDA',
-					status: 'hold',
-					description: 'Agricultural inspection',
-				}),
-				change({
-					kind: 'place_hold',
-					name: 'other',
-					status: 'hold',
-					description: 'DOWN - Broken machine over pile',
-				}),
-				change({ kind: 'clear_hold', name: 'USDA' }),
-				change({
-					kind: 'clear_hold',
-					name: 'other',
-					description: 'DOWN - Broken machine over pile',
-				}),
-			];
-		default:
-			return undefined;
-	}
+/**
+ * Once the box has left (full out, or its empty returned), no hold can be placed or activated
+ * and it cannot become available: 409, naming its state.
+ */
+function refuseOnGoneBox(attributes: Record<string, unknown>, body: unknown): void {
+	const kind = field<string>(body, 'kind');
+	const starts =
+		kind === 'place_hold' ||
+		kind === 'activate_hold' ||
+		(kind === 'set_availability' && field(body, 'available') === true);
+	if (!starts || !hasLeft(attributes)) return;
+	throw conflict(
+		`${kind} cannot happen on container ${String(attributes.number)}: it is ${describePhase(attributes)}`,
+		{ pointer: '/kind' },
+	);
 }
-
-export const SCENARIOS = [
-	'journey',
-	'customs_hold',
-	'vacis_exam',
-	'demurrage',
-	'last_free_day_changes',
-	'ready_for_pickup',
-	'hold_on_available_box',
-] as const;
 
 function durationMs(body: unknown): number {
 	const parts: Record<string, number> = {
@@ -461,29 +397,8 @@ export function controlRoutes(
 					typeof gapSeconds === 'number' && gapSeconds >= 0
 						? gapSeconds * 1000
 						: defaults.scenarioGapMs;
-				if (name === 'journey') {
-					const steps = world.playRemainingJourney(id, gapMs);
-					return { status: 202, body: { scenario: name, steps, gap_seconds: gapMs / 1000 } };
-				}
-				const changes = scenarioChanges(name, world, id);
-				if (!changes) {
-					throw badRequest(
-						`unknown scenario ${name}; try ${SCENARIOS.join(', ')}`,
-						{ parameter: 'name' },
-						'invalid',
-					);
-				}
-				const now = world.clock.now();
-				changes.forEach((change, index) =>
-					world.scheduler.schedule(now + index * gapMs, (at) =>
-						world.changeContainer(id, at, change),
-					),
-				);
-				world.scheduler.runDue();
-				return {
-					status: 202,
-					body: { scenario: name, steps: changes.length, gap_seconds: gapMs / 1000 },
-				};
+				const steps = playScenario(world, id, name, gapMs);
+				return { status: 202, body: { scenario: name, steps, gap_seconds: gapMs / 1000 } };
 			},
 		},
 		{
@@ -491,8 +406,9 @@ export function controlRoutes(
 			pattern: '/containers/:id/changes',
 			handle: (request) => {
 				const { id } = request.params;
-				world.requireContainer(id);
+				const container = world.requireContainer(id);
 				const change = changeFromBody(world, id, request.body);
+				refuseOnGoneBox(container.attributes, request.body);
 				const changeset = world.changeContainer(id, world.clock.now(), change);
 				return { status: 200, body: { changeset } };
 			},

@@ -35,6 +35,13 @@ export function unprocessable(detail: string, pointer: string, code: string): Ap
 	]);
 }
 
+/** 409: what was asked cannot happen in the record's current state (the detail names it). */
+export function conflict(detail: string, source: ErrorObject['source']): ApiError {
+	return new ApiError(409, [
+		{ status: '409', title: 'Conflict', detail, code: 'invalid_state', source },
+	]);
+}
+
 export function badRequest(detail: string, source: ErrorObject['source'], code: string): ApiError {
 	return new ApiError(400, [{ status: '400', title: 'Bad Request', detail, code, source }]);
 }

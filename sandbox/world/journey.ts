@@ -27,6 +27,19 @@ function setDeadline(attributes: ContainerAttributes, name: string, value: strin
 	};
 }
 
+/**
+ * The estimate once the actual is known: kept when it was not later than the actual, else
+ * moved to it (a leg is never estimated to arrive after it arrived).
+ */
+function estimateUpTo(estimate: unknown, actual: string): string {
+	if (typeof estimate !== 'string') return actual;
+	return Date.parse(estimate) <= Date.parse(actual) ? estimate : actual;
+}
+
+function blocked(attributes: ContainerAttributes): boolean {
+	return attributes.holds_at_pod_terminal.some((hold) => hold.status === 'hold');
+}
+
 function yardSlot(plan: ContainerPlan, salt: number): string {
 	const digits = (parseInt(plan.containerId.slice(0, 6), 16) + salt) % 10000;
 	return `Yard - Y${String(digits).padStart(4, '0')}${String.fromCharCode(65 + (salt % 6))}`;
@@ -43,12 +56,21 @@ export function planJourney(plan: ContainerPlan, trackedAt: number): JourneyStep
 	const discharge = arrival + 18 * HOUR;
 
 	add('eta_revised', trackedAt + 6 * HOUR, (context) => {
-		context.updateShipment({ pod_eta_at: isoTimestamp(revisedEta) });
-		context.estimatedArrival(isoTimestamp(eta), isoTimestamp(revisedEta));
+		// Moot once the vessel is in (another box of the shipment may have got there first).
+		let arrived = false;
+		context.updateShipment((shipment) => {
+			arrived = Boolean(shipment.pod_ata_at);
+			return arrived ? {} : { pod_eta_at: isoTimestamp(revisedEta) };
+		});
+		if (!arrived) context.estimatedArrival(isoTimestamp(eta), isoTimestamp(revisedEta));
 	});
 
 	add('vessel_arrived', arrival, (context) => {
-		context.updateShipment({ pod_ata_at: isoTimestamp(context.at) });
+		// The estimate moves to the actual on arrival: an ETA is never later than its ATA.
+		context.updateShipment((shipment) => {
+			const actual = String(shipment.pod_ata_at ?? isoTimestamp(context.at));
+			return { pod_ata_at: actual, pod_eta_at: estimateUpTo(shipment.pod_eta_at, actual) };
+		});
 		context.change((attributes) => {
 			attributes.pod_arrived_at = isoTimestamp(context.at);
 		});
@@ -134,7 +156,7 @@ export function planJourney(plan: ContainerPlan, trackedAt: number): JourneyStep
 				});
 				attributes.fees_at_pod_terminal = withFee(attributes.fees_at_pod_terminal, {
 					type: 'exam',
-					amount: 350,
+					amount: examFee(plan.containerId, 0),
 					currency_code: 'USD',
 				});
 			});
@@ -156,9 +178,11 @@ export function planJourney(plan: ContainerPlan, trackedAt: number): JourneyStep
 
 	add('available', next, (context) => {
 		context.change((attributes) => {
+			attributes.location_at_pod_terminal = yardSlot(plan, 2);
+			// A hold a scenario made active keeps it; clearing that hold releases it.
+			if (blocked(attributes)) return;
 			attributes.available_for_pickup = true;
 			attributes.current_status = 'available';
-			attributes.location_at_pod_terminal = yardSlot(plan, 2);
 		});
 		context.transportEvent('container.transport.available', {
 			place: 'pod',
@@ -190,22 +214,25 @@ export function planJourney(plan: ContainerPlan, trackedAt: number): JourneyStep
 		});
 	});
 	const extendedLastFreeDay = Date.parse(lastFreeDay(discharge, plan.freeDays + 1, podZone));
-	// The last free day is free: demurrage accrues from the day after it, once a day.
+	// The last free day is free: demurrage accrues from the day after it, once a day (the world
+	// works the amount out on every change: World.accrueDemurrage); the terminal checks daily.
 	for (let day = 1; day <= 3; day++) {
 		add(`demurrage_day_${day}`, extendedLastFreeDay + day * DAY + 2 * HOUR, (context) => {
-			context.change((attributes) => {
-				attributes.fees_at_pod_terminal = withFee(attributes.fees_at_pod_terminal, {
-					type: 'demurrage',
-					amount: plan.demurragePerDay * day,
-					currency_code: 'USD',
-				});
-			});
+			context.change(() => undefined);
 		});
 	}
 	const lateFullOut = extendedLastFreeDay + 3 * DAY + 9 * HOUR;
 	add('full_out', lateFullOut, (context) => fullOutAtPort(context));
 	add('empty_in', lateFullOut + 2 * DAY, (context) => emptyIn(context, podZone, 'pod'));
 	return steps;
+}
+
+/**
+ * An exam fee as the terminal charges it: 250 to 450 USD by box and by exam (`nth` counts the
+ * box's exams), so that fees differ from box to box.
+ */
+export function examFee(containerId: string, nth: number): number {
+	return 250 + ((parseInt(containerId.slice(0, 6), 16) + nth * 3) % 9) * 25;
 }
 
 function fullOutAtPort(context: StepContext): void {
@@ -248,6 +275,7 @@ function railLeg(plan: ContainerPlan, start: number): JourneyStep[] {
 			attributes.pod_rail_carrier_scac = inland.railCarrierScac;
 			attributes.ind_rail_carrier_scac = inland.railCarrierScac;
 			attributes.current_status = 'on_rail';
+			attributes.available_for_pickup = false;
 			attributes.location_at_pod_terminal = null;
 		});
 		context.transportEvent('container.transport.rail_loaded', {
@@ -281,6 +309,14 @@ function railLeg(plan: ContainerPlan, start: number): JourneyStep[] {
 	add('arrived_at_inland_destination', arrived, (context) => {
 		context.change((attributes) => {
 			attributes.ind_ata_at = isoTimestamp(context.at);
+			attributes.ind_eta_at = estimateUpTo(attributes.ind_eta_at, isoTimestamp(context.at));
+		});
+		context.updateShipment((shipment) => {
+			const actual = String(shipment.destination_ata_at ?? isoTimestamp(context.at));
+			return {
+				destination_ata_at: actual,
+				destination_eta_at: estimateUpTo(shipment.destination_eta_at, actual),
+			};
 		});
 		context.transportEvent('container.transport.rail_arrived', {
 			place: 'facility',
@@ -319,6 +355,7 @@ function railLeg(plan: ContainerPlan, start: number): JourneyStep[] {
 				name: 'freight',
 				description: null,
 			});
+			if (blocked(attributes)) return;
 			attributes.available_for_pickup = true;
 			attributes.current_status = 'available';
 		});

@@ -7,6 +7,7 @@
  * built from the real old and new values (docs/service.md, "Changesets"), and the deadline
  * notifications.
  */
+import { DateTime } from 'luxon';
 import type { z } from 'zod';
 
 import type { trackingRequestAttributes } from '../../nodes/ContainerTracking/schemas';
@@ -18,12 +19,14 @@ import {
 	buildChangeset,
 	changedDeadlineEvents,
 	coalescedLastFreeDay,
+	withFee,
 	type ContainerAttributes,
 } from './containerChanges';
 import { EVENT_NAMES, RAIL_PLAN_EVENTS } from './eventNames';
 import { generateShipment } from './generator';
 import type { ContainerPlan } from './plan';
 import { planJourney, type JourneyStep } from './journey';
+import { daysPastLastFreeDay, lastFreeDayZone, waitsForPickup } from './phase';
 import { deterministicUuid, randomUuid } from './random';
 import { findShippingLine } from './shippingLines';
 import { ref, relationshipTo, type Resource, type Store } from './store';
@@ -75,11 +78,15 @@ interface ContainerJourney {
 	steps: JourneyStep[];
 	/** Index of the next natural step that has not happened yet. */
 	next: number;
+	/** When the next daily demurrage check is due (sandbox ms), once one is armed. */
+	accrualAt?: number;
 }
 
 export class World {
 	readonly scheduler: ClockScheduler;
 	private readonly journeys = new Map<string, ContainerJourney>();
+	/** Scenarios played so far: picks the wording of the next hold, so that texts vary. */
+	scenariosPlayed = 0;
 
 	constructor(
 		readonly store: Store,
@@ -278,21 +285,30 @@ export class World {
 	}
 
 	/**
-	 * Plays the rest of a container's natural journey now, one step every `gapMs` of sandbox
-	 * time; each step is stamped with the time it is played at.
+	 * Plays a container's natural journey now, one step every `gapMs` of sandbox time (each
+	 * stamped with the time it is played at): all the rest of it, or up to and including its next
+	 * step named `untilStep` (none when that already happened), after which the rest follows at
+	 * its own times. Returns the number of steps played.
 	 */
-	playRemainingJourney(containerId: string, gapMs: number): number {
+	playJourney(containerId: string, gapMs: number, untilStep?: string): number {
 		const journey = this.requireJourney(containerId);
-		const remaining = journey.steps.length - journey.next;
+		const last =
+			untilStep === undefined
+				? journey.steps.length - 1
+				: journey.steps.findIndex(
+						(step, index) => index >= journey.next && step.name === untilStep,
+					);
+		if (last < journey.next) return 0;
 		const now = this.clock.now();
-		for (let offset = 0; offset < remaining; offset++) {
-			const index = journey.next + offset;
+		for (let index = journey.next; index <= last; index++) {
+			const offset = index - journey.next;
 			this.scheduler.schedule(now + offset * gapMs, (at) => {
 				if (journey.next !== index) return;
 				this.runStep(journey, at);
+				if (index === last) this.scheduleNextNaturalStep(journey);
 			});
 		}
-		return remaining;
+		return last - journey.next + 1;
 	}
 
 	remainingSteps(containerId: string): string[] {
@@ -319,7 +335,9 @@ export class World {
 			change: (mutate) => this.changeContainer(plan.containerId, at, mutate),
 			updateShipment: (patch) => {
 				const shipment = this.store.get('shipment', plan.shipmentId);
-				if (shipment) shipment.attributes = { ...shipment.attributes, ...patch };
+				if (!shipment) return;
+				const values = typeof patch === 'function' ? patch(shipment.attributes) : patch;
+				shipment.attributes = { ...shipment.attributes, ...values };
 			},
 			transportEvent: (event, options) => this.addTransportEvent(plan, event, at, options),
 			estimatedArrival: (previousEta, newEta) =>
@@ -350,9 +368,11 @@ export class World {
 		const after = (mutate(draft) ?? draft) as ContainerAttributes;
 		after.pickup_lfd = coalescedLastFreeDay(after);
 		after.terminal_checked_at = isoTimestamp(at);
+		const journey = this.journeys.get(containerId);
+		if (journey) this.accrueDemurrage(journey, before, after, at);
 		container.attributes = after;
 
-		const plan = this.journeys.get(containerId)?.plan;
+		const plan = journey?.plan;
 		const changeset = buildChangeset(before, after);
 		if (Object.keys(changeset).length > 0) this.sendContainerUpdated(container, changeset, at);
 		for (const event of changedDeadlineEvents(before, after)) {
@@ -360,6 +380,46 @@ export class World {
 				this.addTransportEvent(plan, event, at, { place: 'facility', dataSource: 'terminal' });
 		}
 		return changeset;
+	}
+
+	/**
+	 * Demurrage accrues by the day once the last free day is over, while the box waits where it
+	 * is picked up (up to the moment it leaves): the plan's daily rate times the calendar days
+	 * past the last free day, where the box is. A check is armed for the next day's charge.
+	 */
+	private accrueDemurrage(
+		journey: ContainerJourney,
+		before: ContainerAttributes,
+		after: ContainerAttributes,
+		at: number,
+	): void {
+		const inland = journey.plan.inland !== null;
+		if (!waitsForPickup(before, inland) && !waitsForPickup(after, inland)) return;
+		const zone = lastFreeDayZone(after);
+		const days = daysPastLastFreeDay(after.pickup_lfd, at, zone);
+		if (days >= 1) {
+			const amount = journey.plan.demurragePerDay * days;
+			const owed = after.fees_at_pod_terminal.find((fee) => fee.type === 'demurrage');
+			if (owed?.amount !== amount) {
+				after.fees_at_pod_terminal = withFee(after.fees_at_pod_terminal, {
+					type: 'demurrage',
+					amount,
+					currency_code: 'USD',
+				});
+			}
+		}
+		if (!waitsForPickup(after, inland) || typeof after.pickup_lfd !== 'string') return;
+		const next = DateTime.fromISO(after.pickup_lfd, { zone })
+			.startOf('day')
+			.plus({ days: days + 1, hours: 2 })
+			.toMillis();
+		if (journey.accrualAt === next || next <= at) return;
+		journey.accrualAt = next;
+		this.scheduler.schedule(next, (tickAt) => {
+			if (journey.accrualAt !== next) return;
+			journey.accrualAt = undefined;
+			this.changeContainer(journey.plan.containerId, tickAt, () => undefined);
+		});
 	}
 
 	private sendContainerUpdated(
@@ -642,7 +702,12 @@ export interface StepContext {
 	change(
 		mutate: (attributes: ContainerAttributes) => ContainerAttributes | void,
 	): Record<string, [unknown, unknown]>;
-	updateShipment(patch: Record<string, unknown>): void;
+	/** Merges a patch into the shipment's attributes (or the patch worked out from them). */
+	updateShipment(
+		patch:
+			| Record<string, unknown>
+			| ((attributes: Record<string, unknown>) => Record<string, unknown>),
+	): void;
 	transportEvent(event: string, options: TransportEventOptions): Resource;
 	estimatedArrival(previousEta: string | null, newEta: string): void;
 }
