@@ -22,6 +22,10 @@ export class ContainerTracking implements INodeType {
 			dark: 'file:../../icons/containerTracking.dark.svg',
 		},
 		group: ['transform'],
+		// The editor's Docs link opens this as it is; the codex link (ContainerTracking*.node.json)
+		// gets n8n's query appended, which after a #fragment would keep the anchor from landing.
+		documentationUrl:
+			'https://github.com/n8n-nodes-container-tracking/n8n-nodes-container-tracking#container-tracking-node',
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:

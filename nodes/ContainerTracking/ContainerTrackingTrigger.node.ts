@@ -68,6 +68,10 @@ export class ContainerTrackingTrigger implements INodeType {
 			dark: 'file:../../icons/containerTracking.dark.svg',
 		},
 		group: ['trigger'],
+		// The editor's Docs link opens this as it is; the codex link (ContainerTracking*.node.json)
+		// gets n8n's query appended, which after a #fragment would keep the anchor from landing.
+		documentationUrl:
+			'https://github.com/n8n-nodes-container-tracking/n8n-nodes-container-tracking#container-tracking-trigger',
 		// 1.1 behaves as 1 does. n8n 2.40.7 evaluates an expression for every request to a webhook
 		// node of version 1 exactly (it looks for a binary-data option), which was the largest
 		// part of a delivery's time in bench/storm.ts; for 1.1 it does not.

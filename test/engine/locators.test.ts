@@ -1,7 +1,9 @@
 // Resource locators (nodes/ContainerTracking/actions/locators.ts and methods/listSearch.ts) on an
-// account of 1,000 containers: "From list" searches by part of a number across pages, "By Number"
-// resolves a whole column of numbers with one read of the list, and a number typed into "By ID"
-// still finds its container. Calls are counted by the sandbox.
+// account of 1,000 containers: "From list" searches by part of a number across pages, "Number"
+// resolves a whole column of numbers with one read of the list, a number typed into "By ID"
+// still finds its container, and an id carried into "Number" reads that container. Calls are
+// counted by the sandbox.
+import { containerLocator } from '../../nodes/ContainerTracking/actions/locators';
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import { SEARCH_MATCHES_PER_CALL } from '../../nodes/ContainerTracking/methods/listSearch';
 import { MAX_PAGE_SIZE } from '../../nodes/ContainerTracking/transport/pagination';
@@ -92,7 +94,7 @@ describe('Resource locators among 1,000 containers', () => {
 		expect(seen).toHaveLength(CONTAINERS);
 	});
 
-	it('By Number resolves a column of numbers with one read of the list (10 calls for 1,000)', async () => {
+	it('Number resolves a column of numbers with one read of the list (10 calls for 1,000)', async () => {
 		const numbers = [numberOf(5), numberOf(512), numberOf(999), numberOf(250)];
 		const before = await listCalls();
 		const { items, error } = await runContainerTrackingNode(
@@ -127,6 +129,30 @@ describe('Resource locators among 1,000 containers', () => {
 		expect(error).toBeUndefined();
 		expect(items.length).toBeGreaterThan(0);
 		expect(items.every((item) => item.json.container_id === idOfNumber(number))).toBe(true);
+	});
+
+	it('an id carried into Number, as the editor does when switching from the list, reads that container without the list', async () => {
+		const id = idOfNumber(numberOf(77));
+		// The mode's own check in the editor lets the id stand (it is not flagged red)…
+		const numberMode = containerLocator('get').modes!.find((mode) => mode.name === 'number')!;
+		const regex = (numberMode.validation![0] as { properties: { regex: string } }).properties.regex;
+		expect(new RegExp(regex).test(id)).toBe(true);
+		expect(new RegExp(regex).test(' mscu 000077-3 ')).toBe(true);
+		expect(new RegExp(regex).test('MSCU00007')).toBe(false);
+		// …and the node reads it as the id it is, with no read of the list.
+		const before = await listCalls();
+		const { items, error } = await runContainerTrackingNode(
+			{
+				resource: 'container',
+				operation: 'get',
+				containerId: { __rl: true, mode: 'number', value: id },
+			},
+			[{}],
+			credentials(),
+		);
+		expect(error).toBeUndefined();
+		expect(items.map((item) => [item.json.number, item.json.id])).toEqual([[numberOf(77), id]]);
+		expect(await listCalls()).toBe(before);
 	});
 
 	it('a number no container has fails naming the field, with a check-digit hint for a typo', async () => {

@@ -18,6 +18,9 @@ import { fetchAllPages } from '../transport/pagination';
 
 const UUID_PLACEHOLDER = 'e.g. 55a700e4-7005-45a9-92fd-1ff38641dbd9';
 
+/** The service's ids are UUIDs. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 function locator(
 	field: Pick<INodeProperties, 'displayName' | 'name' | 'description' | 'displayOptions'>,
 	listMethod: string,
@@ -54,13 +57,16 @@ export function containerLocator(operation: string): INodeProperties {
 		'Select a container…',
 	);
 	const [fromList, byId] = field.modes!;
-	// Modes are written where n8n's linters look for them: in a `modes` list.
+	// Modes are written where n8n's linters look for them: in a `modes` list. "Number", not
+	// "By Number": the editor's mode menu cut that to "By Numl". Switching from the list, n8n
+	// 2.40 carries the picked container's id into the new mode, so this mode accepts an id too
+	// (as By ID accepts a number) instead of flagging it red.
 	return {
 		...field,
 		modes: [
 			fromList,
 			{
-				displayName: 'By Number',
+				displayName: 'Number',
 				name: 'number',
 				type: 'string',
 				placeholder: 'e.g. MSKU4807969',
@@ -68,7 +74,8 @@ export function containerLocator(operation: string): INodeProperties {
 					{
 						type: 'regex',
 						properties: {
-							regex: '^\\s*[A-Za-z]{4}[\\s.\\-/]*\\d{6}[\\s.\\-/]*\\d\\s*$',
+							regex:
+								'^\\s*([A-Za-z]{4}[\\s.\\-/]*\\d{6}[\\s.\\-/]*\\d|[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})\\s*$',
 							errorMessage: 'A container number is four letters and seven digits, e.g. MSKU4807969',
 						},
 					},
@@ -191,7 +198,7 @@ async function containerByNumber(
 		throw new NodeOperationError(context.getNode(), `"${input}" is not a container number`, {
 			itemIndex,
 			description:
-				'The field "Container" (By Number) takes four letters and seven digits, e.g. MSKU4807969.',
+				'The field "Container" (Number) takes four letters and seven digits, e.g. MSKU4807969.',
 		});
 	}
 	let pending = directories.get(context);
@@ -225,13 +232,15 @@ async function containerByNumber(
 
 /**
  * The container a locator names. A container number is looked up by number in any mode, so that
- * `MSKU4807969` typed or mapped into "By ID" finds the container instead of a 404.
+ * `MSKU4807969` typed or mapped into "By ID" finds the container instead of a 404; an id is read
+ * as an id in any mode, as the editor carries it into "Number" from the list.
  */
 export async function locatedContainer(
 	context: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<LocatedContainer> {
 	const { mode, value } = chosen(context, 'containerId', 'Container', itemIndex);
+	if (UUID.test(value)) return { id: value };
 	if (mode === 'number' || looksLikeContainerNumber(value))
 		return await containerByNumber(context, value, itemIndex);
 	return { id: value };
