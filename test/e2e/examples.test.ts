@@ -7,6 +7,8 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { DateTime } from 'luxon';
+
 import { eventually } from '../support/sandbox';
 import {
 	itemsOf,
@@ -209,7 +211,8 @@ describe('e2e: the example workflows in a real n8n', () => {
 				.split('\n')
 				.filter(Boolean);
 			expect(alerts).toHaveLength(1);
-			expect(alerts[0]).toMatch(/^\[\d{4}-\d{2}-\d{2} \d{2}:\d{2} [\w/]+\] /);
+			// The time in the terminal's zone, with its offset and the zone's name.
+			expect(alerts[0]).toMatch(/^\[\d{4}-\d{2}-\d{2} \d{2}:\d{2} [+-]\d{2}:\d{2} [\w/]+\] /);
 			expect(alerts[0]).toContain(
 				`Container MAEU6123458: customs hold activated (Awaiting customs release) at ${terminal.attributes.name}`,
 			);
@@ -219,11 +222,14 @@ describe('e2e: the example workflows in a real n8n', () => {
 			// Read with the spreadsheet library n8n itself writes it with.
 			// eslint-disable-next-line @typescript-eslint/no-require-imports
 			const xlsx = require(path.join(ctx.n8nDir, 'node_modules', '@e965', 'xlsx'));
-			const book = xlsx.read(readFileSync(sheetFile));
-			expect(book.SheetNames).toEqual(['Pickup board']);
-			const rows = xlsx.utils.sheet_to_json(book.Sheets['Pickup board']) as Array<
-				Record<string, unknown>
-			>;
+			const readBoard = () => {
+				const book = xlsx.read(readFileSync(sheetFile));
+				expect(book.SheetNames).toEqual(['Pickup board']);
+				return xlsx.utils.sheet_to_json(book.Sheets['Pickup board']) as Array<
+					Record<string, unknown>
+				>;
+			};
+			const rows = readBoard();
 			expect(rows.map((row) => row['Container number']).sort()).toEqual(
 				containers.map((container) => container.attributes.number).sort(),
 			);
@@ -232,6 +238,32 @@ describe('e2e: the example workflows in a real n8n', () => {
 			expect(['ready', 'on_hold', 'not_available', 'out_of_sync', 'unknown']).toContain(
 				row['Pickup status'],
 			);
+
+			// The line sets a last free day three days on: the board rewrites the row with the date
+			// at the terminal, the terminal's name and its zone with that day's offset.
+			const podZone = String(
+				ctx.handle.sandbox.world.store.get('container', box.id)!.attributes.pod_timezone,
+			);
+			const lastFreeDay = DateTime.now().setZone(podZone).startOf('day').plus({ days: 3 });
+			const changed = await ctx.handle.control.post(`/containers/${box.id}/changes`, {
+				kind: 'set_last_free_day',
+				source: 'line',
+				date: lastFreeDay.toISODate(),
+			});
+			expect(changed.status).toBe(200);
+			const updated = await eventually(
+				async () => {
+					const found = readBoard().find((entry) => entry['Container number'] === 'MAEU6123458');
+					return found?.['Last free day'] === lastFreeDay.toISODate() ? found : undefined;
+				},
+				{ timeoutMs: 60_000, intervalMs: 500, what: 'the board to show the new last free day' },
+			);
+			expect(updated).toMatchObject({
+				'Days until last free day': 3,
+				'Last free day at': terminal.attributes.name,
+				'Last free day time zone': `${podZone} (UTC${lastFreeDay.toFormat('ZZ')})`,
+				'Last free day source': 'line',
+			});
 		},
 		TEST_TIMEOUT,
 	);
