@@ -107,6 +107,121 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 		});
 	});
 
+	it('activates on loopback beside the sandbox on loopback with no reachability warning or error', () => {
+		// The sandbox's Base URL (http://127.0.0.1:<port>/v2) and n8n's webhook URL are both on
+		// loopback: the trigger's reachability check lets that through without a word.
+		expect(webhookUrl.startsWith('http://127.0.0.1:')).toBe(true);
+		expect(ctx.handle.sandbox.url.startsWith('http://127.0.0.1:')).toBe(true);
+		expect(n8n.log()).not.toMatch(/cannot reach|N8N_WEBHOOK_URL/);
+	});
+
+	it("n8n serves the editor the trigger's notice: the service must reach the Production URL, set in N8N_WEBHOOK_URL", async () => {
+		const answer = await rest(n8n.url, n8n.cookie, 'POST', '/node-types', {
+			nodeInfos: [{ name: TRIGGER_TYPE, version: 1.1 }],
+		});
+		expect(answer.status).toBe(200);
+		const properties = (answer.body.data ?? answer.body)[0].properties as Array<{
+			type: string;
+			displayName: string;
+		}>;
+		expect(properties[0].type).toBe('notice');
+		expect(properties[0].displayName).toContain("this workflow's Production URL");
+		expect(properties[0].displayName).toContain('N8N_WEBHOOK_URL (formerly WEBHOOK_URL)');
+		expect(properties[0].displayName).toContain('sandbox');
+	});
+
+	it(
+		"publishing a trigger whose webhook URL is on loopback fails, before any call, when the credential's Base URL is public: the error and n8n's log name the URL and N8N_WEBHOOK_URL",
+		async () => {
+			// n8n listens on 127.0.0.1 (N8N_WEBHOOK_URL=http://127.0.0.1:<port>/). The Base URL is a
+			// public address nothing here answers at: the refusal comes before any call, so it is
+			// never reached (a call would fail with "Nothing is listening", not this).
+			const publicBase = 'https://api.example.com/v2';
+			const credential = await rest(n8n.url, n8n.cookie, 'POST', '/credentials', {
+				name: 'Container Tracking, public Base URL',
+				type: 'containerTrackingApi',
+				data: {
+					apiKey: API_KEY,
+					baseUrl: publicBase,
+					signatureHeader: 'X-SVC-Webhook-Signature',
+				},
+			});
+			expect(credential.status).toBe(200);
+			const unreachableWebhookId = randomUUID();
+			const definition = workflow('e2eUnreachable', 'E2E trigger on loopback, public service', [
+				{
+					name: 'Container updated',
+					type: TRIGGER_TYPE,
+					typeVersion: 1.1,
+					webhookId: unreachableWebhookId,
+					credentials: {
+						containerTrackingApi: { id: credential.body.data.id, name: credential.body.data.name },
+					},
+					parameters: { registration: 'automatic', events: ['container.updated'] },
+				},
+			]);
+			// n8n gives the workflow its id (undefined is left out of the JSON).
+			const created = await rest(n8n.url, n8n.cookie, 'POST', '/workflows', {
+				...definition,
+				id: undefined,
+			});
+			expect(created.status).toBe(200);
+			const { id, versionId } = created.body.data;
+			const webhooksBefore = await sandboxWebhooks();
+			const logBefore = n8n.log().length;
+
+			const activated = await rest(n8n.url, n8n.cookie, 'POST', `/workflows/${id}/activate`, {
+				versionId,
+			});
+
+			// n8n 2.40 publishes through its publication outbox: the request is accepted, and the
+			// triggers are activated just after; their outcome is what the editor is told.
+			expect(activated.status).toBe(200);
+			const publication = await eventually(
+				async () => {
+					const answer = await rest(
+						n8n.url,
+						n8n.cookie,
+						'GET',
+						`/workflows/${id}/publication-status`,
+					);
+					const status = (answer.body.data ?? answer.body) as {
+						status: string;
+						triggers: Array<{ status: string; errorMessage: string | null }>;
+					};
+					return status.status === 'in_progress' || status.triggers.length === 0
+						? undefined
+						: status;
+				},
+				{ timeoutMs: 30_000, intervalMs: 250, what: "the trigger's publication outcome" },
+			);
+			const unreachableUrl = `http://127.0.0.1:${ctx.port}/webhook/${unreachableWebhookId}/webhook`;
+			expect(publication).toMatchObject({ status: 'failed', liveVersionId: null });
+			expect(publication.triggers).toEqual([
+				expect.objectContaining({
+					status: 'failed',
+					errorMessage: `The service at api.example.com cannot reach this workflow's webhook URL ${unreachableUrl}: 127.0.0.1 is a loopback address (127.0.0.0/8); set n8n's N8N_WEBHOOK_URL (formerly WEBHOOK_URL)`,
+				}),
+			]);
+			// n8n's log (default level shows warn): the trigger's warning, naming the URL.
+			await eventually(
+				() => (n8n.log().slice(logBefore).includes('cannot reach') ? true : undefined),
+				{ timeoutMs: 5_000, what: "the trigger's warning in n8n's log" },
+			);
+			const warning = n8n
+				.log()
+				.slice(logBefore)
+				.split('\n')
+				.find((line) => line.includes('Container tracking: The service at api.example.com'));
+			expect(warning).toBeDefined();
+			expect(warning).toContain(unreachableUrl);
+			expect(warning).toContain('N8N_WEBHOOK_URL (formerly WEBHOOK_URL)');
+			// Nothing registered with the sandbox, which this n8n's other workflow still uses.
+			expect(await sandboxWebhooks()).toEqual(webhooksBefore);
+		},
+		TEST_TIMEOUT,
+	);
+
 	let capturedIndex = 0;
 
 	it(
