@@ -36,6 +36,15 @@ function estimateUpTo(estimate: unknown, actual: string): string {
 	return Date.parse(estimate) <= Date.parse(actual) ? estimate : actual;
 }
 
+/**
+ * When the box was really discharged (a scenario may have played the journey early): last free
+ * days count from there. The planned time when it has not been yet.
+ */
+function dischargedAt(attributes: ContainerAttributes, planned: number): number {
+	const actual = Date.parse(String(attributes.pod_discharged_at));
+	return Number.isFinite(actual) ? actual : planned;
+}
+
 function blocked(attributes: ContainerAttributes): boolean {
 	return attributes.holds_at_pod_terminal.some((hold) => hold.status === 'hold');
 }
@@ -131,7 +140,7 @@ export function planJourney(plan: ContainerPlan, trackedAt: number): JourneyStep
 				setDeadline(
 					attributes,
 					'pickup_lfd_terminal',
-					lastFreeDay(discharge, plan.freeDays + 1, podZone),
+					lastFreeDay(dischargedAt(attributes, discharge), plan.freeDays + 1, podZone),
 				);
 			}
 		});
@@ -209,7 +218,7 @@ export function planJourney(plan: ContainerPlan, trackedAt: number): JourneyStep
 			setDeadline(
 				attributes,
 				'pickup_lfd_line',
-				lastFreeDay(discharge, plan.freeDays + 1, podZone),
+				lastFreeDay(dischargedAt(attributes, discharge), plan.freeDays + 1, podZone),
 			);
 		});
 	});
@@ -240,6 +249,8 @@ function fullOutAtPort(context: StepContext): void {
 		attributes.pod_full_out_at = isoTimestamp(context.at);
 		attributes.pod_full_out_chassis_number = `TRLU${String(context.at % 1_000_000).padStart(6, '0')}`;
 		attributes.available_for_pickup = false;
+		// Out of the gate: the terminal holds nothing for a box it no longer has.
+		attributes.holds_at_pod_terminal = [];
 		attributes.current_status = 'picked_up';
 		attributes.location_at_pod_terminal = null;
 		attributes.pickup_appointment_at = null;
@@ -369,6 +380,7 @@ function railLeg(plan: ContainerPlan, start: number): JourneyStep[] {
 		context.change((attributes) => {
 			attributes.final_destination_full_out_at = isoTimestamp(context.at);
 			attributes.available_for_pickup = false;
+			attributes.holds_at_pod_terminal = [];
 			attributes.current_status = 'picked_up';
 			attributes.location_at_pod_terminal = null;
 		});

@@ -20,6 +20,7 @@ import {
 	changedDeadlineEvents,
 	coalescedLastFreeDay,
 	withFee,
+	withoutFee,
 	type ContainerAttributes,
 } from './containerChanges';
 import { EVENT_NAMES, RAIL_PLAN_EVENTS } from './eventNames';
@@ -397,9 +398,9 @@ export class World {
 		if (!waitsForPickup(before, inland) && !waitsForPickup(after, inland)) return;
 		const zone = lastFreeDayZone(after);
 		const days = daysPastLastFreeDay(after.pickup_lfd, at, zone);
+		const owed = after.fees_at_pod_terminal.find((fee) => fee.type === 'demurrage');
 		if (days >= 1) {
 			const amount = journey.plan.demurragePerDay * days;
-			const owed = after.fees_at_pod_terminal.find((fee) => fee.type === 'demurrage');
 			if (owed?.amount !== amount) {
 				after.fees_at_pod_terminal = withFee(after.fees_at_pod_terminal, {
 					type: 'demurrage',
@@ -407,6 +408,9 @@ export class World {
 					currency_code: 'USD',
 				});
 			}
+		} else if (owed && before.pickup_lfd !== after.pickup_lfd) {
+			// The last free day moved past today: the days charged are waived.
+			after.fees_at_pod_terminal = withoutFee(after.fees_at_pod_terminal, 'demurrage');
 		}
 		if (!waitsForPickup(after, inland) || typeof after.pickup_lfd !== 'string') return;
 		const next = DateTime.fromISO(after.pickup_lfd, { zone })
@@ -418,6 +422,8 @@ export class World {
 		this.scheduler.schedule(next, (tickAt) => {
 			if (journey.accrualAt !== next) return;
 			journey.accrualAt = undefined;
+			const { attributes } = this.requireContainer(journey.plan.containerId);
+			if (!waitsForPickup(attributes, inland)) return;
 			this.changeContainer(journey.plan.containerId, tickAt, () => undefined);
 		});
 	}

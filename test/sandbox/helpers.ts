@@ -11,9 +11,14 @@ import {
 } from '../../nodes/ContainerTracking/schemas';
 import { generateShipment } from '../../sandbox/world/generator';
 import type { ContainerPlan } from '../../sandbox/world/plan';
-import { eventually, type SandboxHandle } from '../support/sandbox';
+import { EVENT_NAMES } from '../../sandbox/world/eventNames';
+import { eventually, startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import { expectSchema, formatIssues } from '../support/schemaAssertions';
-import type { ReceivedDelivery, WebhookReceiver } from '../support/webhookReceiver';
+import {
+	startWebhookReceiver,
+	type ReceivedDelivery,
+	type WebhookReceiver,
+} from '../support/webhookReceiver';
 
 /**
  * A parsed JSON document or record, read from an HTTP answer or a delivery body (as loosely
@@ -152,6 +157,24 @@ export function expectChangesetsChain(
 		}
 	});
 	return last;
+}
+
+/**
+ * A sandbox (drift off, tracking requests answered at once) and a receiver subscribed to every
+ * event, fresh for each test of the describe block that calls this; read them from the result.
+ */
+export function sandboxForEachTest(): { handle: SandboxHandle; receiver: WebhookReceiver } {
+	const context = {} as { handle: SandboxHandle; receiver: WebhookReceiver };
+	beforeEach(async () => {
+		context.handle = await startTestSandbox({ drift: false, trackingDelaySeconds: 0 });
+		context.receiver = await startWebhookReceiver();
+		await subscribe(context.handle, context.receiver, EVENT_NAMES);
+	});
+	afterEach(async () => {
+		await context.handle.stop();
+		await context.receiver.close();
+	});
+	return context;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ import {
 	getContainer,
 	type Json,
 	referenceRecord,
+	sandboxForEachTest,
 	subscribe,
 	type Changeset,
 } from './helpers';
@@ -566,36 +567,27 @@ describe('the natural journey on an advanced clock', () => {
 });
 
 describe('changes through the control API', () => {
-	let handle: SandboxHandle;
-	let receiver: WebhookReceiver;
-
-	beforeEach(async () => {
-		handle = await startTestSandbox({ drift: false, trackingDelaySeconds: 0 });
-		receiver = await startWebhookReceiver();
-		await subscribe(handle, receiver, EVENT_NAMES);
-	});
-
-	afterEach(async () => {
-		await handle.stop();
-		await receiver.close();
-	});
+	const sandbox = sandboxForEachTest();
 
 	const trackPortContainer = async () => {
 		const number = findContainerNumber('MSKU', 'MAEU', (plan) => plan.inland === null);
-		return (await trackContainer(handle, number, 'MAEU')).containerIds[0];
+		return (await trackContainer(sandbox.handle, number, 'MAEU')).containerIds[0];
 	};
 
 	/** Applies one change and returns its changeset once the matching container.updated has arrived. */
 	const change = async (containerId: string, body: Record<string, unknown>) => {
-		const before = deliveriesFor(receiver, { event: 'container.updated', containerId }).length;
-		const answered = await controlChange(handle, containerId, body);
+		const before = deliveriesFor(sandbox.receiver, {
+			event: 'container.updated',
+			containerId,
+		}).length;
+		const answered = await controlChange(sandbox.handle, containerId, body);
 		const delivered = await eventuallyPasses(() => {
-			const updates = deliveriesFor(receiver, { event: 'container.updated', containerId });
+			const updates = deliveriesFor(sandbox.receiver, { event: 'container.updated', containerId });
 			expect(updates).toHaveLength(before + 1);
 			return referenceRecord(updates[before]).attributes.changeset as Changeset;
 		});
 		expect(delivered).toEqual(answered);
-		const { attributes } = (await getContainer(handle, containerId)).data;
+		const { attributes } = (await getContainer(sandbox.handle, containerId)).data;
 		for (const [name, [, value]] of Object.entries(delivered))
 			expect([name, attributes[name]]).toEqual([name, value]);
 		return delivered;
@@ -670,14 +662,14 @@ describe('changes through the control API', () => {
 			],
 		});
 
-		const all = changesetsFor(receiver, containerId).map((entry) => entry.changeset);
+		const all = changesetsFor(sandbox.receiver, containerId).map((entry) => entry.changeset);
 		expect(all).toHaveLength(8);
 		expectChangesetsChain(all, containerId);
 	});
 
 	it('keeps pickup_lfd at the first non-null of line, terminal, rail (a priority, not the earliest date)', async () => {
 		const containerId = await trackPortContainer();
-		const { attributes } = (await getContainer(handle, containerId)).data;
+		const { attributes } = (await getContainer(sandbox.handle, containerId)).data;
 		const today = DateTime.fromISO(String(attributes.created_at), {
 			zone: String(attributes.pod_timezone),
 		}).startOf('day');
@@ -691,12 +683,12 @@ describe('changes through the control API', () => {
 		const line = lfd(day(8), attributes.pod_timezone);
 		const railDay = lfd(day(2), attributes.final_destination_timezone);
 
-		const count = (event: string) => deliveriesFor(receiver, { event }).length;
-		const lastOf = (event: string) => deliveriesFor(receiver, { event }).at(-1)!;
+		const count = (event: string) => deliveriesFor(sandbox.receiver, { event }).length;
+		const lastOf = (event: string) => deliveriesFor(sandbox.receiver, { event }).at(-1)!;
 		const pickupLfd = async () =>
-			(await getContainer(handle, containerId)).data.attributes.pickup_lfd;
+			(await getContainer(sandbox.handle, containerId)).data.attributes.pickup_lfd;
 
-		await controlChange(handle, containerId, {
+		await controlChange(sandbox.handle, containerId, {
 			kind: 'set_last_free_day',
 			source: 'terminal',
 			date: day(5),
@@ -710,7 +702,7 @@ describe('changes through the control API', () => {
 		expect(terminalChanged.attributes.event).toBe('container.pickup_lfd_terminal.changed');
 
 		// The line's date is later than the terminal's, and wins anyway.
-		await controlChange(handle, containerId, {
+		await controlChange(sandbox.handle, containerId, {
 			kind: 'set_last_free_day',
 			source: 'line',
 			date: day(8),
@@ -726,14 +718,14 @@ describe('changes through the control API', () => {
 		expect(lfdChanged.attributes.pickup_lfd).toBe(line);
 
 		// The rail's date is the earliest, and does not move pickup_lfd.
-		await controlChange(handle, containerId, {
+		await controlChange(sandbox.handle, containerId, {
 			kind: 'set_last_free_day',
 			source: 'rail',
 			date: day(2),
 		});
 		await eventuallyPasses(() => expect(count('container.pickup_lfd_rail.changed')).toBe(1));
 		await consistently(() => expect(count('container.pickup_lfd.changed')).toBe(2));
-		const read = (await getContainer(handle, containerId)).data.attributes;
+		const read = (await getContainer(sandbox.handle, containerId)).data.attributes;
 		expect(read.import_deadlines).toEqual({
 			pickup_lfd_terminal: terminal,
 			pickup_lfd_line: line,
@@ -742,13 +734,13 @@ describe('changes through the control API', () => {
 		expect(read.pickup_lfd).toBe(line);
 
 		// Without the line, the terminal; without both, the rail.
-		await controlChange(handle, containerId, {
+		await controlChange(sandbox.handle, containerId, {
 			kind: 'set_last_free_day',
 			source: 'line',
 			date: null,
 		});
 		expect(await pickupLfd()).toBe(terminal);
-		await controlChange(handle, containerId, {
+		await controlChange(sandbox.handle, containerId, {
 			kind: 'set_last_free_day',
 			source: 'terminal',
 			date: null,
@@ -757,7 +749,7 @@ describe('changes through the control API', () => {
 		await eventuallyPasses(() => expect(count('container.pickup_lfd.changed')).toBe(4));
 
 		const lfdChanges = await eventuallyPasses(() => {
-			const entries = changesetsFor(receiver, containerId).filter(
+			const entries = changesetsFor(sandbox.receiver, containerId).filter(
 				(entry) => 'pickup_lfd' in entry.changeset,
 			);
 			expect(entries).toHaveLength(4);
@@ -769,7 +761,7 @@ describe('changes through the control API', () => {
 			[line, terminal],
 			[terminal, railDay],
 		]);
-		for (const delivery of receiver.deliveries) expectValidDelivery(delivery.body);
+		for (const delivery of sandbox.receiver.deliveries) expectValidDelivery(delivery.body);
 	});
 });
 
