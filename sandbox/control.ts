@@ -24,6 +24,7 @@ import {
 	withoutHold,
 	type ContainerAttributes,
 } from './world/containerChanges';
+import { DemoDirector } from './demo';
 import { playScenario } from './scenarios';
 import { describePhase, hasLeft } from './world/phase';
 import { DAY, HOUR, isoTimestamp, parseLastFreeDay } from './world/time';
@@ -362,6 +363,14 @@ export function controlRoutes(
 	defaults: { scenarioGapMs: number },
 	drift: DriftSwitch = { enabled: false },
 ): ControlRoute[] {
+	const director = new DemoDirector(world);
+	/** `gap_seconds` of a scenario's body: sandbox seconds between its steps. */
+	const gapOf = (body: unknown) => {
+		const gapSeconds = field<number>(body, 'gap_seconds');
+		return typeof gapSeconds === 'number' && gapSeconds >= 0
+			? gapSeconds * 1000
+			: defaults.scenarioGapMs;
+	};
 	const clockBody = () => ({
 		now: isoTimestamp(world.clock.now()),
 		time_scale: world.clock.timeScale,
@@ -392,13 +401,30 @@ export function controlRoutes(
 			handle: (request) => {
 				const { id, name } = request.params;
 				world.requireContainer(id);
-				const gapSeconds = field<number>(request.body, 'gap_seconds');
-				const gapMs =
-					typeof gapSeconds === 'number' && gapSeconds >= 0
-						? gapSeconds * 1000
-						: defaults.scenarioGapMs;
+				const gapMs = gapOf(request.body);
 				const steps = playScenario(world, id, name, gapMs);
 				return { status: 202, body: { scenario: name, steps, gap_seconds: gapMs / 1000 } };
+			},
+		},
+		{
+			method: 'POST',
+			pattern: '/demo/start',
+			handle: () => ({
+				status: 201,
+				body: {
+					tracking_requests: director.start().map((request) => ({
+						id: request.id,
+						request_number: request.attributes.request_number,
+					})),
+				},
+			}),
+		},
+		{
+			method: 'POST',
+			pattern: '/demo/next',
+			handle: (request) => {
+				const gapMs = gapOf(request.body);
+				return { status: 200, body: director.next(gapMs) };
 			},
 		},
 		{

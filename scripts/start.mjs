@@ -141,22 +141,13 @@ function sandboxClient(baseUrl) {
 	};
 }
 
-const TRACKED = [
-	{ number: 'TEST-TR-SUCCEEDED', scac: 'TEST', type: 'container' },
-	{ number: 'MSKU4807969', scac: 'MAEU', type: 'container' },
-	{ number: 'MEDUFR030802', scac: 'MSCU', type: 'bill_of_lading' },
-	{ number: 'HLCU1234567890', scac: 'HLCU', type: 'bill_of_lading' },
-];
-const SCENARIOS = [
-	'customs_hold',
-	'ready_for_pickup',
-	'vacis_exam',
-	'last_free_day_changes',
-	'demurrage',
-	'hold_on_available_box',
-];
-
-/** Tracks a few containers, then plays a scenario on one of them every 20 seconds. */
+/**
+ * Tracks the demo's containers, then asks the sandbox for its next move every 20 seconds
+ * (`POST /_sandbox/demo/next`, sandbox/demo.ts): a scenario that fits a box where it is in its
+ * journey, or a fresh container when boxes have finished theirs. The sandbox keeps ready and
+ * blocked boxes on the board at every moment; test/sandbox/invariants.test.ts plays this loop
+ * for a simulated day.
+ */
 function playJourneys(sandbox) {
 	let stopped = false;
 	const timers = new Set();
@@ -169,39 +160,24 @@ function playJourneys(sandbox) {
 			timers.add(timer);
 		});
 	const loop = async () => {
-		for (const { number, scac, type } of TRACKED) {
-			await sandbox.api('POST', '/tracking_requests', {
-				data: {
-					type: 'tracking_request',
-					attributes: { request_number: number, request_type: type, scac },
-				},
-			});
-		}
+		const begun = await sandbox.control('POST', '/demo/start');
+		if (begun.status !== 201)
+			throw new Error(`the sandbox did not start the demo (HTTP ${begun.status})`);
 		await wait(4000);
 		const { body } = await sandbox.api('GET', '/containers?page[size]=100');
-		const containers = (body?.data ?? []).map((container) => ({
-			id: container.id,
-			number: container.attributes.number,
-		}));
-		say(
-			`the sandbox tracks ${containers.length} containers: ${containers.map((c) => c.number).join(', ')}`,
-		);
-		// Two boxes go through the rest of their journey now (arrival, discharge, holds, pickup),
-		// so that the board soon shows boxes at the terminal, not only boxes at sea.
-		for (const container of containers.slice(1, 3)) {
-			await sandbox.control('POST', `/containers/${container.id}/scenarios/journey`, {
-				gap_seconds: 6,
-			});
-			say(`playing the rest of the journey of ${container.number}`);
-		}
-		await wait(20_000);
-		for (let round = 0; !stopped && containers.length > 0; round++) {
-			const container = containers[round % containers.length];
-			const scenario = SCENARIOS[round % SCENARIOS.length];
-			await sandbox.control('POST', `/containers/${container.id}/scenarios/${scenario}`, {
+		const numbers = (body?.data ?? []).map((container) => container.attributes.number);
+		say(`the sandbox tracks ${numbers.length} containers: ${numbers.join(', ')}`);
+		while (!stopped) {
+			const { status, body: move } = await sandbox.control('POST', '/demo/next', {
 				gap_seconds: 4,
 			});
-			say(`playing "${scenario}" for ${container.number}`);
+			if (status !== 200) {
+				say(`the sandbox answered the next move with HTTP ${status}: ${JSON.stringify(move)}`);
+			} else if (move.action === 'scenario') {
+				say(`playing "${move.scenario}" for ${move.container_number}`);
+			} else if (move.action === 'track') {
+				say(`tracking a fresh container, ${move.container_number}`);
+			}
 			await wait(20_000);
 		}
 	};

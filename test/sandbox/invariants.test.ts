@@ -6,11 +6,19 @@
 // real world's oddities go on purpose.
 import fc from 'fast-check';
 
+import { pickupReadiness } from '../../nodes/ContainerTracking/logic/readiness';
+import type { TerminalHold as Hold } from '../../nodes/ContainerTracking/schemas';
 import { SCENARIOS } from '../../sandbox/scenarios';
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import type { SandboxHandle } from '../support/sandbox';
 import type { WebhookReceiver } from '../support/webhookReceiver';
-import { eventuallyPasses, type Json, sandboxForEachTest } from './helpers';
+import {
+	eventOf,
+	eventuallyPasses,
+	type Json,
+	referenceRecord,
+	sandboxForEachTest,
+} from './helpers';
 import { checkInvariants, INVARIANTS, type Subject, type Violation } from './invariants';
 
 /** A served container with its shipment, as the checker takes them. */
@@ -380,5 +388,93 @@ describe('the sandbox keeps the invariants', () => {
 		);
 		expect(journeys).toBeGreaterThanOrEqual(200);
 		expect(report(ledger)).toEqual([]);
-	});
+	}, 60_000);
+
+	it("plays the demo's loop for a simulated day: every move fits its box, the board always mixes ready and blocked boxes, fees and hold texts vary", async () => {
+		const started = Date.now();
+		const { handle, receiver } = sandbox;
+		const ledger = new Ledger();
+		const begun = await handle.control.post('/demo/start');
+		expect(begun.status).toBe(201);
+		expect(begun.data.tracking_requests).toHaveLength(4);
+		await advance(handle, { seconds: 4 });
+
+		const ROUND_SECONDS = 20;
+		const rounds = (24 * 3600) / ROUND_SECONDS;
+		const moves: Json[] = [];
+		const unmixed: string[] = [];
+		let samples = 0;
+		for (let round = 0; round < rounds; round++) {
+			const move = await handle.control.post('/demo/next', { gap_seconds: 4 });
+			expect([round, move.status]).toEqual([round, 200]);
+			moves.push(move.data);
+			// Every 20 s from the second minute on (the first ready box needs the journey played up
+			// to the terminal's availability), boxes still to be picked up are ready and blocked.
+			if (round >= 3 && (move.data.ready === 0 || move.data.blocked === 0))
+				unmixed.push(`round ${round}: ${move.data.ready} ready, ${move.data.blocked} blocked`);
+			await advance(handle, { seconds: ROUND_SECONDS });
+			// The board as served, every 40 minutes: the same mix, read by the node's readiness.
+			if (round % 120 === 6) {
+				samples++;
+				const reads = await readAll(handle);
+				for (const read of reads) ledger.read(read);
+				const statuses = reads.map((read) => pickupReadiness(read.container).pickup_status);
+				const ready = statuses.filter((status) => status === 'ready').length;
+				if (ready === 0 || ready === statuses.length)
+					unmixed.push(`round ${round}: ${ready} served ready of ${statuses.length}`);
+			}
+		}
+		const reads = await readAll(handle);
+		for (const read of reads) ledger.read(read);
+		await checkDeliveries(handle, receiver, ledger);
+
+		// Alert lines (a hold made active on a container), in the order they were delivered: never
+		// the same line twice running, as the loop once wrote "VACIS hold placed" every round.
+		const placed = receiver.deliveries
+			.filter((delivery) => eventOf(delivery) === 'container.updated')
+			.map((delivery) => ({
+				event: referenceRecord(delivery).attributes,
+				number: (delivery.body.included as Json[]).find((record) => record.type === 'container')
+					?.attributes.number,
+			}))
+			.sort((a, b) => Date.parse(a.event.timestamp) - Date.parse(b.event.timestamp))
+			.flatMap(({ event, number }) => {
+				const [before, after] = (event.changeset.holds_at_pod_terminal ?? [[], []]) as Hold[][];
+				const active = (holds: Hold[]) =>
+					(holds ?? [])
+						.filter((hold) => hold.status === 'hold')
+						.map((hold) => `${number} ${hold.name}: ${hold.description}`);
+				return active(after).filter((text) => !active(before).includes(text));
+			});
+		const repeats = placed.filter((text, index) => index > 0 && placed[index - 1] === text);
+		const totals = reads
+			.map(
+				(read) =>
+					(read.container.fees_at_pod_terminal as Array<{ type: string; amount: number }>).find(
+						(fee) => fee.type === 'total',
+					)?.amount,
+			)
+			.filter((total): total is number => total !== undefined);
+		const mostCommon = Math.max(
+			...totals.map((total) => totals.filter((other) => other === total).length),
+		);
+		const scenarios = moves.filter((move) => move.action === 'scenario');
+		const played = [...new Set(scenarios.map((move) => move.scenario))].sort();
+		process.stdout.write(
+			`demo day: ${rounds} rounds, ${scenarios.length} scenarios (${played.join(', ')}), ` +
+				`${moves.filter((move) => move.action === 'track').length} containers tracked, ${reads.length} in all; ` +
+				`${samples} board samples, ${unmixed.length} without a mix; ${placed.length} holds placed, ` +
+				`${new Set(placed).size} texts, ${repeats.length} repeated running; fee totals: ` +
+				`${new Set(totals).size} distinct of ${totals.length}, at most ${mostCommon} alike, ` +
+				`${totals.filter((total) => total === 875).length} of 875; ${ledger.reads} reads and ` +
+				`${ledger.deliveries} deliveries checked, ${ledger.violations.length} violations, ` +
+				`${Date.now() - started} ms\n`,
+		);
+		expect(report(ledger)).toEqual([]);
+		expect(unmixed).toEqual([]);
+		expect(repeats).toEqual([]);
+		expect(played).toEqual([...SCENARIOS].sort());
+		expect(new Set(totals).size).toBeGreaterThanOrEqual(5);
+		expect(mostCommon).toBeLessThanOrEqual(totals.length / 3);
+	}, 120_000);
 });
