@@ -6,16 +6,16 @@
 //                                                   [--chromium /usr/bin/chromium]
 //
 // It builds the package, starts the demo on free ports in a temporary folder, signs in through
-// the editor, saves eight 1440×900 PNGs and stops the demo again (SIGTERM), checking that its
+// the editor, saves ten 1440×900 PNGs and stops the demo again (SIGTERM), checking that its
 // ports are free afterwards. For Container → Get it adds a scratch workflow through the REST
 // API, plays a last free day and fees onto that container in the sandbox, and picks the container
-// from the Container field's list by typing part of its number; for Container → Get Many it adds
-// another and shows the run's output in the logs panel's Table view, at 75 % browser zoom so that
-// the worked-out columns fit side by side. A run takes 150 to 260 s on a busy two-CPU machine (50
+// from the Container field's list by typing part of its number; for Container → Get Many and for
+// the Pickup board example's rows it adds others and shows each run's output in the logs panel's
+// Table view, at 75 % browser zoom so that the columns fit side by side; last, the credential. A run takes 150 to 260 s on a busy two-CPU machine (50
 // to 100 s of it building and starting the demo); it waits up to 150 s more if the sandbox has not
 // yet played a hold into the Hold alerts workflow (the first scenario is one).
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -35,16 +35,27 @@ const HOLD_ALERTS = {
 const BULK_TRACKING = { id: 'ctBulkTracking' };
 const VIEWPORT = { width: 1440, height: 900 };
 // The Table view gives each column the width of its name at least: the worked-out columns from
-// ready_for_pickup to fees_total need 1,400 to 1,550 px, more than any output pane has at 100 %.
+// current_status to last_free_day_facility need some 1,500 px, more than any output pane has at
+// 100 %.
 // At 75 % browser zoom (the page laid out 1920 px wide, captured at 1440) they fit, with the
 // container number beside them (the logs panel's list of nodes narrowed as far as that takes).
 const TABLE_ZOOM = 0.75;
 const WORKED_OUT_COLUMNS = [
+	'current_status',
 	'ready_for_pickup',
 	'pickup_status',
+	'pickup_status_reason',
 	'last_free_day_date',
 	'days_until_last_free_day',
-	'fees_total',
+	'last_free_day_facility',
+];
+const BOARD_COLUMNS = [
+	'Pickup status',
+	'Ready for pickup',
+	'Last free day',
+	'Days until last free day',
+	'Last free day at',
+	'Last free day time zone',
 ];
 // Without the background-networking flags Chromium's own connections are refused by a closed
 // network and slow everything down.
@@ -232,33 +243,59 @@ async function holdAlertExecution(rest, timeoutMs) {
 	}
 }
 
-/** A scratch workflow: Manual Trigger → one Container Tracking node with `parameters`. */
-async function createScratchWorkflow(rest, { name, nodeName, parameters }) {
+/** A Container Tracking node named `name` with `parameters`, on the sandbox credential. */
+function containerTrackingNode(name, parameters) {
+	return {
+		name,
+		type: 'n8n-nodes-container-tracking.containerTracking',
+		typeVersion: 1,
+		parameters,
+		credentials: { containerTrackingApi: CREDENTIAL },
+	};
+}
+
+/** A scratch workflow: Manual Trigger → `chain`, one node after the other. */
+async function createScratchWorkflow(rest, { name, chain }) {
+	const nodes = [
+		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} },
+		...chain,
+	].map((node, index) => ({
+		...node,
+		id: `d5a1b3c2-0000-4000-8000-${String(index + 1).padStart(12, '0')}`,
+		position: [index * 240, 0],
+	}));
+	const connections = Object.fromEntries(
+		nodes
+			.slice(0, -1)
+			.map((node, index) => [
+				node.name,
+				{ main: [[{ node: nodes[index + 1].name, type: 'main', index: 0 }]] },
+			]),
+	);
 	const workflow = await rest('POST', '/workflows', {
 		name,
-		nodes: [
-			{
-				id: 'd5a1b3c2-0000-4000-8000-000000000001',
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
-				id: 'd5a1b3c2-0000-4000-8000-000000000002',
-				name: nodeName,
-				type: 'n8n-nodes-container-tracking.containerTracking',
-				typeVersion: 1,
-				position: [240, 0],
-				parameters,
-				credentials: { containerTrackingApi: CREDENTIAL },
-			},
-		],
-		connections: { Start: { main: [[{ node: nodeName, type: 'main', index: 0 }]] } },
+		nodes,
+		connections,
 		settings: { executionOrder: 'v1' },
 	});
 	return workflow.id;
+}
+
+/** The Pickup board example's nodes that read the containers and shape the board's rows. */
+function pickupBoardRows() {
+	const example = JSON.parse(
+		readFileSync(path.join(repoRoot, 'examples', 'pickup-board.json'), 'utf8'),
+	);
+	return ['Get all containers', 'Board columns'].map((name) => {
+		const { type, typeVersion, parameters } = example.nodes.find((node) => node.name === name);
+		return {
+			name,
+			type,
+			typeVersion,
+			parameters,
+			credentials: { containerTrackingApi: CREDENTIAL },
+		};
+	});
 }
 
 /**
@@ -355,8 +392,14 @@ async function dismissPopups(page) {
  * Mouse out of the way (no hover toolbars), popups closed, then the PNG. `mouse` is where the
  * mouse rests ({ x, y } in CSS pixels); `capture` takes the PNG instead of `page.screenshot`.
  */
-async function shoot(page, outDir, name, { check, mouse = { x: 720, y: 893 }, capture } = {}) {
-	await dismissPopups(page);
+async function shoot(
+	page,
+	outDir,
+	name,
+	{ check, mouse = { x: 720, y: 893 }, capture, dialog = false } = {},
+) {
+	// A shot of a dialog keeps it open; any other closes what pops up.
+	if (!dialog) await dismissPopups(page);
 	await page.mouse.move(mouse.x, mouse.y);
 	await page.waitForTimeout(600);
 	if (new URL(page.url()).pathname.startsWith('/signin'))
@@ -478,11 +521,15 @@ function tableView(element, { wanted, first, scroll }) {
  * number beside `columns`, the table scrolled so that `columns` are in view. Returns the columns
  * that are not in view.
  */
-async function showLogsTable(page, nodeName, columns) {
-	if (!(await byTestId(page, 'log-details').isVisible()))
-		await byTestId(page, 'logs-overview-header').click();
+async function showLogsTable(page, nodeName, columns, first) {
 	const header = byTestId(page, 'log-details-header');
-	await header.waitFor();
+	// The panel may still be opening after the run: open it until its details show.
+	for (let attempt = 0; !(await header.isVisible()); attempt++) {
+		if (attempt === 5) throw new Error(`the logs panel did not open on ${nodeName}`);
+		if (!(await byTestId(page, 'log-details').isVisible()))
+			await byTestId(page, 'logs-overview-header').click();
+		await header.waitFor({ timeout: 3000 }).catch(() => undefined);
+	}
 	if (!((await header.textContent()) ?? '').includes(nodeName))
 		await byTestId(page, 'log-node-row').filter({ hasText: nodeName }).first().click();
 	await header.filter({ hasText: nodeName }).waitFor();
@@ -505,7 +552,7 @@ async function showLogsTable(page, nodeName, columns) {
 	await byTestId(page, 'zoom-to-fit').click();
 	await byTestId(page, 'zoom-out-button').click();
 	await page.waitForTimeout(600);
-	const view = { wanted: columns, first: 'number' };
+	const view = { wanted: columns, first };
 	const { shortfall } = await output.evaluate(tableView, { ...view, scroll: false });
 	if (shortfall > 0)
 		await dragBy(
@@ -653,13 +700,14 @@ async function main() {
 		);
 		const getId = await createScratchWorkflow(rest, {
 			name: 'Get one container',
-			nodeName: 'Get container',
-			parameters: {
-				resource: 'container',
-				operation: 'get',
-				containerId: { __rl: true, mode: 'list', value: '' },
-				options: { include: ['shipment', 'pod_terminal'] },
-			},
+			chain: [
+				containerTrackingNode('Get container', {
+					resource: 'container',
+					operation: 'get',
+					containerId: { __rl: true, mode: 'list', value: '' },
+					options: {},
+				}),
+			],
 		});
 		await openWorkflow(page, editorUrl, getId);
 		await openNode(page, 'Get container');
@@ -694,53 +742,100 @@ async function main() {
 		// at 1440×900.
 		const manyId = await createScratchWorkflow(rest, {
 			name: 'List containers',
-			nodeName: 'Get many containers',
-			parameters: {
-				resource: 'container',
-				operation: 'getMany',
-				returnAll: true,
-				options: { include: ['shipment', 'pod_terminal'] },
-			},
+			chain: [
+				containerTrackingNode('Get many containers', {
+					resource: 'container',
+					operation: 'getMany',
+					returnAll: true,
+					options: { include: ['shipment', 'pod_terminal', 'pickup_facility'] },
+				}),
+			],
 		});
-		const zoomed = await context.newPage();
-		try {
-			const layout = {
-				width: Math.round(VIEWPORT.width / TABLE_ZOOM),
-				height: Math.round(VIEWPORT.height / TABLE_ZOOM),
-			};
-			const cdp = await context.newCDPSession(zoomed);
-			await cdp.send('Emulation.setDeviceMetricsOverride', {
-				...layout,
-				deviceScaleFactor: TABLE_ZOOM,
-				mobile: false,
-			});
-			await openWorkflow(zoomed, editorUrl, manyId);
-			await byTestId(zoomed, 'execute-workflow-button').click();
-			await canvasNode(zoomed, 'Get many containers')
-				.locator('[data-test-id="canvas-node-status-success"]')
-				.waitFor({ timeout: 60_000 });
-			const hidden = await showLogsTable(zoomed, 'Get many containers', WORKED_OUT_COLUMNS);
-			await shoot(zoomed, outDir, 'container-table.png', {
-				mouse: { x: Math.round(layout.width * 0.7), y: 25 },
-				check: () => {
-					if (hidden.length > 0)
-						throw new Error(`container-table.png: columns out of view: ${hidden.join(', ')}`);
-				},
-				// page.screenshot would clip to the context's 1440×900 CSS pixels.
-				capture: async (file) => {
-					const { data } = await cdp.send('Page.captureScreenshot', { format: 'png' });
-					writeFileSync(file, Buffer.from(data, 'base64'));
-				},
-			});
-		} finally {
-			await zoomed.close();
-		}
+		await tableShot(context, editorUrl, outDir, {
+			workflowId: manyId,
+			nodeName: 'Get many containers',
+			columns: WORKED_OUT_COLUMNS,
+			first: 'number',
+			file: 'container-table.png',
+		});
+
+		// 9. The pickup board's rows, as the Pickup board example builds them (its Get all
+		// containers and Board columns nodes, run from the canvas): date, facility and zone of
+		// each last free day side by side.
+		const boardId = await createScratchWorkflow(rest, {
+			name: 'Pickup board rows',
+			chain: pickupBoardRows(),
+		});
+		await tableShot(context, editorUrl, outDir, {
+			workflowId: boardId,
+			nodeName: 'Board columns',
+			columns: BOARD_COLUMNS,
+			first: 'Container number',
+			file: 'pickup-board.png',
+		});
+
+		// 10. The credential as a customer fills it in: each field's hint, a real account first.
+		await page.goto(`${editorUrl}/home/credentials`);
+		await dismissPopups(page);
+		await page.getByText(CREDENTIAL.name, { exact: true }).first().click();
+		const dialog = byTestId(page, 'credential-edit-dialog');
+		await dialog.waitFor({ timeout: 30_000 });
+		await shoot(page, outDir, 'credential.png', {
+			dialog: true,
+			check: () => dialog.getByText('For a real account').first().waitFor(),
+		});
 	} finally {
 		await cleanUp();
 	}
 	say(
 		`done in ${Math.round((Date.now() - started) / 1000)} s; screenshots in ${path.relative(repoRoot, outDir) || outDir}`,
 	);
+}
+
+/**
+ * A workflow run from the canvas on a page of its own, laid out at TABLE_ZOOM (as with the
+ * browser zoomed out) and captured at 1440×900: `nodeName`'s items in the logs panel's Table
+ * view, `columns` in view from `first`.
+ */
+async function tableShot(
+	context,
+	editorUrl,
+	outDir,
+	{ workflowId, nodeName, columns, first, file },
+) {
+	const zoomed = await context.newPage();
+	try {
+		const layout = {
+			width: Math.round(VIEWPORT.width / TABLE_ZOOM),
+			height: Math.round(VIEWPORT.height / TABLE_ZOOM),
+		};
+		const cdp = await context.newCDPSession(zoomed);
+		await cdp.send('Emulation.setDeviceMetricsOverride', {
+			...layout,
+			deviceScaleFactor: TABLE_ZOOM,
+			mobile: false,
+		});
+		await openWorkflow(zoomed, editorUrl, workflowId);
+		await byTestId(zoomed, 'execute-workflow-button').click();
+		await canvasNode(zoomed, nodeName)
+			.locator('[data-test-id="canvas-node-status-success"]')
+			.waitFor({ timeout: 60_000 });
+		const hidden = await showLogsTable(zoomed, nodeName, columns, first);
+		await shoot(zoomed, outDir, file, {
+			mouse: { x: Math.round(layout.width * 0.7), y: 25 },
+			check: () => {
+				if (hidden.length > 0)
+					throw new Error(`${file}: columns out of view: ${hidden.join(', ')}`);
+			},
+			// page.screenshot would clip to the context's 1440×900 CSS pixels.
+			capture: async (file) => {
+				const { data } = await cdp.send('Page.captureScreenshot', { format: 'png' });
+				writeFileSync(file, Buffer.from(data, 'base64'));
+			},
+		});
+	} finally {
+		await zoomed.close();
+	}
 }
 
 main().catch((error) => {
