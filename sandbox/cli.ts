@@ -6,6 +6,13 @@
  */
 import { parseArgs } from 'node:util';
 
+import {
+	DEFAULT_OUTAGE_KIND,
+	OUTAGE_KINDS,
+	outageKind,
+	parseOutageSchedule,
+	type OutageSpec,
+} from './http/outage';
 import { DEFAULT_OPTIONS, startSandbox, type SandboxOptions } from './server';
 
 const HELP = `Usage: npm run sandbox -- [options]
@@ -30,6 +37,13 @@ const HELP = `Usage: npm run sandbox -- [options]
   --drift                    serve data as the real service sends it: values beyond the interface's
                              tables, null relationships, extra members, numeric strings (also
                              switchable at run time: POST /_sandbox/drift {"enabled": true})
+  --outage <duration>[@<start>]
+                             take the service API (/v2) down for <duration> of real time, <start>
+                             after the sandbox is ready (default at once): 30s@60s, 2m, 1m30s@10s;
+                             the control API and webhook deliveries keep working (also at run time:
+                             POST /_sandbox/outage {"seconds": 30, "kind": "503"})
+  --outage-kind <kind>       how calls fail during the outage: ${OUTAGE_KINDS.join(', ')}
+                             (default ${DEFAULT_OUTAGE_KIND}: 500, 503 and dropped connections in turn)
   --verbose                  log every request to stderr
   --help                     show this text
 `;
@@ -55,6 +69,20 @@ function wholeNumber(value: string | undefined, name: string, min: number): numb
 	return parsed;
 }
 
+/** `--outage 30s@60s` and `--outage-kind 503`; the kind alone is refused. */
+function outageOption(
+	schedule: string | undefined,
+	kind: string | undefined,
+): OutageSpec | undefined {
+	if (kind !== undefined && outageKind(kind) === undefined)
+		throw new Error(`--outage-kind must be one of ${OUTAGE_KINDS.join(', ')}, got "${kind}"`);
+	if (schedule === undefined) {
+		if (kind !== undefined) throw new Error('--outage-kind needs --outage <duration>[@<start>]');
+		return undefined;
+	}
+	return { ...parseOutageSchedule(schedule), kind: outageKind(kind ?? DEFAULT_OUTAGE_KIND) };
+}
+
 async function main(): Promise<void> {
 	const { values } = parseArgs({
 		options: {
@@ -72,6 +100,8 @@ async function main(): Promise<void> {
 			'log-while-inactive': { type: 'boolean' },
 			verbose: { type: 'boolean' },
 			drift: { type: 'boolean' },
+			outage: { type: 'string' },
+			'outage-kind': { type: 'string' },
 			help: { type: 'boolean' },
 		},
 		strict: true,
@@ -100,6 +130,7 @@ async function main(): Promise<void> {
 		verbose: values.verbose,
 		drift: values.drift,
 	};
+	const outage = outageOption(values.outage, values['outage-kind']);
 	const defined = Object.fromEntries(
 		Object.entries(overrides).filter(([, value]) => value !== undefined),
 	);
@@ -115,6 +146,7 @@ async function main(): Promise<void> {
 		}
 		throw error;
 	}
+	if (outage) sandbox.outage.start(outage);
 	process.stdout.write(`Sandbox ready at ${sandbox.url}\n`);
 	const stop = () => {
 		sandbox

@@ -1,9 +1,9 @@
 /**
  * The control API under /_sandbox/ (same API key as the service): move the clock, play a
  * scenario or emit one change for a container, inject faults (counted or at a rate, before or
- * after the request is processed), switch drift on and off, read the delivery log, and set how
- * webhooks are served (retry base, delivery timeout, deactivation after failures, logging while
- * inactive).
+ * after the request is processed), take the service down for a while (an outage), switch drift
+ * on and off, read the delivery log, and set how webhooks are served (retry base, delivery
+ * timeout, deactivation after failures, logging while inactive).
  */
 import type { DriftSwitch } from './drift';
 import { badRequest, conflict, unprocessable, type ApiAnswer } from './http/jsonApi';
@@ -16,6 +16,7 @@ import {
 	type FaultKind,
 	type FaultTiming,
 } from './http/faults';
+import { OUTAGE_KINDS, outageKind, type Outage, type OutageSpec } from './http/outage';
 import type { WebhookDispatcher } from './webhooks/delivery';
 import {
 	withFee,
@@ -356,12 +357,65 @@ function faultTiming(body: unknown, kind: FaultKind): FaultTiming {
 	return when as FaultTiming;
 }
 
+/**
+ * A `POST /outage` body: `seconds` (real seconds, more than 0), `kind` (default `mix`; 500 and
+ * 503 may be numbers) and `after_seconds` (real seconds before it starts, default 0). Anything
+ * else is refused, so that a misspelt member cannot pass unnoticed.
+ */
+function outageSpec(body: unknown): OutageSpec {
+	if (typeof body !== 'object' || body === null || Array.isArray(body))
+		throw badRequest(
+			'the body must be an object such as {"seconds": 30}',
+			{ pointer: '/' },
+			'invalid',
+		);
+	const members = body as Record<string, unknown>;
+	const unknown = Object.keys(members).find(
+		(name) => !['seconds', 'kind', 'after_seconds'].includes(name),
+	);
+	if (unknown !== undefined)
+		throw badRequest(
+			'unknown member; use seconds, kind, after_seconds',
+			{ pointer: `/${unknown}` },
+			'invalid',
+		);
+	const seconds = (name: string, min: number, exclusive: boolean) => {
+		const value = members[name];
+		if (
+			typeof value !== 'number' ||
+			!Number.isFinite(value) ||
+			value < min ||
+			(exclusive && value === min)
+		)
+			throw badRequest(
+				`${name} must be a number of ${exclusive ? 'more than' : 'at least'} ${min}`,
+				{ pointer: `/${name}` },
+				'invalid',
+			);
+		return value;
+	};
+	const length = seconds('seconds', 0, true);
+	const kind = members.kind === undefined ? undefined : outageKind(members.kind);
+	if (members.kind !== undefined && kind === undefined)
+		throw badRequest(
+			`kind must be one of ${OUTAGE_KINDS.join(', ')}`,
+			{ pointer: '/kind' },
+			'invalid',
+		);
+	return {
+		seconds: length,
+		kind,
+		afterSeconds: members.after_seconds === undefined ? 0 : seconds('after_seconds', 0, false),
+	};
+}
+
 export function controlRoutes(
 	world: World,
 	faults: FaultInjector,
 	dispatcher: WebhookDispatcher,
 	defaults: { scenarioGapMs: number },
-	drift: DriftSwitch = { enabled: false },
+	drift: DriftSwitch,
+	outage: Outage,
 ): ControlRoute[] {
 	const director = new DemoDirector(world);
 	/** `gap_seconds` of a scenario's body: sandbox seconds between its steps. */
@@ -488,6 +542,13 @@ export function controlRoutes(
 				return { status: 204 };
 			},
 		},
+		{
+			method: 'POST',
+			pattern: '/outage',
+			handle: (request) => ({ status: 201, body: outage.start(outageSpec(request.body)) }),
+		},
+		{ method: 'GET', pattern: '/outage', handle: () => ({ status: 200, body: outage.status() }) },
+		{ method: 'DELETE', pattern: '/outage', handle: () => ({ status: 200, body: outage.end() }) },
 		{
 			method: 'GET',
 			pattern: '/drift',

@@ -1,7 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
 /**
  * The sandbox as a real HTTP server: /v2 serves the service, /_sandbox serves the control API.
- * Order of checks for /v2, as the service applies them: injected fault that strikes before the
+ * Order of checks for /v2, as the service applies them: an outage (sandbox/http/outage.ts: the
+ * service is down, the call fails and nothing else runs), injected fault that strikes before the
  * request is processed, API key (401), route (an unknown route is an HTML 404), rate limit (429
  * with Retry-After), body, handler; then, with drift on, the 2xx answer drifted (sandbox/drift.ts);
  * last, an injected fault that strikes after the request was processed replaces the answer.
@@ -15,6 +16,7 @@ import { controlRoutes, type ControlRoute } from './control';
 import { driftDocument, driftRecord, type DriftSwitch } from './drift';
 import { copy } from './http/documents';
 import { FaultInjector, type Fault } from './http/faults';
+import { Outage, type OutageFailure } from './http/outage';
 import {
 	ApiError,
 	badRequest,
@@ -96,6 +98,11 @@ export interface Sandbox {
 	clock: SandboxClock;
 	dispatcher: WebhookDispatcher;
 	faults: FaultInjector;
+	/**
+	 * The service's outage (real seconds; `POST /_sandbox/outage` sets the same one):
+	 * `outage.start({ seconds: 2, kind: '503' })`, `outage.status()`, `outage.end()`.
+	 */
+	outage: Outage;
 	/** Whether drift is on right now (the control API switches it; so may a test). */
 	drift: DriftSwitch;
 	/**
@@ -210,6 +217,19 @@ const INTERNAL_SERVER_ERROR: ApiAnswer = {
 	body: { errors: [{ status: '500', title: 'Internal Server Error' }] },
 };
 
+const SERVICE_UNAVAILABLE: ApiAnswer = {
+	status: 503,
+	body: {
+		errors: [
+			{
+				status: '503',
+				title: 'Service Unavailable',
+				detail: 'The service is temporarily unavailable',
+			},
+		],
+	},
+};
+
 function sendHtmlNotFound(response: http.ServerResponse): void {
 	response.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8' });
 	response.end(HTML_NOT_FOUND_PAGE);
@@ -237,6 +257,7 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 	const options: SandboxOptions = { ...DEFAULT_OPTIONS, ...overrides };
 	const clock = new SandboxClock(options.timeScale, options.clockStart ?? Date.now());
 	const faults = new FaultInjector();
+	const outage = new Outage();
 	const drift: DriftSwitch = { enabled: options.drift };
 	const limiter = new RateLimiter(clock);
 	let baseUrl = '';
@@ -276,6 +297,7 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 			dispatcher,
 			{ scenarioGapMs: options.scenarioGapSeconds * 1000 },
 			drift,
+			outage,
 		),
 	);
 
@@ -340,6 +362,18 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 		}
 	};
 
+	/** Fails a call while the service is down; `timeout` holds it until the outage ends. */
+	const answerWithOutage = (
+		failure: OutageFailure,
+		request: http.IncomingMessage,
+		response: http.ServerResponse,
+	) => {
+		if (failure === '500') send(response, INTERNAL_SERVER_ERROR);
+		else if (failure === '503') send(response, SERVICE_UNAVAILABLE);
+		else if (failure === 'drop') request.socket.destroy();
+		else outage.hold(() => request.socket.destroy());
+	};
+
 	const handleApi = async (
 		request: http.IncomingMessage,
 		response: http.ServerResponse,
@@ -347,6 +381,11 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 	) => {
 		const path = url.pathname.slice('/v2'.length) || '/';
 		const method = request.method ?? 'GET';
+		const failure = outage.take(`${method} ${match(api, method, path)?.route.pattern ?? path}`);
+		if (failure !== undefined) {
+			answerWithOutage(failure, request, response);
+			return;
+		}
 		const fault = faults.take(method, path);
 		if (fault?.when === 'before') {
 			if (fault.kind !== 'slow') {
@@ -436,10 +475,12 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 		clock,
 		dispatcher,
 		faults,
+		outage,
 		drift,
 		served: (record) => (drift.enabled ? driftRecord(record, 'primary') : copy(record)),
 		async stop() {
 			world.scheduler.stop();
+			outage.end();
 			await dispatcher.stop();
 			server.closeAllConnections();
 			await new Promise<void>((resolve) => server.close(() => resolve()));

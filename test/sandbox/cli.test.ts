@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
-import axios from 'axios';
+import axios, { type AxiosInstance } from 'axios';
 
 import {
 	inferNumberDocument,
@@ -69,6 +69,38 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 		timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);
 	});
 	return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Runs the CLI with `args` on a free port and the test's key until `use` is done; `use` gets a
+ * client for the server's root (`/v2/...`, `/_sandbox/...`) that never throws on a status.
+ */
+async function withRunningCli(
+	args: string[],
+	use: (client: AxiosInstance) => Promise<void>,
+): Promise<void> {
+	const port = await freePort();
+	const cli = runCli(['--port', String(port), '--api-key', API_KEY, ...args]);
+	try {
+		expect(await firstLine(cli)).toBe(`Sandbox ready at http://127.0.0.1:${port}/v2`);
+		await use(
+			axios.create({
+				baseURL: `http://127.0.0.1:${port}`,
+				headers: { Authorization: `Token ${API_KEY}` },
+				validateStatus: () => true,
+			}),
+		);
+	} finally {
+		cli.child.kill('SIGTERM');
+		await withTimeout(cli.exited, 10_000, 'the CLI to exit after SIGTERM');
+	}
+}
+
+/** Runs the CLI with arguments it must refuse: it exits with 1; returns its stderr. */
+async function refusal(args: string[]): Promise<string> {
+	const cli = runCli(['--port', '0', ...args]);
+	expect(await withTimeout(cli.exited, 20_000, 'the CLI to refuse its arguments')).toBe(1);
+	return cli.stderr();
 }
 
 describe('sandbox CLI', () => {
@@ -185,39 +217,58 @@ describe('sandbox CLI on a port already in use', () => {
 
 describe('sandbox CLI webhook settings', () => {
 	it('starts with the retry base, the deactivation threshold and logging while inactive it is given', async () => {
-		const port = await freePort();
-		const cli = runCli([
-			'--port',
-			String(port),
-			'--api-key',
-			API_KEY,
+		const args = [
 			'--retry-base',
 			'0.5',
 			'--deactivate-after-failures',
 			'3',
 			'--log-while-inactive',
-		]);
-		try {
-			expect(await firstLine(cli)).toBe(`Sandbox ready at http://127.0.0.1:${port}/v2`);
-			const answer = await axios.get(`http://127.0.0.1:${port}/_sandbox/webhook_settings`, {
-				headers: { Authorization: `Token ${API_KEY}` },
-			});
-			expect(answer.data).toEqual({
+		];
+		await withRunningCli(args, async (client) => {
+			expect((await client.get('/_sandbox/webhook_settings')).data).toEqual({
 				retry_base_seconds: 0.5,
 				timeout_ms: 10_000,
 				deactivate_after_failures: 3,
 				log_while_inactive: true,
 				log_order: 'newest_first',
 			});
-		} finally {
-			cli.child.kill('SIGTERM');
-			await withTimeout(cli.exited, 10_000, 'the CLI to exit after SIGTERM');
-		}
+		});
 	});
 
 	it('refuses a threshold that is not a whole number of at least 1', async () => {
-		const cli = runCli(['--port', '0', '--deactivate-after-failures', '1.5']);
-		expect(await withTimeout(cli.exited, 20_000, 'the CLI to refuse its arguments')).toBe(1);
-		expect(cli.stderr()).toContain('--deactivate-after-failures must be a whole number');
+		expect(await refusal(['--deactivate-after-failures', '1.5'])).toContain(
+			'--deactivate-after-failures must be a whole number',
+		);
+	});
+});
+
+describe('sandbox CLI outage', () => {
+	it('schedules --outage 30s@1m with --outage-kind', async () => {
+		await withRunningCli(['--outage', '30s@1m', '--outage-kind', '503'], async (client) => {
+			const { data } = await client.get('/_sandbox/outage');
+			expect(data).toMatchObject({ active: false, scheduled: true, kind: '503' });
+			expect(Date.parse(data.ends_at) - Date.parse(data.started_at)).toBe(30_000);
+			expect(data.seconds_left).toBeGreaterThan(85);
+			expect(data.seconds_left).toBeLessThanOrEqual(90);
+		});
+	});
+
+	it('takes the API down at once without @, with mix by default', async () => {
+		await withRunningCli(['--outage', '2m'], async (client) => {
+			expectApiError(await client.get('/v2/containers'), 500);
+			expect((await client.get('/_sandbox/outage')).data).toMatchObject({
+				active: true,
+				kind: 'mix',
+				calls_during_outage: 1,
+			});
+		});
+	});
+
+	it.each([
+		[['--outage', '30x'], '--outage must be <duration>[@<start>]'],
+		[['--outage', '30s', '--outage-kind', 'slow'], '--outage-kind must be one of'],
+		[['--outage-kind', '503'], '--outage-kind needs --outage'],
+	])('refuses %j', async (args, message) => {
+		expect(await refusal(args)).toContain(message);
 	});
 });
