@@ -79,14 +79,29 @@ describe('transport: rate limits, retries and errors', () => {
 		},
 	);
 
-	it('gives up after five tries on a service that keeps failing, naming the item', async () => {
+	it('rides out failures in a row that five quick tries would not have: the item gets its answer', async () => {
 		await handle.control.post('/faults', {
 			path: '/tracking_requests/infer_number',
 			kind: 'error_500',
-			count: 5,
+			count: 6,
 		});
 		const { items, error } = await runContainerTrackingNode(
 			infer,
+			[{ number: 'MSCU6639870' }],
+			credentials(),
+		);
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ number: 'MSCU6639870', scac: 'MSCU' });
+	});
+
+	it('with Outage Tolerance 0, fails on the first fault with the service’s own error', async () => {
+		await handle.control.post('/faults', {
+			path: '/tracking_requests/infer_number',
+			kind: 'error_500',
+			count: 1,
+		});
+		const { items, error } = await runContainerTrackingNode(
+			{ ...infer, options: { outageTolerance: 0 } },
 			[{ number: 'MSCU6639870' }],
 			credentials(),
 			{ continueOnFail: true },
@@ -94,7 +109,39 @@ describe('transport: rate limits, retries and errors', () => {
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
 		expect(items[0].pairedItem).toEqual({ item: 0 });
-		expect(String(items[0].json.error)).toMatch(/failed|Internal Server Error/i);
+		expect(items[0].json).toMatchObject({ http_code: '500' });
+	});
+
+	it('fails an item once the faults outlast its Outage Tolerance, saying for how long and what it met', async () => {
+		await handle.control.post('/faults', {
+			path: '/tracking_requests/infer_number',
+			kind: 'error_500',
+			count: 1000,
+		});
+		const { items, error } = await runContainerTrackingNode(
+			{ ...infer, options: { outageTolerance: 3 } },
+			[{ number: 'MSCU6639870' }],
+			credentials(),
+			{ continueOnFail: true },
+		);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		expect(String(items[0].json.error)).toMatch(
+			/^The service has not answered for \d+ s \(last: HTTP 500 at \d{2}:\d{2}:\d{2} UTC\); item 0 got no answer$/,
+		);
+		expect(String(items[0].json.error_description)).toContain('Outage Tolerance is 3 s');
+	});
+
+	it('an Outage Tolerance that is not a number fails the item naming the field', async () => {
+		const { items } = await runContainerTrackingNode(
+			{ ...infer, options: { outageTolerance: '={{ "soon" }}' } },
+			[{ number: 'MSCU6639870' }],
+			credentials(),
+			{ continueOnFail: true },
+		);
+		expect(items[0].json.error).toBe(
+			'Outage Tolerance must be a number of seconds, 0 or more (got "soon")',
+		);
 	});
 
 	it('an unknown route answering an HTML page is reported, not a crash', async () => {

@@ -8,7 +8,7 @@ import {
 } from 'n8n-workflow';
 
 import type { DataWarning, DocumentWarnings } from '../schemas/warnings';
-import type { ServiceResponse } from '../transport/request';
+import { DEFAULT_OUTAGE_TOLERANCE_SECONDS, type ServiceResponse } from '../transport/request';
 
 /** `displayOptions` for the fields of one operation. */
 export function showFor(resource: string, operation: string): INodeProperties['displayOptions'] {
@@ -38,6 +38,43 @@ export function returnAllAndLimit(resource: string, operation: string): INodePro
 			},
 		},
 	];
+}
+
+/** Every operation's option: how long an item rides out a service outage (transport/request.ts). */
+const OUTAGE_TOLERANCE: INodeProperties = {
+	displayName: 'Outage Tolerance (Seconds)',
+	name: 'outageTolerance',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: DEFAULT_OUTAGE_TOLERANCE_SECONDS,
+	description:
+		'How long an item keeps trying while the service fails (5xx answers, dropped connections, timeouts) before it fails; 0 fails on the first fault. Waits for rate limits do not count.',
+};
+
+/**
+ * An operation's fields with Outage Tolerance among its Options: added to its Options
+ * collection (in alphabetical order, as n8n lists options), or in an Options collection of its
+ * own when it has none.
+ */
+export function withOutageTolerance(
+	resource: string,
+	operation: string,
+	fields: INodeProperties[],
+): INodeProperties[] {
+	const index = fields.findIndex(
+		(field) => field.name === 'options' && field.type === 'collection',
+	);
+	if (index === -1) return [...fields, optionsCollection(resource, operation, [OUTAGE_TOLERANCE])];
+	return fields.map((field, position) =>
+		position === index
+			? {
+					...field,
+					options: [...((field.options ?? []) as INodeProperties[]), OUTAGE_TOLERANCE].sort(
+						(a, b) => a.displayName.localeCompare(b.displayName),
+					),
+				}
+			: field,
+	);
 }
 
 /** The "Options" collection of an operation: optional settings, shown as "Add Option". */

@@ -5,6 +5,8 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
+import { withOutageTolerance } from './common';
+
 /*
  * One operation is one module (actions/<resource>/<operation>.ts) exporting:
  * - `option`: how it is listed in the node's Operation field and in n8n's nodes panel;
@@ -72,7 +74,9 @@ export function defineResource<
 				options,
 				default: defaultOperation,
 			},
-			...Object.values(operations).flatMap((module) => module.description),
+			...Object.entries(operations).flatMap(([operation, module]) =>
+				withOutageTolerance(value, operation, module.description),
+			),
 		],
 	};
 }

@@ -22,6 +22,7 @@ import {
 	errorCode,
 	unreachableMessage,
 } from './errors';
+import { circuitOf, jitteredBackoff, type Circuit } from './circuit';
 import { bucketOf, rateGate } from './rateLimit';
 
 export type ContainerTrackingContext =
@@ -35,10 +36,19 @@ export const CREDENTIAL_NAME = 'containerTrackingApi';
 
 /** Longest Retry-After the node waits out on its own; longer ones fail the item with a clear message. */
 export const MAX_RETRY_AFTER_SECONDS = 120;
-/** Tries for one call: the first and the retries after 429, 5xx and network errors. */
-export const MAX_ATTEMPTS = 5;
-const BACKOFF_BASE_MS = 500;
+/** Rate-limit answers (429) one call waits out before it fails. */
+const MAX_RATE_LIMIT_WAITS = 5;
+/**
+ * Tries for a call to an address that has never answered in this process and refuses the
+ * connection or does not exist: most likely a wrong Base URL, said after a few seconds rather
+ * than after the whole Outage Tolerance.
+ */
+const UNPROVEN_ADDRESS_TRIES = 5;
 const REQUEST_TIMEOUT_MS = 60_000;
+/** How long a call keeps trying through faults, unless the operation's Outage Tolerance says. */
+export const DEFAULT_OUTAGE_TOLERANCE_SECONDS = 120;
+/** For calls someone waits on: the editor's list searches, answers to webhook deliveries. */
+const SHORT_OUTAGE_TOLERANCE_SECONDS = 10;
 
 /**
  * Whether a call may be sent again when its outcome is unknown: a 5xx, a dropped connection or
@@ -64,6 +74,12 @@ export interface RequestParameters {
 	acceptStatuses?: number[];
 	/** Defaults by method: see `defaultRepeatPolicy`. */
 	repeat?: RepeatPolicy;
+	/**
+	 * Seconds the call keeps trying while the service fails (5xx, dropped connections, timeouts,
+	 * unreadable answers), counted from when the outage began; 0 fails on the first fault.
+	 * Defaults: the operation's Outage Tolerance option, see `outageToleranceOf`.
+	 */
+	outageToleranceSeconds?: number;
 }
 
 export interface ServiceResponse {
@@ -81,6 +97,20 @@ interface FullResponse {
 	statusCode: number;
 	headers: Record<string, string | string[] | undefined>;
 	body: unknown;
+}
+
+/** A call whose answer is read whatever its status, as text (bodies are not always JSON). */
+function requestOptions(method: IHttpRequestMethods, url: string): IHttpRequestOptions {
+	return {
+		method,
+		url,
+		headers: { Accept: 'application/json' },
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		encoding: 'text',
+		json: false,
+		timeout: REQUEST_TIMEOUT_MS,
+	};
 }
 
 /** Reads, DELETE, PATCH and infer_number (a POST that changes nothing) are safe to repeat. */
@@ -115,6 +145,9 @@ function parseBody(raw: unknown): { json: IDataObject | undefined; text: string 
 	}
 }
 
+/** Connection failures of an address rather than of a service: see UNPROVEN_ADDRESS_TRIES. */
+const ADDRESS_ERROR_CODES = ['ECONNREFUSED', 'ENOTFOUND'];
+
 const NETWORK_ERROR_CODES = [
 	'ECONNRESET',
 	'ECONNREFUSED',
@@ -136,6 +169,85 @@ function isNetworkError(error: unknown): boolean {
 }
 
 /**
+ * The Outage Tolerance of a call: the operation's option (Options → Outage Tolerance, seconds,
+ * an expression allowed) for items of the node; a short one where someone waits for the answer
+ * (the editor's list searches, a webhook delivery); the default for activation and the watch.
+ */
+export function outageToleranceOf(
+	context: ContainerTrackingContext,
+	itemIndex: number | undefined,
+): number {
+	if ('getRequestObject' in context || 'getCurrentNodeParameter' in context)
+		return SHORT_OUTAGE_TOLERANCE_SECONDS;
+	if (!('getInputData' in context)) return DEFAULT_OUTAGE_TOLERANCE_SECONDS;
+	const value: unknown = context.getNodeParameter(
+		'options.outageTolerance',
+		itemIndex ?? 0,
+		DEFAULT_OUTAGE_TOLERANCE_SECONDS,
+	);
+	const seconds = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`Outage Tolerance must be a number of seconds, 0 or more (got ${JSON.stringify(value)})`,
+			{
+				itemIndex,
+				description:
+					'Options → Outage Tolerance: how long an item keeps trying while the service is down; 0 fails on the first fault.',
+			},
+		);
+	}
+	return seconds;
+}
+
+/** `2 min 0 s`, `45 s`. */
+function spoken(milliseconds: number): string {
+	const seconds = Math.max(0, Math.round(milliseconds / 1000));
+	return seconds >= 60 ? `${Math.floor(seconds / 60)} min ${seconds % 60} s` : `${seconds} s`;
+}
+
+/** `14:02:11 UTC`. */
+function clock(at: number): string {
+	return `${new Date(at).toISOString().slice(11, 19)} UTC`;
+}
+
+/** What became of the call, for the message of one that gave up. */
+function outcome(method: IHttpRequestMethods, path: string, sent: boolean, who: string): string {
+	if (!sent) return `${who} was not sent`;
+	if (method === 'GET' || method === 'HEAD' || path.startsWith('/tracking_requests/infer_number'))
+		return `${who} got no answer`;
+	const done = method === 'DELETE' ? 'deleted' : method === 'POST' ? 'created' : 'updated';
+	return `${who} may have been ${done}`;
+}
+
+/**
+ * The error of a call that gave up: the outage outlasted its Outage Tolerance.
+ * `The service has not answered for 2 min 0 s (last: HTTP 503 at 14:02:11 UTC); item 37 was not sent`.
+ */
+function outageError(
+	context: ContainerTrackingContext,
+	circuit: Circuit,
+	since: number,
+	toleranceSeconds: number,
+	call: { method: IHttpRequestMethods; path: string; sent: boolean; itemIndex?: number },
+): NodeApiError {
+	const last = circuit.lastFault;
+	const who = call.itemIndex === undefined ? 'this call' : `item ${call.itemIndex}`;
+	const message = `The service has not answered for ${spoken(Date.now() - since)}${
+		last ? ` (last: ${last.reason} at ${clock(last.at)})` : ''
+	}; ${outcome(call.method, call.path, call.sent, who)}`;
+	const check =
+		call.sent && call.method === 'POST' && call.path === '/tracking_requests'
+			? ' Running it again is safe: a request that was created is answered as already tracked.'
+			: '';
+	return new NodeApiError(context.getNode(), { message } as JsonObject, {
+		itemIndex: call.itemIndex,
+		message,
+		description: `${call.method} ${call.path}: every try since ${clock(since)} met a fault, and Outage Tolerance is ${toleranceSeconds} s (Options). Raise it to ride out longer outages, or run the item again once the service answers.${check}`,
+	});
+}
+
+/**
  * One call to the service, authenticated by the credential, paced to the service's rate
  * limits, repeated after a 429 (once Retry-After has passed) and, as its repeat policy allows,
  * after 5xx answers, dropped connections and unreadable answers (with backoff). Errors become
@@ -145,7 +257,15 @@ export async function containerTrackingRequest(
 	this: ContainerTrackingContext,
 	method: IHttpRequestMethods,
 	path: string,
-	{ body, qs, itemIndex, url, acceptStatuses = [], repeat }: RequestParameters = {},
+	{
+		body,
+		qs,
+		itemIndex,
+		url,
+		acceptStatuses = [],
+		repeat,
+		outageToleranceSeconds,
+	}: RequestParameters = {},
 ): Promise<ServiceResponse> {
 	const credentials = await this.getCredentials(CREDENTIAL_NAME);
 	const base = String(credentials.baseUrl ?? '')
@@ -155,41 +275,81 @@ export async function containerTrackingRequest(
 	const problem = url === undefined ? baseUrlProblem(base) : undefined;
 	if (problem) throw new NodeOperationError(this.getNode(), problem, { itemIndex });
 	const gate = rateGate(String(credentials.apiKey ?? ''), bucketOf(method, path));
-	const options: IHttpRequestOptions = {
-		method,
-		url: url ?? `${base}${path}`,
-		headers: { Accept: 'application/json' },
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-		encoding: 'text',
-		json: false,
-		timeout: REQUEST_TIMEOUT_MS,
-	};
+	const options = requestOptions(method, url ?? `${base}${path}`);
 	if (body !== undefined) {
 		options.body = JSON.stringify(body);
 		options.headers = { ...options.headers, 'Content-Type': 'application/json' };
 	}
 	if (qs !== undefined) options.qs = qs;
 	const policy = repeat ?? defaultRepeatPolicy(method, path);
+	const toleranceSeconds = outageToleranceSeconds ?? outageToleranceOf(this, itemIndex);
+	const circuit = circuitOf(String(credentials.apiKey ?? ''), base);
 	const repeatedAfter: string[] = [];
+	/** When this call met the outage: its first fault, or the open circuit it found. */
+	let outageSince: number | undefined;
+	/** Time spent waiting out 429s: it does not count against the Outage Tolerance. */
+	let rateLimitedMs = 0;
+	let rateLimitWaits = 0;
+	let faults = 0;
+	let sent = false;
+	const deadline = () =>
+		outageSince === undefined
+			? Number.POSITIVE_INFINITY
+			: outageSince + toleranceSeconds * 1000 + rateLimitedMs;
+	/** A refused connection or unknown host where nothing ever answered: a wrong Base URL. */
+	const unproven = () => !circuit.everAnswered && circuit.lastFault?.address === true;
+	const giveUp = () =>
+		outageError(this, circuit, outageSince ?? Date.now(), toleranceSeconds, {
+			method,
+			path,
+			sent,
+			itemIndex,
+		});
 
 	/**
-	 * After an attempt whose outcome is unknown: true when the call should be sent again, an
-	 * answer when the policy's check found the write done, false when it may not be repeated.
+	 * After an attempt met a fault (`reason`): true when the call should be sent again, an answer
+	 * when the policy's check found the write done, false when it may not be repeated (the caller
+	 * throws its own error). Throws the outage error once the Outage Tolerance has run out.
 	 */
-	const mayRepeat = async (attempt: number, reason: string): Promise<boolean | ServiceResponse> => {
-		if (policy === 'no' || attempt >= MAX_ATTEMPTS) return false;
+	const mayRepeat = async (
+		reason: string,
+		probe: boolean,
+		addressError = false,
+	): Promise<boolean | ServiceResponse> => {
+		const at = Date.now();
+		circuit.failed({ reason, at, address: addressError }, probe);
+		faults++;
+		// An outage began when the circuit opened, or with this call's first fault.
+		outageSince ??= Math.min(at, circuit.openedAt ?? at);
+		if (policy === 'no' || toleranceSeconds === 0) return false;
+		if (unproven() && faults >= UNPROVEN_ADDRESS_TRIES) return false;
+		if (Date.now() >= deadline()) throw giveUp();
 		repeatedAfter.push(reason);
-		await sleep(BACKOFF_BASE_MS * 2 ** (attempt - 1));
+		// While the circuit is closed each call backs off on its own; once it is open, the call
+		// waits at the circuit for the next probe instead.
+		if (!circuit.isOpen)
+			await sleep(Math.min(jitteredBackoff(faults - 1), deadline() - Date.now()));
 		if (policy === 'yes') return true;
 		const found = await policy();
 		return found ? { ...found, repeatedAfter: [...repeatedAfter] } : true;
 	};
 
 	for (let attempt = 1; ; attempt++) {
+		let probe = false;
+		if (circuit.isOpen && !unproven()) {
+			outageSince ??= Math.min(Date.now(), circuit.openedAt ?? Date.now());
+			const admission = await circuit.admit(deadline());
+			if (admission === 'expired') throw giveUp();
+			if (admission === 'probe') {
+				// A call that may not be repeated never probes: a cheap read does, for it.
+				if (policy === 'yes') probe = true;
+				else if (!(await probeWithRead(this, circuit, base, credentials.apiKey))) continue;
+			}
+		}
 		const answered = await gate.acquire();
 		let response: FullResponse;
 		try {
+			sent = true;
 			response = (await this.helpers.httpRequestWithAuthentication.call(
 				this,
 				CREDENTIAL_NAME,
@@ -199,10 +359,15 @@ export async function containerTrackingRequest(
 		} catch (error) {
 			answered();
 			if (isNetworkError(error)) {
-				const next = await mayRepeat(attempt, errorCode(error) ?? (error as Error).message);
+				const code = errorCode(error);
+				const next = await mayRepeat(
+					code ?? (error as Error).message,
+					probe,
+					code !== undefined && ADDRESS_ERROR_CODES.includes(code),
+				);
 				if (next === true) continue;
 				if (next !== false) return next;
-			}
+			} else if (probe) circuit.probeDone();
 			const unreachable = unreachableMessage(url ?? base, error);
 			const failure = `The service could not be reached (${method} ${path})`;
 			// n8n's helper may already have put its generic sentence in place of the code.
@@ -221,23 +386,27 @@ export async function containerTrackingRequest(
 		}
 		const status = response.statusCode;
 		const { json, text } = parseBody(response.body);
+		const readable = json !== undefined || status >= 300;
+		if (status < 500 && readable) circuit.answered();
 
-		if (status === 429 && attempt < MAX_ATTEMPTS) {
+		if (status === 429 && rateLimitWaits < MAX_RATE_LIMIT_WAITS) {
 			const wait = retryAfterSeconds(response.headers);
 			if (wait <= MAX_RETRY_AFTER_SECONDS) {
+				rateLimitWaits++;
+				rateLimitedMs += wait * 1000;
 				gate.blockFor(wait * 1000);
 				await sleep(wait * 1000);
 				continue;
 			}
 		}
 		if (status >= 500) {
-			const next = await mayRepeat(attempt, `HTTP ${status}`);
+			const next = await mayRepeat(`HTTP ${status}`, probe);
 			if (next === true) continue;
 			if (next !== false) return next;
 		}
 		if ((status >= 200 && status < 300) || acceptStatuses.includes(status)) {
 			if (json === undefined) {
-				const next = await mayRepeat(attempt, `an unreadable answer (HTTP ${status})`);
+				const next = await mayRepeat(`an unreadable answer (HTTP ${status})`, probe);
 				if (next === true) continue;
 				if (next !== false) return next;
 				throw new NodeApiError(this.getNode(), { body: text.slice(0, 500) } as JsonObject, {
@@ -250,6 +419,43 @@ export async function containerTrackingRequest(
 			return { status, body: json, repeatedAfter };
 		}
 		throw serviceError(this, { status, body: json, text }, method, path, itemIndex);
+	}
+}
+
+/**
+ * The probe of an open circuit for a call that may not be repeated: one cheap read (the first
+ * container). True when the service answered (the circuit is closed again).
+ */
+async function probeWithRead(
+	context: ContainerTrackingContext,
+	circuit: Circuit,
+	base: string,
+	apiKey: unknown,
+): Promise<boolean> {
+	const answered = await rateGate(String(apiKey ?? ''), bucketOf('GET', '/containers')).acquire();
+	try {
+		const response = (await context.helpers.httpRequestWithAuthentication.call(
+			context,
+			CREDENTIAL_NAME,
+			{ ...requestOptions('GET', `${base}/containers`), qs: { 'page[size]': 1 } },
+		)) as FullResponse;
+		answered();
+		if (response.statusCode >= 500) {
+			circuit.failed(
+				{ reason: `HTTP ${response.statusCode}`, at: Date.now(), address: false },
+				true,
+			);
+			return false;
+		}
+		circuit.answered();
+		return true;
+	} catch (error) {
+		answered();
+		const code = errorCode(error);
+		const reason = code ?? (error as Error).message;
+		const address = code !== undefined && ADDRESS_ERROR_CODES.includes(code);
+		circuit.failed({ reason, at: Date.now(), address }, true);
+		return false;
 	}
 }
 
