@@ -55,10 +55,6 @@ export class Circuit {
 		return this.openSince !== undefined;
 	}
 
-	/** When the circuit opened, while it is open. */
-	get openedAt(): number | undefined {
-		return this.openSince;
-	}
 
 	/**
 	 * Before an attempt. Closed: go. Open: wait until it closes, or until a probe is due and none

@@ -206,6 +206,30 @@ function spoken(milliseconds: number): string {
 	return seconds >= 60 ? `${Math.floor(seconds / 60)} min ${seconds % 60} s` : `${seconds} s`;
 }
 
+/** Connection failures in words, for messages (see `outageError`). */
+const FAULTS_IN_WORDS: Record<string, string> = {
+	ECONNRESET: 'a dropped connection',
+	EPIPE: 'a dropped connection',
+	ECONNREFUSED: 'a refused connection',
+	ETIMEDOUT: 'no answer in time',
+	ESOCKETTIMEDOUT: 'no answer in time',
+	ECONNABORTED: 'no answer in time',
+	EAI_AGAIN: 'a failed name lookup',
+	ENOTFOUND: 'an unknown host',
+	ERR_BAD_RESPONSE: 'a broken answer',
+};
+
+/**
+ * A fault as a message may say it: NodeApiError puts its own generic sentence in place of a
+ * message naming a connection error code, so codes are said in words.
+ */
+function faultInWords(reason: string): string {
+	if (FAULTS_IN_WORDS[reason]) return FAULTS_IN_WORDS[reason];
+	if (/socket hang up|ECONNRESET/i.test(reason)) return 'a dropped connection';
+	if (/timeout/i.test(reason)) return 'no answer in time';
+	return /^[A-Z_]+$/.test(reason) ? 'a network error' : reason;
+}
+
 /** `14:02:11 UTC`. */
 function clock(at: number): string {
 	return `${new Date(at).toISOString().slice(11, 19)} UTC`;
@@ -234,7 +258,7 @@ function outageError(
 	const last = circuit.lastFault;
 	const who = call.itemIndex === undefined ? 'this call' : `item ${call.itemIndex}`;
 	const message = `The service has not answered for ${spoken(Date.now() - since)}${
-		last ? ` (last: ${last.reason} at ${clock(last.at)})` : ''
+		last ? ` (last: ${faultInWords(last.reason)} at ${clock(last.at)})` : ''
 	}; ${outcome(call.method, call.path, call.sent, who)}`;
 	const check =
 		call.sent && call.method === 'POST' && call.path === '/tracking_requests'
@@ -319,8 +343,9 @@ export async function containerTrackingRequest(
 		const at = Date.now();
 		circuit.failed({ reason, at, address: addressError }, probe);
 		faults++;
-		// An outage began when the circuit opened, or with this call's first fault.
-		outageSince ??= Math.min(at, circuit.openedAt ?? at);
+		// Each call has its own Outage Tolerance, from when it met the outage: a long outage
+		// costs a run time, one item per tolerance at most, not every item at once.
+		outageSince ??= at;
 		if (policy === 'no' || toleranceSeconds === 0) return false;
 		if (unproven() && faults >= UNPROVEN_ADDRESS_TRIES) return false;
 		if (Date.now() >= deadline()) throw giveUp();
@@ -337,7 +362,7 @@ export async function containerTrackingRequest(
 	for (let attempt = 1; ; attempt++) {
 		let probe = false;
 		if (circuit.isOpen && !unproven()) {
-			outageSince ??= Math.min(Date.now(), circuit.openedAt ?? Date.now());
+			outageSince ??= Date.now();
 			const admission = await circuit.admit(deadline());
 			if (admission === 'expired') throw giveUp();
 			if (admission === 'probe') {
