@@ -3,12 +3,19 @@
 // connections in turn, before it handles them), then recovers. Items wait at the shared circuit
 // while one probe at a time finds out whether the service is back: the outage costs time, not
 // items, and nothing is created twice. An Outage Tolerance shorter than the outage fails the
-// items that waited longer than it, each saying so, and loses none.
+// items that waited longer than it, each saying so, and loses none. The trigger's activation and
+// the editor's list searches ride out a short outage through the same transport.
 import type { INodeParameters } from 'n8n-workflow';
 
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
-import { runContainerTrackingNode } from '../support/engine';
-import { API_KEY, startPacedSandbox, type SandboxHandle } from '../support/sandbox';
+import { runContainerTrackingNode, searchWithNode } from '../support/engine';
+import { TriggerHarness } from '../support/trigger';
+import {
+	API_KEY,
+	startPacedSandbox,
+	trackManyContainers,
+	type SandboxHandle,
+} from '../support/sandbox';
 
 const OUTAGE_SECONDS = 30;
 
@@ -111,4 +118,36 @@ describe('a 30 s service outage at the start of 200 Create Tracking Request item
 			if (String(item.json.error).endsWith('was not sent')) expect(stored).not.toContain(number);
 		}
 	}, 120_000);
+
+	it('the trigger’s activation rides out a 4 s outage and registers its webhook once', async () => {
+		const harness = new TriggerHarness(
+			{ registration: 'automatic', events: ['container.updated'], options: {} },
+			credentials(),
+		);
+		handle.sandbox.outage.start({ seconds: 4, kind: 'mix' });
+		await harness.activate();
+		const webhooks = handle.sandbox.world.store.list('webhook');
+		expect(webhooks).toHaveLength(1);
+		expect(handle.sandbox.outage.status().calls_during_outage).toBeGreaterThan(0);
+	}, 60_000);
+
+	it('a list search in the editor waits a short outage out, and gives up on a long one in about 10 s', async () => {
+		// A sandbox whose tracking requests succeed at once, so that there is a container to list.
+		await handle.stop();
+		handle = await startPacedSandbox({ trackingDelaySeconds: 0 });
+		await trackManyContainers(handle, [withCheckDigit('MSCU730001')], 'MSCU');
+		handle.sandbox.outage.start({ seconds: 3, kind: '503' });
+		const found = await searchWithNode('searchContainers', credentials());
+		expect(found.results.map((result) => String(result.name))).toEqual([
+			expect.stringMatching(/^MSCU730001\d/),
+		]);
+
+		handle.sandbox.outage.start({ seconds: 60, kind: '503' });
+		const started = Date.now();
+		await expect(searchWithNode('searchContainers', credentials())).rejects.toThrow(
+			/^The service has not answered for 1\d s \(last: HTTP 503 at .+\); this call got no answer$/,
+		);
+		expect((Date.now() - started) / 1000).toBeLessThan(20);
+		handle.sandbox.outage.end();
+	}, 60_000);
 });
