@@ -36,6 +36,9 @@ module.exports = {
 				'/test/engine/realDeliveries\\.test\\.ts$',
 				// Queue mode runs the same trigger as trigger.test.ts, which drifts; once is enough.
 				'/test/e2e/queueMode\\.test\\.ts$',
+				// Outages are about time (30 real seconds each); faults.test.ts already runs the same
+				// create answers through the same transport under drift.
+				'/test/engine/serviceOutage\\.test\\.ts$',
 			],
 			setupFiles: ['<rootDir>/test/support/env.ts', '<rootDir>/test/support/driftEnv.ts'],
 		},
