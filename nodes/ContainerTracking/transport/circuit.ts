@@ -16,9 +16,9 @@ import { sleep } from 'n8n-workflow';
  * - The first answer closes it, and every waiting call goes again, paced by the rate gates.
  */
 
-export const FAULTS_TO_OPEN = 3;
+const FAULTS_TO_OPEN = 3;
 /** The longest wait between two tries of a call, or two probes of an open circuit. */
-export const BACKOFF_CEILING_MS = 10_000;
+const BACKOFF_CEILING_MS = 10_000;
 const BACKOFF_FIRST_MS = 500;
 const PROBE_FIRST_MS = 1_000;
 
@@ -28,7 +28,7 @@ export function jitteredBackoff(step: number, base = BACKOFF_FIRST_MS): number {
 	return full / 2 + Math.random() * (full / 2);
 }
 
-export interface Fault {
+interface Fault {
 	/** What the attempt met: `HTTP 503`, `ECONNRESET`, … */
 	reason: string;
 	at: number;
@@ -37,7 +37,7 @@ export interface Fault {
 }
 
 /** What a call waiting at an open circuit may do: go, go as the probe, or give up. */
-export type Admission = 'go' | 'probe' | 'expired';
+type Admission = 'go' | 'probe' | 'expired';
 
 export class Circuit {
 	private faultsInARow = 0;
