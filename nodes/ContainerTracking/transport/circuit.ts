@@ -21,6 +21,8 @@ const FAULTS_TO_OPEN = 3;
 const BACKOFF_CEILING_MS = 10_000;
 const BACKOFF_FIRST_MS = 500;
 const PROBE_FIRST_MS = 1_000;
+/** How often a waiting call looks at the circuit again. */
+const POLL_MS = 100;
 
 /** `base` doubled `step` times, at most the ceiling, then jittered to between half and all of it. */
 export function jitteredBackoff(step: number, base = BACKOFF_FIRST_MS): number {
@@ -45,7 +47,8 @@ export class Circuit {
 	private probing = false;
 	private probeFailures = 0;
 	private nextProbeAt = 0;
-	private readonly waiters = new Set<() => void>();
+	/** Counts changes that waiting calls look for: a probe ended, the circuit closed. */
+	private changes = 0;
 	/** The last fault any call met, for the messages of calls that give up. */
 	lastFault: Fault | undefined;
 	/** Whether the service ever answered on this circuit (a wrong Base URL never does). */
@@ -54,7 +57,6 @@ export class Circuit {
 	get isOpen(): boolean {
 		return this.openSince !== undefined;
 	}
-
 
 	/**
 	 * Before an attempt. Closed: go. Open: wait until it closes, or until a probe is due and none
@@ -109,20 +111,20 @@ export class Circuit {
 		this.wakeAll();
 	}
 
-	/** Waits `milliseconds`, or less when the circuit changes (a probe ends, it closes). */
+	/**
+	 * Waits `milliseconds`, or less when the circuit changes (a probe ends, it closes): looks
+	 * every POLL_MS, so that no timer outlives the wait (n8n-workflow 2.40's sleep cannot be
+	 * cancelled).
+	 */
 	private async waitFor(milliseconds: number): Promise<void> {
-		let wake = () => {};
-		const woken = new Promise<void>((resolve) => (wake = resolve));
-		this.waiters.add(wake);
-		try {
-			await Promise.race([sleep(Math.max(0, milliseconds)), woken]);
-		} finally {
-			this.waiters.delete(wake);
-		}
+		const until = Date.now() + milliseconds;
+		const seen = this.changes;
+		while (this.changes === seen && Date.now() < until)
+			await sleep(Math.max(0, Math.min(POLL_MS, until - Date.now())));
 	}
 
 	private wakeAll(): void {
-		for (const wake of [...this.waiters]) wake();
+		this.changes++;
 	}
 }
 
