@@ -18,8 +18,9 @@ import { fetchAllPages } from '../transport/pagination';
 
 const UUID_PLACEHOLDER = 'e.g. 55a700e4-7005-45a9-92fd-1ff38641dbd9';
 
-/** The service's ids are UUIDs. */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The service's ids are UUIDs: as a pattern for the editor's check, and as a RegExp. */
+const UUID_PATTERN = '[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}';
+const UUID = new RegExp(`^${UUID_PATTERN}$`);
 
 function locator(
 	field: Pick<INodeProperties, 'displayName' | 'name' | 'description' | 'displayOptions'>,
@@ -74,8 +75,7 @@ export function containerLocator(operation: string): INodeProperties {
 					{
 						type: 'regex',
 						properties: {
-							regex:
-								'^\\s*([A-Za-z]{4}[\\s.\\-/]*\\d{6}[\\s.\\-/]*\\d|[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})\\s*$',
+							regex: `^\\s*([A-Za-z]{4}[\\s.\\-/]*\\d{6}[\\s.\\-/]*\\d|${UUID_PATTERN})\\s*$`,
 							errorMessage: 'A container number is four letters and seven digits, e.g. MSKU4807969',
 						},
 					},

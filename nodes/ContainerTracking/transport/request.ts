@@ -74,12 +74,6 @@ export interface RequestParameters {
 	acceptStatuses?: number[];
 	/** Defaults by method: see `defaultRepeatPolicy`. */
 	repeat?: RepeatPolicy;
-	/**
-	 * Seconds the call keeps trying while the service fails (5xx, dropped connections, timeouts,
-	 * unreadable answers), counted from when the outage began; 0 fails on the first fault.
-	 * Defaults: the operation's Outage Tolerance option, see `outageToleranceOf`.
-	 */
-	outageToleranceSeconds?: number;
 }
 
 export interface ServiceResponse {
@@ -148,6 +142,15 @@ function parseBody(raw: unknown): { json: IDataObject | undefined; text: string 
 /** Connection failures of an address rather than of a service: see UNPROVEN_ADDRESS_TRIES. */
 const ADDRESS_ERROR_CODES = ['ECONNREFUSED', 'ENOTFOUND'];
 
+/** A failed connection as the circuit records it: its code (else message), and whether the address may be wrong. */
+function networkFault(error: unknown): { reason: string; address: boolean } {
+	const code = errorCode(error);
+	return {
+		reason: code ?? (error as Error).message,
+		address: code !== undefined && ADDRESS_ERROR_CODES.includes(code),
+	};
+}
+
 const NETWORK_ERROR_CODES = [
 	'ECONNRESET',
 	'ECONNREFUSED',
@@ -173,7 +176,7 @@ function isNetworkError(error: unknown): boolean {
  * an expression allowed) for items of the node; a short one where someone waits for the answer
  * (the editor's list searches, a webhook delivery); the default for activation and the watch.
  */
-export function outageToleranceOf(
+function outageToleranceOf(
 	context: ContainerTrackingContext,
 	itemIndex: number | undefined,
 ): number {
@@ -281,15 +284,7 @@ export async function containerTrackingRequest(
 	this: ContainerTrackingContext,
 	method: IHttpRequestMethods,
 	path: string,
-	{
-		body,
-		qs,
-		itemIndex,
-		url,
-		acceptStatuses = [],
-		repeat,
-		outageToleranceSeconds,
-	}: RequestParameters = {},
+	{ body, qs, itemIndex, url, acceptStatuses = [], repeat }: RequestParameters = {},
 ): Promise<ServiceResponse> {
 	const credentials = await this.getCredentials(CREDENTIAL_NAME);
 	const base = String(credentials.baseUrl ?? '')
@@ -306,7 +301,7 @@ export async function containerTrackingRequest(
 	}
 	if (qs !== undefined) options.qs = qs;
 	const policy = repeat ?? defaultRepeatPolicy(method, path);
-	const toleranceSeconds = outageToleranceSeconds ?? outageToleranceOf(this, itemIndex);
+	const toleranceSeconds = outageToleranceOf(this, itemIndex);
 	const circuit = circuitOf(String(credentials.apiKey ?? ''), base);
 	const repeatedAfter: string[] = [];
 	/** When this call met the outage: its first fault, or the open circuit it found. */
@@ -384,12 +379,8 @@ export async function containerTrackingRequest(
 		} catch (error) {
 			answered();
 			if (isNetworkError(error)) {
-				const code = errorCode(error);
-				const next = await mayRepeat(
-					code ?? (error as Error).message,
-					probe,
-					code !== undefined && ADDRESS_ERROR_CODES.includes(code),
-				);
+				const { reason, address } = networkFault(error);
+				const next = await mayRepeat(reason, probe, address);
 				if (next === true) continue;
 				if (next !== false) return next;
 			} else if (probe) circuit.probeDone();
@@ -476,10 +467,7 @@ async function probeWithRead(
 		return true;
 	} catch (error) {
 		answered();
-		const code = errorCode(error);
-		const reason = code ?? (error as Error).message;
-		const address = code !== undefined && ADDRESS_ERROR_CODES.includes(code);
-		circuit.failed({ reason, at: Date.now(), address }, true);
+		circuit.failed({ ...networkFault(error), at: Date.now() }, true);
 		return false;
 	}
 }
