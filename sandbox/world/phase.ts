@@ -4,8 +4,7 @@
  * control API refuses a scenario that cannot happen in the box's phase, the world accrues
  * demurrage from here, and the invariants of test/sandbox/invariants.ts check the same rules.
  */
-import { DateTime } from 'luxon';
-
+import { daysUntilLastFreeDay } from '../../nodes/ContainerTracking/logic/lastFreeDay';
 import type { ContainerAttributes } from './containerChanges';
 
 export type Phase =
@@ -68,11 +67,13 @@ export function lastFreeDayZone(attributes: Milestones): string {
  * itself and before it, 1 on the day after it (the first day of demurrage), and so on.
  */
 export function daysPastLastFreeDay(lastFreeDay: unknown, at: number, zone: string): number {
-	if (typeof lastFreeDay !== 'string') return 0;
-	const last = DateTime.fromISO(lastFreeDay, { zone });
-	if (!last.isValid) return 0;
-	const today = DateTime.fromMillis(at, { zone }).startOf('day');
-	return Math.max(0, Math.round(today.diff(last.startOf('day'), 'days').days));
+	// The same calendar count the nodes give people, turned round.
+	const until = daysUntilLastFreeDay(
+		typeof lastFreeDay === 'string' ? lastFreeDay : null,
+		zone,
+		new Date(at),
+	);
+	return until === null ? 0 : Math.max(0, -until);
 }
 
 /** How the box's state reads in an error: `empty_returned (empty returned 2026-01-05T…)`. */
