@@ -28,6 +28,7 @@ export const WORKED_OUT_KEYS = [
 	'fees_total',
 	'fees_currency',
 	'fees_by_currency',
+	'fees_by_type',
 ];
 
 /** Every member of a simplified container item without warnings or mixed currencies. */
@@ -36,6 +37,7 @@ export const SIMPLIFIED_KEYS = [
 	'active_holds',
 	'fees_total',
 	'fees_currency',
+	'fees_by_type',
 	'terminal',
 	'vessel',
 	'pod_eta_at',

@@ -266,6 +266,8 @@ describe('simplifyContainer', () => {
 			active_holds: ['customs'],
 			fees_total: 120,
 			fees_currency: 'CNY',
+			// The terminal's total is reported beside the demurrage line it repeats.
+			fees_by_type: { demurrage: 120, total: 120 },
 			terminal: 'Yangshan Phase IV',
 			vessel: 'MSC GULSUN',
 			pod_eta_at: '2024-07-01T10:00:00Z',

@@ -1,4 +1,4 @@
-import { feeTotals } from '../../nodes/ContainerTracking/logic/fees';
+import { feesByType, feeTotals } from '../../nodes/ContainerTracking/logic/fees';
 import type { TerminalFee } from '../../nodes/ContainerTracking/schemas';
 import { describeWithFixtures, fixtureNames, readFixture } from '../support/sharedFixtures';
 
@@ -188,5 +188,50 @@ describeWithFixtures('feeTotals: the service’s published containers', () => {
 			const expectedTotal = fees.length === 0 ? 0 : expect.any(Number);
 			expect(feeTotals(fees).fees_total).toEqual(expectedTotal);
 		}
+	});
+});
+
+describe('feesByType', () => {
+	it('sums each type as reported, the total under its own name', () => {
+		expect(
+			feesByType([
+				fee('demurrage', 150, 'USD'),
+				fee('demurrage', 225.1, 'USD'),
+				fee('exam', 0, 'USD'),
+				fee('total', 375.1, 'USD'),
+			]),
+		).toEqual({ demurrage: 375.1, exam: 0, total: 375.1 });
+	});
+
+	it('keeps a type no table lists under its name, and a fee without a type under other', () => {
+		expect(
+			feesByType([
+				{ type: 'storage', amount: '40.5' } as unknown as TerminalFee,
+				{ amount: 10 } as unknown as TerminalFee,
+				fee('other', 5),
+			]),
+		).toEqual({ storage: 40.5, other: 15 });
+	});
+
+	it('is empty for no fees, null when nothing was reported or the currencies differ', () => {
+		expect(feesByType([])).toEqual({});
+		expect(feesByType(null)).toBeNull();
+		expect(feesByType(undefined)).toBeNull();
+		expect(feesByType([fee('demurrage', 100, 'USD'), fee('exam', 90, 'EUR')])).toBeNull();
+		// An uncoded fee joins the sole code, as in feeTotals.
+		expect(feesByType([fee('demurrage', 100, 'usd'), fee('exam', 90)])).toEqual({
+			demurrage: 100,
+			exam: 90,
+		});
+	});
+
+	it('rounds to cents and skips an amount that is not a number', () => {
+		expect(
+			feesByType([
+				fee('exam', 0.1),
+				fee('exam', 0.2),
+				{ type: 'demurrage', amount: 'soon' } as unknown as TerminalFee,
+			]),
+		).toEqual({ exam: 0.3 });
 	});
 });

@@ -68,7 +68,7 @@ function orNull(value: unknown): IDataObject[string] {
  * | last_free_day_date … last_free_day_source   | worked out (logic/lastFreeDay.ts); the facility |
  * |                                             | from the included terminal or shipment          |
  * | active_holds                                | names of the holds that block pickup            |
- * | fees_total, fees_currency                   | worked out (logic/fees.ts); `fees_by_currency`  |
+ * | fees_total, fees_currency, fees_by_type     | worked out (logic/fees.ts); `fees_by_currency`  |
  * |                                             | too when the fees are in several currencies     |
  * | terminal                                    | included pod_terminal's name, else its id       |
  * | vessel, pod_eta_at                          | included shipment's pod_vessel_name, pod_eta_at |
@@ -101,6 +101,7 @@ export function simplifyContainer(item: IDataObject): IDataObject {
 		active_holds: holds.map((hold) => String(record(hold)?.name ?? hold)),
 		fees_total: orNull(item.fees_total),
 		fees_currency: orNull(item.fees_currency),
+		fees_by_type: orNull(item.fees_by_type),
 		...(Object.keys(byCurrency).length > 1 ? { fees_by_currency: byCurrency } : {}),
 		terminal: orNull(terminal?.name ?? item.pod_terminal_id),
 		vessel: orNull(shipment.pod_vessel_name),

@@ -22,6 +22,11 @@
  * - An amount sent as a numeric string ("120.50") counts as that number. An element without a
  *   numeric `amount` is skipped: it cannot be added.
  * - Sums are rounded to cents, so 0.1 + 0.2 is 0.3.
+ *
+ * `feesByType` sums the same readable fees per `type` as reported, `total` included under its
+ * own name and types no table lists under theirs (a fee without a type under `other`, the
+ * interface's name for an unmapped fee); null when nothing was reported or when the amounts are
+ * in two or more currencies, where a sum per type would add dollars to euros.
  */
 import type { TerminalFee } from '../schemas';
 import { toNumber } from '../schemas/values';
@@ -51,6 +56,11 @@ function currencyOf(fee: TerminalFee): string {
 	return typeof fee.currency_code === 'string' ? fee.currency_code.trim().toUpperCase() : '';
 }
 
+/** The currency codes of `fees`, as `feeTotals` groups them (uncoded fees join a sole code). */
+function currencyCodes(fees: readonly TerminalFee[]): Set<string> {
+	return new Set(fees.map(currencyOf).filter((code) => code !== ''));
+}
+
 /** Sums a container's `fees_at_pod_terminal` as the table at the top of this file says. */
 export function feeTotals(fees: readonly TerminalFee[] | null | undefined): FeeTotals {
 	if (!Array.isArray(fees)) return { fees_total: null, fees_currency: null, fees_by_currency: {} };
@@ -61,7 +71,7 @@ export function feeTotals(fees: readonly TerminalFee[] | null | undefined): FeeT
 	const lineItems = readable.filter((fee) => fee.type !== 'total');
 	const summed = lineItems.length > 0 ? lineItems : readable;
 
-	const codes = new Set(summed.map(currencyOf).filter((code) => code !== ''));
+	const codes = currencyCodes(summed);
 	const soleCode = codes.size === 1 ? [...codes][0] : null;
 
 	const unrounded: Record<string, number> = {};
@@ -80,4 +90,23 @@ export function feeTotals(fees: readonly TerminalFee[] | null | undefined): FeeT
 		fees_currency: buckets[0] === '' ? null : buckets[0],
 		fees_by_currency,
 	};
+}
+
+/** The amount per fee type, rounded to cents, as the table at the top of this file says. */
+export function feesByType(
+	fees: readonly TerminalFee[] | null | undefined,
+): Record<string, number> | null {
+	if (!Array.isArray(fees)) return null;
+	const readable = fees
+		.map(readableFee)
+		.filter((fee): fee is TerminalFee & { amount: number } => fee !== null);
+	if (currencyCodes(readable).size > 1) return null;
+	const unrounded: Record<string, number> = {};
+	for (const fee of readable) {
+		const type = typeof fee.type === 'string' && fee.type.trim() !== '' ? fee.type : 'other';
+		unrounded[type] = (unrounded[type] ?? 0) + fee.amount;
+	}
+	const byType: Record<string, number> = {};
+	for (const [type, sum] of Object.entries(unrounded)) byType[type] = roundToCents(sum);
+	return byType;
 }

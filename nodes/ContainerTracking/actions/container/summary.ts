@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { feeTotals } from '../../logic/fees';
+import { feesByType, feeTotals } from '../../logic/fees';
 import {
 	daysUntilLastFreeDay,
 	lastFreeDay,
@@ -95,6 +95,7 @@ export function containerItem(
 			? { holds_with_unknown_status: readiness.holds_with_unknown_status as IDataObject[] }
 			: {}),
 		...fees,
+		fees_by_type: feesByType(attributes.fees_at_pod_terminal),
 	};
 	const item: IDataObject = { ...workedOut };
 	for (const [name, value] of Object.entries(flat))
