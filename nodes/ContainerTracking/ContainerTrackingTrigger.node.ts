@@ -182,7 +182,7 @@ export class ContainerTrackingTrigger implements INodeType {
 						type: 'boolean',
 						default: true,
 						description:
-							'Whether to output one item per hold or fee that changed (placed, pending, activated, cleared; added, removed, amount changed) instead of one item holding both whole arrays',
+							'Whether to output one item per hold or fee that changed (placed, pending, activated, cleared; added, removed, amount changed; a hold with what it means and who clears it) instead of one item holding both whole arrays',
 					},
 					{
 						displayName: 'Fetch Container When Missing',

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { splitChangeset } from '../logic/changeset';
 import { withEventLabel } from '../logic/eventNames';
+import { holdMeaning } from '../logic/holdNames';
 import { pickupReadiness } from '../logic/readiness';
 import { isRecord, membersOf } from '../schemas/values';
 import { recordLabel, type DataWarning } from '../schemas/warnings';
@@ -78,8 +79,9 @@ function withWarnings(item: IDataObject, warnings: DataWarning[]): IDataObject {
 
 /**
  * `container.updated`: one item per changed attribute (docs/service.md, "Changesets"), or per
- * hold or fee that changed when those are expanded. `pod_terminal` values are terminal ids: their
- * names are added from `included`.
+ * hold or fee that changed when those are expanded; a hold's item adds its meaning and who clears
+ * it (logic/holdNames.ts). `pod_terminal` values are terminal ids: their names are added from
+ * `included`.
  */
 function containerUpdatedItems(
 	notification: Delivery,
@@ -102,6 +104,8 @@ function containerUpdatedItems(
 		fields: options.fields,
 	}).map(({ warning, ...change }) => {
 		const item: IDataObject = { ...common, ...(change as unknown as IDataObject) };
+		// What the hold is and who clears it, so every alert can say whom to call.
+		if (change.hold) Object.assign(item, holdMeaning(change.hold.name));
 		if (change.field === 'pod_terminal') {
 			item.old_terminal_name = text(included.get(`terminal:${String(change.old_value)}`), 'name');
 			item.new_terminal_name = text(included.get(`terminal:${String(change.new_value)}`), 'name');
