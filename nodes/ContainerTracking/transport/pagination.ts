@@ -80,7 +80,7 @@ export async function fetchAllPages(
 		limit?: number;
 		itemIndex?: number;
 		what?: string;
-		until?: (page: IDataObject[]) => boolean;
+		until?: (page: PageWalk) => boolean;
 	} = {},
 ): Promise<PageWalk> {
 	const records: IDataObject[] = [];
@@ -98,16 +98,25 @@ export async function fetchAllPages(
 		if (!next || seen.has(next) || page.records.length === 0) break;
 		seen.add(next);
 		if (limit !== undefined && records.length >= limit) break;
-		if (until?.(page.records)) break;
+		if (until?.(page)) break;
 	}
 	return { records: limit === undefined ? records : records.slice(0, limit), included };
+}
+
+/** A list read as one document: its records, what they included, and what was odd in each. */
+export interface ListAnswer<Schema extends z.ZodTypeAny> {
+	records: Array<z.infer<Schema>['data'][number]>;
+	included: IncludedIndex;
+	warnings: DocumentWarnings;
 }
 
 /**
  * Every page of a list (or up to `limit` records), read as one document: each record needs an
  * id and a type, every other difference from `schema` is a warning for that record's item.
  * With `keep`, only the records it keeps count and are returned: the service filters none of its
- * lists, so a filter is applied here, and pages are read until `limit` records are kept.
+ * lists, so a filter is applied here, and pages are read until `limit` records are kept. `keep`
+ * sees each record once, with the records its page included (a page includes what its own
+ * records relate to).
  */
 export async function fetchList<Schema extends z.ZodTypeAny>(
 	this: ContainerTrackingContext,
@@ -118,30 +127,53 @@ export async function fetchList<Schema extends z.ZodTypeAny>(
 		qs?: IDataObject;
 		limit?: number;
 		itemIndex?: number;
-		keep?: (record: IDataObject) => boolean;
+		keep?: (record: IDataObject, included: IncludedIndex) => boolean;
 	} = {},
-): Promise<{
-	records: Array<z.infer<Schema>['data'][number]>;
-	included: IncludedIndex;
-	warnings: DocumentWarnings;
-}> {
+): Promise<ListAnswer<Schema>> {
 	const { keep, limit, ...walk } = options;
+	if (!keep) {
+		const pages = await fetchAllPages.call(this, path, { ...walk, limit, what });
+		return readList(this, schema, pages, what, options.itemIndex);
+	}
+	const judged = new Map<IDataObject, boolean>();
 	let kept = 0;
-	const pages = keep
-		? await fetchAllPages.call(this, path, {
-				...walk,
-				what,
-				until: (page) => limit !== undefined && (kept += page.filter(keep).length) >= limit,
-			})
-		: await fetchAllPages.call(this, path, { ...walk, limit, what });
-	const records = keep ? pages.records.filter(keep).slice(0, limit) : pages.records;
+	const judge = (records: IDataObject[], included: IncludedIndex) => {
+		for (const record of records) {
+			if (judged.has(record)) continue;
+			const keeps = keep(record, included);
+			judged.set(record, keeps);
+			if (keeps) kept += 1;
+		}
+	};
+	const pages = await fetchAllPages.call(this, path, {
+		...walk,
+		what,
+		until: (page) => {
+			judge(page.records, indexIncluded(page.included));
+			return limit !== undefined && kept >= limit;
+		},
+	});
+	// The walk hands `until` every page but the one it stopped on.
+	judge(pages.records, indexIncluded(pages.included));
+	const records = pages.records.filter((record) => judged.get(record)).slice(0, limit);
+	return readList(this, schema, { records, included: pages.included }, what, options.itemIndex);
+}
+
+/** A walked list read as one document against `schema`. */
+function readList<Schema extends z.ZodTypeAny>(
+	context: ContainerTrackingContext,
+	schema: Schema,
+	{ records, included }: PageWalk,
+	what: string,
+	itemIndex: number | undefined,
+): ListAnswer<Schema> {
 	const { document, warnings } = readAnswer(
-		this,
+		context,
 		listDocumentCore,
 		schema,
-		{ data: records, included: pages.included },
+		{ data: records, included },
 		what,
-		options.itemIndex,
+		itemIndex,
 	);
 	return {
 		records: document.data as Array<z.infer<Schema>['data'][number]>,

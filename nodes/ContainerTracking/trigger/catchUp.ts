@@ -111,7 +111,7 @@ async function readLog(
 	const walk = await fetchAllPages.call(context, '/webhook_notifications', {
 		what: 'reading the notification log',
 		until: (page) => {
-			const entries = page.map(logged);
+			const entries = page.records.map(logged);
 			newest = newestOf(entries, newest);
 			pages += 1;
 			return pages >= MAX_LOG_PAGES || olderPageOfNewestFirst(entries, since(newest));

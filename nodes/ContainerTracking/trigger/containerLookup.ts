@@ -25,7 +25,7 @@ export async function addMissingContainers(
 	const isTheOne = listsEvent(String(missing[0].reference_id));
 	const pages = await fetchAllPages.call(this, '/containers', {
 		what: 'looking up the container of a transport event',
-		until: (page) => page.some(isTheOne),
+		until: (page) => page.records.some(isTheOne),
 	});
 	const container = pages.records.find(isTheOne);
 	for (const item of missing) {

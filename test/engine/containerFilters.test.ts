@@ -1,0 +1,309 @@
+// Container → Get Many's filters and order, run by n8n's engine against a sandbox whose
+// containers are put into known states through the control API: which containers each filter
+// keeps is known by construction (what was played and set), not worked out again here. The
+// Terminal filter's answer is read from the service's own answer. Runs under drift too
+// (jest.config.js): drift never touches status, holds that block, availability or timestamps.
+import { DateTime } from 'luxon';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { withCheckDigit } from '../../sandbox/world/containerNumbers';
+import { runContainerTrackingNode } from '../support/engine';
+import {
+	API_KEY,
+	startTestSandbox,
+	trackManyContainers,
+	type SandboxHandle,
+} from '../support/sandbox';
+
+/** The boxes, each with the state it is put in and the last free day it gets (days from today). */
+const BOXES = {
+	readySoon: { number: withCheckDigit('MSCU610001'), days: 1 as number | null },
+	heldToday: { number: withCheckDigit('MSCU610002'), days: 0 as number | null },
+	readyPassed: { number: withCheckDigit('MSCU610003'), days: -2 as number | null },
+	onShipLater: { number: withCheckDigit('MSCU610004'), days: 5 as number | null },
+	returned: { number: withCheckDigit('MSCU610005'), days: -5 as number | null },
+	pendingHold: { number: withCheckDigit('MSCU610006'), days: null as number | null },
+	readyUndated: { number: withCheckDigit('MSCU610007'), days: null as number | null },
+};
+type Box = keyof typeof BOXES;
+const ALL = Object.keys(BOXES) as Box[];
+
+describe('Container Tracking node: Container → Get Many filters and order', () => {
+	let handle: SandboxHandle;
+	const idOf: Partial<Record<Box, string>> = {};
+	const credentials = () => ({ apiKey: API_KEY, baseUrl: handle.sandbox.url });
+	const boxOf = (number: unknown) => ALL.find((box) => BOXES[box].number === number);
+
+	const control = async (path: string, body: Record<string, unknown>) => {
+		const answer = await handle.control.post(path, body);
+		if (answer.status >= 300)
+			throw new Error(`${path} ${JSON.stringify(body)} answered ${answer.status}`);
+	};
+	const change = (box: Box, body: Record<string, unknown>) =>
+		control(`/containers/${idOf[box]}/changes`, body);
+	const play = (box: Box, scenario: string) =>
+		control(`/containers/${idOf[box]}/scenarios/${scenario}`, { gap_seconds: 0 });
+
+	const getMany = async (
+		filters: IDataObject,
+		more: INodeParameters = {},
+		nodeOptions: { continueOnFail?: boolean } = {},
+	) =>
+		runContainerTrackingNode(
+			{ resource: 'container', operation: 'getMany', returnAll: true, filters, ...more },
+			[{}],
+			credentials(),
+			nodeOptions,
+		);
+	/** The boxes an answer lists, in its order. */
+	const boxes = async (filters: IDataObject, more: INodeParameters = {}) => {
+		const { items, error } = await getMany(filters, more);
+		if (error) throw error;
+		return items.map((item) => boxOf(item.json.number));
+	};
+	const sorted = (list: Array<Box | undefined>) => [...list].sort();
+	const except = (...left: Box[]) => ALL.filter((box) => !left.includes(box)).sort();
+
+	beforeAll(async () => {
+		handle = await startTestSandbox({ trackingDelaySeconds: 0 });
+		const containers = await trackManyContainers(
+			handle,
+			ALL.map((box) => BOXES[box].number),
+			'MSCU',
+		);
+		for (const container of containers) {
+			const box = boxOf(container.attributes.number);
+			if (box) idOf[box] = container.id;
+		}
+
+		for (const box of ['readySoon', 'heldToday', 'readyPassed', 'readyUndated'] as Box[])
+			await play(box, 'ready_for_pickup');
+		// Held: the terminal lists an active customs hold and no longer releases the box.
+		await change('heldToday', { kind: 'place_hold', name: 'customs', status: 'hold' });
+		await change('heldToday', { kind: 'set_availability', available: false });
+		// Returned: the whole journey, to the empty's return.
+		await play('returned', 'journey');
+		await change('pendingHold', { kind: 'place_hold', name: 'customs', status: 'pending' });
+
+		// One source of last free day each (the line's), as a date at the port terminal; the
+		// journey's own terminal and rail dates are cleared so that the line's is the one read.
+		for (const box of ALL) {
+			for (const source of ['terminal', 'rail', 'line'])
+				await change(box, { kind: 'set_last_free_day', source, date: null });
+			const days = BOXES[box].days;
+			if (days === null) continue;
+			const zone = String(
+				handle.sandbox.world.store.get('container', idOf[box]!)!.attributes.pod_timezone,
+			);
+			const date = DateTime.now().setZone(zone).startOf('day').plus({ days }).toISODate();
+			await change(box, { kind: 'set_last_free_day', source: 'line', date });
+		}
+	});
+	afterAll(async () => handle.stop());
+
+	it('the boxes are in the states the filters are tested on', async () => {
+		const { items, error } = await getMany({});
+		expect(error).toBeUndefined();
+		const state = Object.fromEntries(
+			items.map((item) => [
+				boxOf(item.json.number),
+				[item.json.pickup_status, item.json.days_until_last_free_day],
+			]),
+		);
+		expect(state).toEqual({
+			readySoon: ['ready', 1],
+			heldToday: ['on_hold', 0],
+			readyPassed: ['ready', -2],
+			onShipLater: ['not_available', 5],
+			returned: ['not_available', -5],
+			pendingHold: ['not_available', null],
+			readyUndated: ['ready', null],
+		});
+		expect(items.find((item) => boxOf(item.json.number) === 'returned')?.json.current_status).toBe(
+			'empty_returned',
+		);
+	});
+
+	it('Pickup Status keeps the chosen statuses; Not Ready is every status but ready', async () => {
+		expect(sorted(await boxes({ pickupStatuses: ['ready'] }))).toEqual(
+			['readySoon', 'readyPassed', 'readyUndated'].sort(),
+		);
+		expect(sorted(await boxes({ pickupStatuses: ['not_ready'] }))).toEqual(
+			except('readySoon', 'readyPassed', 'readyUndated'),
+		);
+		expect(await boxes({ pickupStatuses: ['on_hold'] })).toEqual(['heldToday']);
+		expect(sorted(await boxes({ pickupStatuses: ['on_hold', 'ready'] }))).toEqual(
+			['heldToday', 'readySoon', 'readyPassed', 'readyUndated'].sort(),
+		);
+	});
+
+	it('Last Free Day: within the next days, or passed, or not known, at each facility', async () => {
+		expect(sorted(await boxes({ lastFreeDay: 'within' }))).toEqual(
+			['readySoon', 'heldToday'].sort(),
+		);
+		expect(sorted(await boxes({ lastFreeDay: 'within', lastFreeDayDays: 5 }))).toEqual(
+			['readySoon', 'heldToday', 'onShipLater'].sort(),
+		);
+		expect(sorted(await boxes({ lastFreeDay: 'withinOrPassed', lastFreeDayDays: 0 }))).toEqual(
+			['heldToday', 'readyPassed', 'returned'].sort(),
+		);
+		expect(sorted(await boxes({ lastFreeDay: 'passed' }))).toEqual(
+			['readyPassed', 'returned'].sort(),
+		);
+		expect(sorted(await boxes({ lastFreeDay: 'unknown' }))).toEqual(
+			['pendingHold', 'readyUndated'].sort(),
+		);
+		// The number of days alone means "within".
+		expect(await boxes({ lastFreeDayDays: 0 })).toEqual(['heldToday']);
+	});
+
+	it('Has Active Holds counts holds that block, not pending ones', async () => {
+		expect(await boxes({ hasActiveHolds: 'yes' })).toEqual(['heldToday']);
+		expect(sorted(await boxes({ hasActiveHolds: 'no' }))).toEqual(except('heldToday'));
+	});
+
+	it('Current Status Is and Is Not', async () => {
+		expect(await boxes({ currentStatuses: ['empty_returned'] })).toEqual(['returned']);
+		expect(
+			sorted(
+				await boxes({ excludedCurrentStatuses: ['picked_up', 'delivered', 'empty_returned'] }),
+			),
+		).toEqual(except('returned'));
+		// From an expression, a comma-separated text is a list.
+		expect(
+			sorted(await boxes({ excludedCurrentStatuses: '={{ "picked_up, empty_returned" }}' })),
+		).toEqual(except('returned'));
+	});
+
+	it('Terminal matches the port terminal by part of its name or by code, as the service names it', async () => {
+		const { data } = await handle.api.get('/containers', {
+			params: { include: 'pod_terminal', 'page[size]': 100 },
+		});
+		const terminals = new Map<string, IDataObject>(
+			(data.included as Array<{ type: string; id: string; attributes: IDataObject }>)
+				.filter((record) => record.type === 'terminal')
+				.map((record) => [record.id, record.attributes]),
+		);
+		const servedTerminal = (container: IDataObject) =>
+			terminals.get(
+				String(
+					((container.relationships as IDataObject).pod_terminal as { data?: { id: string } })
+						?.data?.id,
+				),
+			);
+		const served = data.data as IDataObject[];
+		const first = served.map(servedTerminal).find((terminal) => terminal?.name)!;
+		const name = String(first.name);
+		const part = name.slice(0, Math.max(4, Math.ceil(name.length / 2))).toUpperCase();
+		const expected = served
+			.filter((container) =>
+				String(servedTerminal(container)?.name ?? '')
+					.toLowerCase()
+					.includes(part.toLowerCase()),
+			)
+			.map((container) => boxOf((container.attributes as IDataObject).number))
+			.sort();
+		expect(expected.length).toBeGreaterThan(0);
+		expect(sorted(await boxes({ terminal: ` ${part} ` }))).toEqual(expected);
+		if (first.firms_code) {
+			const byCode = served
+				.filter((container) => servedTerminal(container)?.firms_code === first.firms_code)
+				.map((container) => boxOf((container.attributes as IDataObject).number))
+				.sort();
+			expect(sorted(await boxes({ terminal: String(first.firms_code).toLowerCase() }))).toEqual(
+				byCode,
+			);
+		}
+		expect(await boxes({ terminal: 'No Such Terminal Anywhere' })).toEqual([]);
+	});
+
+	it('every filter set must hold: the daily question of the digest', async () => {
+		expect(
+			sorted(
+				await boxes({
+					lastFreeDay: 'withinOrPassed',
+					lastFreeDayDays: 2,
+					pickupStatuses: ['not_ready'],
+					excludedCurrentStatuses: ['picked_up', 'delivered', 'empty_returned'],
+				}),
+			),
+		).toEqual(['heldToday']);
+	});
+
+	it('Limit counts the containers that pass the filters, read over several pages', async () => {
+		const all = await boxes({});
+		const notReady = all.filter((box) =>
+			['heldToday', 'onShipLater', 'returned', 'pendingHold'].includes(box!),
+		);
+		// A limit of 2 asks for pages of 2: the kept ones are spread over several.
+		const { items, error } = await getMany(
+			{ pickupStatuses: ['not_ready'] },
+			{ returnAll: false, limit: 2 },
+		);
+		expect(error).toBeUndefined();
+		expect(items.map((item) => boxOf(item.json.number))).toEqual(notReady.slice(0, 2));
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }]);
+	});
+
+	it('Order by last free day: earliest date first, boxes without one last; Limit after the order', async () => {
+		const order = await boxes({}, { options: { sort: 'lastFreeDay' } });
+		expect(order.slice(0, 5)).toEqual([
+			'returned',
+			'readyPassed',
+			'heldToday',
+			'readySoon',
+			'onShipLater',
+		]);
+		expect(sorted(order.slice(5))).toEqual(['pendingHold', 'readyUndated']);
+		// The undated keep the service's order among themselves.
+		const service = await boxes({});
+		expect(order.slice(5)).toEqual(
+			service.filter((box) => box === 'pendingHold' || box === 'readyUndated'),
+		);
+
+		const { items } = await getMany(
+			{ pickupStatuses: ['ready'] },
+			{ returnAll: false, limit: 1, options: { sort: 'lastFreeDay' } },
+		);
+		expect(items.map((item) => boxOf(item.json.number))).toEqual(['readyPassed']);
+	});
+
+	it('the simplified items pass the same filters', async () => {
+		const { items } = await getMany({ hasActiveHolds: 'yes' }, { simplify: true });
+		expect(items.map((item) => [item.json.number, item.json.active_holds])).toEqual([
+			[BOXES.heldToday.number, ['customs']],
+		]);
+	});
+
+	it('a bad number of days is an error naming the filter; with Continue On Fail, an error item', async () => {
+		const failed = await getMany({ lastFreeDay: 'within', lastFreeDayDays: '={{ "soon" }}' });
+		expect(failed.items).toEqual([]);
+		expect(failed.error?.message).toBe(
+			'The filter "Last Free Day Within (Days)" is "soon": it takes a whole number of days, 0 or more',
+		);
+
+		// Two input items, the second with a bad value: the first still lists, the second is an
+		// error item paired with it.
+		const { items, error } = await runContainerTrackingNode(
+			{
+				resource: 'container',
+				operation: 'getMany',
+				returnAll: true,
+				filters: { lastFreeDayDays: '={{ $json.days }}' },
+			},
+			[{ days: 0 }, { days: 'two' }],
+			credentials(),
+			{ continueOnFail: true },
+		);
+		expect(error).toBeUndefined();
+		expect(items.map((item) => [boxOf(item.json.number) ?? null, item.pairedItem])).toEqual([
+			['heldToday', { item: 0 }],
+			[null, { item: 1 }],
+		]);
+		expect(items[1].json).toEqual({
+			error:
+				'The filter "Last Free Day Within (Days)" is "two": it takes a whole number of days, 0 or more',
+			error_description: 'Check the filter "Last Free Day Within (Days)" of item 1, or remove it.',
+		});
+	});
+});
