@@ -67,6 +67,45 @@ export function n8nLib(): Promise<N8nLib> {
 	return lib;
 }
 
+/** An email as the local SMTP server (scripts/lib/mail.mjs, maildev) parsed it. */
+export interface ReceivedMail {
+	subject: string;
+	text?: string;
+	html?: string;
+	from: Array<{ address: string; name: string }>;
+	to: Array<{ address: string; name: string }>;
+}
+
+export interface MailServer {
+	smtpHost: string;
+	smtpPort: number;
+	webUrl: string;
+	/** Every email received so far, in order of arrival. */
+	messages: ReceivedMail[];
+	stop(): Promise<void>;
+}
+
+interface MailLib {
+	startMailServer(): Promise<MailServer>;
+	smtpCredential(server: MailServer): Record<string, unknown>;
+}
+
+let mailLib: Promise<MailLib> | undefined;
+function mail(): Promise<MailLib> {
+	mailLib ??= importNative(path.join('lib', 'mail.mjs')) as Promise<MailLib>;
+	return mailLib;
+}
+
+/** A local SMTP server with a web inbox, on free ports, for the examples' Send Email nodes. */
+export async function startMailServer(): Promise<MailServer> {
+	return (await mail()).startMailServer();
+}
+
+/** The SMTP credential examples/hold-alerts.json uses (`ctDemoSmtp`), pointing at `server`. */
+export async function smtpCredential(server: MailServer): Promise<Record<string, unknown>> {
+	return (await mail()).smtpCredential(server);
+}
+
 /** n8n in queue mode (scripts/lib/queue.mjs): Postgres, Redis, main, webhook process, workers. */
 export interface QueueCluster {
 	n8nDir: string;
@@ -190,6 +229,8 @@ export interface E2eContext {
 		credentials: Array<{ id: string; name: string; apiKey: string }>,
 	): Promise<void>;
 	importWorkflow(definition: Record<string, unknown>): Promise<void>;
+	/** The examples' SMTP credential (`ctDemoSmtp`), pointing at a local mail server. */
+	importSmtpCredential(server: MailServer): Promise<void>;
 	execute(id: string): Promise<CliResult & { run: RunJson }>;
 	start(): Promise<{ url: string; cookie: string; log(): string }>;
 	stopN8n(): Promise<void>;
@@ -260,6 +301,10 @@ export async function startE2e({
 		async importWorkflow(definition) {
 			const file = context.writeFixture(String(definition.id), definition);
 			await context.cliOk(['import:workflow', `--input=${file}`]);
+		},
+		async importSmtpCredential(server) {
+			const file = context.writeFixture('smtp-credential', [await smtpCredential(server)]);
+			await context.cliOk(['import:credentials', `--input=${file}`]);
 		},
 		async execute(id) {
 			return n8n.executeWorkflow(n8nDir, env, id);
