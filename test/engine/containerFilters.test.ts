@@ -3,46 +3,21 @@
 // keeps is known by construction (what was played and set), not worked out again here. The
 // Terminal filter's answer is read from the service's own answer. Runs under drift too
 // (jest.config.js): drift never touches status, holds that block, availability or timestamps.
-import { DateTime } from 'luxon';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import { runContainerTrackingNode } from '../support/engine';
 import {
-	API_KEY,
-	startTestSandbox,
-	trackManyContainers,
-	type SandboxHandle,
-} from '../support/sandbox';
-
-/** The boxes, each with the state it is put in and the last free day it gets (days from today). */
-const BOXES = {
-	readySoon: { number: withCheckDigit('MSCU610001'), days: 1 as number | null },
-	heldToday: { number: withCheckDigit('MSCU610002'), days: 0 as number | null },
-	readyPassed: { number: withCheckDigit('MSCU610003'), days: -2 as number | null },
-	onShipLater: { number: withCheckDigit('MSCU610004'), days: 5 as number | null },
-	returned: { number: withCheckDigit('MSCU610005'), days: -5 as number | null },
-	pendingHold: { number: withCheckDigit('MSCU610006'), days: null as number | null },
-	readyUndated: { number: withCheckDigit('MSCU610007'), days: null as number | null },
-};
-type Box = keyof typeof BOXES;
-const ALL = Object.keys(BOXES) as Box[];
+	ALL_BOXES as ALL,
+	BOXES,
+	boxOf,
+	putBoxesInStates,
+	type Box,
+} from '../support/containerStates';
+import { API_KEY, startTestSandbox, type SandboxHandle } from '../support/sandbox';
 
 describe('Container Tracking node: Container → Get Many filters and order', () => {
 	let handle: SandboxHandle;
-	const idOf: Partial<Record<Box, string>> = {};
 	const credentials = () => ({ apiKey: API_KEY, baseUrl: handle.sandbox.url });
-	const boxOf = (number: unknown) => ALL.find((box) => BOXES[box].number === number);
-
-	const control = async (path: string, body: Record<string, unknown>) => {
-		const answer = await handle.control.post(path, body);
-		if (answer.status >= 300)
-			throw new Error(`${path} ${JSON.stringify(body)} answered ${answer.status}`);
-	};
-	const change = (box: Box, body: Record<string, unknown>) =>
-		control(`/containers/${idOf[box]}/changes`, body);
-	const play = (box: Box, scenario: string) =>
-		control(`/containers/${idOf[box]}/scenarios/${scenario}`, { gap_seconds: 0 });
 
 	const getMany = async (
 		filters: IDataObject,
@@ -66,38 +41,7 @@ describe('Container Tracking node: Container → Get Many filters and order', ()
 
 	beforeAll(async () => {
 		handle = await startTestSandbox({ trackingDelaySeconds: 0 });
-		const containers = await trackManyContainers(
-			handle,
-			ALL.map((box) => BOXES[box].number),
-			'MSCU',
-		);
-		for (const container of containers) {
-			const box = boxOf(container.attributes.number);
-			if (box) idOf[box] = container.id;
-		}
-
-		for (const box of ['readySoon', 'heldToday', 'readyPassed', 'readyUndated'] as Box[])
-			await play(box, 'ready_for_pickup');
-		// Held: the terminal lists an active customs hold and no longer releases the box.
-		await change('heldToday', { kind: 'place_hold', name: 'customs', status: 'hold' });
-		await change('heldToday', { kind: 'set_availability', available: false });
-		// Returned: the whole journey, to the empty's return.
-		await play('returned', 'journey');
-		await change('pendingHold', { kind: 'place_hold', name: 'customs', status: 'pending' });
-
-		// One source of last free day each (the line's), as a date at the port terminal; the
-		// journey's own terminal and rail dates are cleared so that the line's is the one read.
-		for (const box of ALL) {
-			for (const source of ['terminal', 'rail', 'line'])
-				await change(box, { kind: 'set_last_free_day', source, date: null });
-			const days = BOXES[box].days;
-			if (days === null) continue;
-			const zone = String(
-				handle.sandbox.world.store.get('container', idOf[box]!)!.attributes.pod_timezone,
-			);
-			const date = DateTime.now().setZone(zone).startOf('day').plus({ days }).toISODate();
-			await change(box, { kind: 'set_last_free_day', source: 'line', date });
-		}
+		await putBoxesInStates(handle);
 	});
 	afterAll(async () => handle.stop());
 
@@ -187,8 +131,8 @@ describe('Container Tracking node: Container → Get Many filters and order', ()
 		const servedTerminal = (container: IDataObject) =>
 			terminals.get(
 				String(
-					((container.relationships as IDataObject).pod_terminal as { data?: { id: string } })
-						?.data?.id,
+					((container.relationships as IDataObject).pod_terminal as { data?: { id: string } })?.data
+						?.id,
 				),
 			);
 		const served = data.data as IDataObject[];

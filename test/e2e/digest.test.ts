@@ -1,0 +1,165 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
+// The last free day digest (examples/last-free-day-digest.json) in a real n8n 2.40.7 with the
+// packed package, its SMTP credential pointing at a local mail server (scripts/lib/mail.mjs).
+// Run by hand (`n8n execute`, its Manual Trigger: the Schedule Trigger feeds the same chain):
+// with nothing to report it sends nothing; with boxes in known states it sends one email whose
+// table lists exactly the containers an independent reading of the sandbox's own records says
+// need attention, earliest last free day first.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { DateTime } from 'luxon';
+
+import { BOXES, putBoxesInStates } from '../support/containerStates';
+import { eventually } from '../support/sandbox';
+import {
+	itemsOf,
+	sandboxCredential,
+	SETUP_TIMEOUT,
+	sleep,
+	startE2e,
+	startMailServer,
+	type E2eContext,
+	type MailServer,
+} from './helpers';
+
+const DIGEST = path.resolve(__dirname, '..', '..', 'examples', 'last-free-day-digest.json');
+const DIGEST_ID = 'ctLastFreeDayDigest';
+const TEST_TIMEOUT = 4 * 60_000;
+/** Statuses of a box that has left the place it is picked up from (logic/readiness.ts, row 1). */
+const GONE = ['picked_up', 'delivered', 'empty_returned', 'dropped', 'off_dock', 'loaded'];
+
+/** The cells of each body row of the first HTML table in `html`. */
+function tableRows(html: string): string[][] {
+	const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(html)?.[1] ?? '';
+	return [...body.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)].map((row) =>
+		[...row[1].matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((cell) => cell[1]),
+	);
+}
+
+describe('e2e: the last free day digest in a real n8n', () => {
+	let ctx: E2eContext;
+	let mail: MailServer;
+
+	beforeAll(async () => {
+		ctx = await startE2e({ sandbox: { trackingDelaySeconds: 0 } });
+		mail = await startMailServer();
+		await ctx.importCredentials([sandboxCredential()]);
+		await ctx.importSmtpCredential(mail);
+		await ctx.importWorkflow(JSON.parse(readFileSync(DIGEST, 'utf8')));
+	}, SETUP_TIMEOUT);
+
+	afterAll(async () => {
+		await ctx?.stop();
+		await mail?.stop();
+	}, 60_000);
+
+	const runDigest = async () => {
+		const result = await ctx.execute(DIGEST_ID);
+		if (result.code !== 0 || !result.run)
+			throw new Error(`n8n execute failed:\n${(result.stderr + result.stdout).slice(-4000)}`);
+		expect(result.run.data.resultData.error).toBeUndefined();
+		return result.run;
+	};
+
+	it(
+		'with nothing that needs attention, no email is sent',
+		async () => {
+			const run = await runDigest();
+			expect(itemsOf(run, 'Containers needing attention')).toEqual([]);
+			expect(run.data.resultData.runData['Email the digest']).toBeUndefined();
+			await sleep(1000);
+			expect(mail.messages).toEqual([]);
+		},
+		TEST_TIMEOUT,
+	);
+
+	it(
+		'one email lists exactly the containers that need attention, earliest last free day first',
+		async () => {
+			const ids = await putBoxesInStates(ctx.handle);
+			// Two boxes still on the ship: one due in two days, one already past its day.
+			const store = ctx.handle.sandbox.world.store;
+			for (const [box, days] of [
+				['onShipLater', 2],
+				['pendingHold', -1],
+			] as const) {
+				const zone = String(store.get('container', ids[box])!.attributes.pod_timezone);
+				const answer = await ctx.handle.control.post(`/containers/${ids[box]}/changes`, {
+					kind: 'set_last_free_day',
+					source: 'line',
+					date: DateTime.now().setZone(zone).startOf('day').plus({ days }).toISODate(),
+				});
+				expect(answer.status).toBe(200);
+			}
+
+			// Independently of the node: the sandbox's own records, read with the plain rules of
+			// the interface (a line last free day is a date at the port; ready means discharged,
+			// available and no active hold; a box that left is no one's concern).
+			const expected = store
+				.list('container')
+				.map((container) => {
+					const attributes = container.attributes as {
+						number: string;
+						current_status: string;
+						pod_timezone: string;
+						pod_discharged_at: string | null;
+						available_for_pickup: boolean | null;
+						holds_at_pod_terminal: Array<{ status: string }> | null;
+						import_deadlines?: { pickup_lfd_line?: string | null };
+					};
+					const zone = String(attributes.pod_timezone);
+					const line = attributes.import_deadlines?.pickup_lfd_line ?? null;
+					const date = line ? DateTime.fromISO(line, { zone }).toISODate() : null;
+					const days = line
+						? DateTime.fromISO(line, { zone })
+								.startOf('day')
+								.diff(DateTime.now().setZone(zone).startOf('day'), 'days').days
+						: null;
+					const ready =
+						Boolean(attributes.pod_discharged_at) &&
+						attributes.available_for_pickup === true &&
+						!(attributes.holds_at_pod_terminal ?? []).some((hold) => hold.status === 'hold');
+					const needsAttention =
+						!GONE.includes(attributes.current_status) &&
+						days !== null &&
+						Math.round(days) <= 2 &&
+						!ready;
+					return { number: String(attributes.number), date, line, needsAttention };
+				})
+				.filter((container) => container.needsAttention)
+				.sort((a, b) => Date.parse(a.line!) - Date.parse(b.line!));
+			// By construction: the held box (today) and the two on the ship.
+			expect(expected.map((container) => container.number).sort()).toEqual(
+				[BOXES.heldToday.number, BOXES.onShipLater.number, BOXES.pendingHold.number].sort(),
+			);
+
+			await runDigest();
+			const [digest] = await eventually(
+				async () => (mail.messages.length > 0 ? mail.messages : undefined),
+				{ timeoutMs: 30_000, intervalMs: 200, what: 'the digest email' },
+			);
+			await sleep(1000);
+			expect(mail.messages).toHaveLength(1);
+
+			// `$now` is in the instance's zone (GENERIC_TIMEZONE, n8n's default America/New_York).
+			const today = DateTime.now()
+				.setZone(ctx.env.GENERIC_TIMEZONE ?? 'America/New_York')
+				.toFormat('yyyy-MM-dd');
+			expect(digest.subject).toBe(`Last free days: 3 containers need attention on ${today}`);
+			const rows = tableRows(digest.html ?? '');
+			expect(rows.map((cells) => cells[0])).toEqual(expected.map((container) => container.number));
+			// Each last free day is the date at its facility, as the records hold it.
+			rows.forEach((cells, index) => expect(cells[2]).toContain(String(expected[index].date)));
+			const held = rows.find((cells) => cells[0] === BOXES.heldToday.number)!;
+			expect(held[3]).toBe('today');
+			expect(held[4]).toBe('customs');
+			// The plain-text part lists the same containers, one line each.
+			const lines = (digest.text ?? '').trim().split('\n').slice(2);
+			expect(lines.map((line) => line.split(' | ')[0])).toEqual(
+				expected.map((container) => container.number),
+			);
+		},
+		TEST_TIMEOUT,
+	);
+});
