@@ -30,7 +30,7 @@ const CREDENTIAL = { id: 'ctSandboxCredential', name: 'Container Tracking sandbo
 const HOLD_ALERTS = {
 	id: 'ctHoldAlerts',
 	trigger: 'Container hold changed',
-	last: 'Append to hold-alerts.log',
+	last: 'Email: hold placed',
 };
 const BULK_TRACKING = { id: 'ctBulkTracking' };
 const VIEWPORT = { width: 1440, height: 900 };
@@ -217,7 +217,7 @@ function lastNodeExecuted(execution) {
 }
 
 /**
- * The latest successful Hold alerts execution that went all the way to the log file (a hold
+ * The latest successful Hold alerts execution that went all the way to its email (a hold
  * placed or activated), waiting for the sandbox's scenarios to produce one. After `timeoutMs`
  * any successful execution will do.
  */

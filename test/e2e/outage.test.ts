@@ -2,35 +2,40 @@
 // n8n down longer than the service retries, in a real n8n with the packed package: the hold-alert
 // example is published; n8n stops; customs holds play while every delivery fails until each
 // notification is `failed` and the service has turned the webhook off; n8n starts again. Within
-// two minutes every missed hold alert is written once to hold-alerts.log (where the workflow
-// writes), the webhook is on again, and the next live delivery writes once. Played twice on one
-// n8n: with the service logging notifications while the webhook is off, and without.
-import { mkdtempSync, readFileSync, realpathSync, rmSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// two minutes every missed hold alert is emailed once (to a local mail server), the webhook is on
+// again, and the next live delivery emails once. Played twice on one n8n: with the service
+// logging notifications while the webhook is off, and without.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import { eventually, trackContainer } from '../support/sandbox';
-import { sandboxCredential, SETUP_TIMEOUT, sleep, startE2e, type E2eContext } from './helpers';
+import {
+	sandboxCredential,
+	SETUP_TIMEOUT,
+	sleep,
+	startE2e,
+	startMailServer,
+	type E2eContext,
+	type MailServer,
+} from './helpers';
 
 const EXAMPLES = path.resolve(__dirname, '..', '..', 'examples');
 const HOLD_ALERTS = { id: 'ctHoldAlerts', webhookId: '7b0e6a52-3c1d-4e8f-9a47-1d2c3b4a5e61' };
-/** What the issue allows from n8n's start to the last missed alert written. */
+/** What the issue allows from n8n's start to the last missed alert sent. */
 const CATCH_UP_WITHIN_MS = 2 * 60_000;
 const TEST_TIMEOUT = 6 * 60_000;
 
 describe('e2e: n8n down longer than the service retries', () => {
 	let ctx: E2eContext;
-	let outputDir: string;
+	let mail: MailServer;
 	let webhookUrl: string;
 	let serial = 0;
 
-	const alertLines = (): string[] => {
-		const file = path.join(outputDir, 'hold-alerts.log');
-		return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
-	};
+	const alertLines = (): string[] => mail.messages.map((message) => message.subject);
+	/** The activation's alert; the release sends one of its own. */
 	const alertsFor = (number: string) =>
-		alertLines().filter((line) => line.includes(`Container ${number}: customs hold activated`));
+		alertLines().filter((subject) => subject === `Customs hold placed on ${number}`);
 	const webhook = () =>
 		ctx.handle.sandbox.world.store
 			.list('webhook')
@@ -56,20 +61,13 @@ describe('e2e: n8n down longer than the service retries', () => {
 	}
 
 	beforeAll(async () => {
-		outputDir = realpathSync(mkdtempSync(path.join(tmpdir(), 'ct-e2e-outage-')));
-		ctx = await startE2e({
-			sandbox: { trackingDelaySeconds: 0 },
-			extra: { N8N_RESTRICT_FILE_ACCESS_TO: outputDir },
-		});
+		mail = await startMailServer();
+		ctx = await startE2e({ sandbox: { trackingDelaySeconds: 0 } });
 		webhookUrl = `http://127.0.0.1:${ctx.port}/webhook/${HOLD_ALERTS.webhookId}/webhook`;
 		await ctx.importCredentials([sandboxCredential()]);
+		await ctx.importSmtpCredential(mail);
 		await ctx.importWorkflow(
-			JSON.parse(
-				readFileSync(path.join(EXAMPLES, 'hold-alerts.json'), 'utf8').replaceAll(
-					'__DEMO_OUTPUT_DIR__',
-					outputDir,
-				),
-			),
+			JSON.parse(readFileSync(path.join(EXAMPLES, 'hold-alerts.json'), 'utf8')),
 		);
 		await ctx.cliOk(['publish:workflow', `--id=${HOLD_ALERTS.id}`]);
 		await ctx.start();
@@ -88,7 +86,7 @@ describe('e2e: n8n down longer than the service retries', () => {
 
 	afterAll(async () => {
 		await ctx?.stop();
-		if (outputDir && !process.env.CT_E2E_KEEP) rmSync(outputDir, { recursive: true, force: true });
+		await mail?.stop();
 	}, 60_000);
 
 	it.each([
@@ -135,24 +133,24 @@ describe('e2e: n8n down longer than the service retries', () => {
 			const expected = logWhileInactive ? [...missed, whileOff] : missed;
 			await eventually(
 				() => (expected.every((number) => alertsFor(number).length >= 1) ? true : undefined),
-				{ timeoutMs: CATCH_UP_WITHIN_MS, intervalMs: 500, what: 'every missed alert written' },
+				{ timeoutMs: CATCH_UP_WITHIN_MS, intervalMs: 500, what: 'every missed alert sent' },
 			).catch((error: Error) => {
 				throw new Error(`${error.message}\nn8n's log:\n${n8n.log().slice(-6000)}`);
 			});
 			const caughtUpAfter = Date.now() - started;
 			expect(caughtUpAfter).toBeLessThan(CATCH_UP_WITHIN_MS);
 			process.stdout.write(
-				`outage (log while off: ${logWhileInactive}): ${expected.length} missed alerts written ${Math.round(caughtUpAfter / 1000)} s after n8n started\n`,
+				`outage (log while off: ${logWhileInactive}): ${expected.length} missed alerts sent ${Math.round(caughtUpAfter / 1000)} s after n8n started\n`,
 			);
 			expect(webhook()?.attributes.active).toBe(true);
 			expect(webhook()?.id).toBe(id);
 
-			// The next live delivery writes once; nothing caught up is written a second time.
+			// The next live delivery emails once; nothing caught up is sent a second time.
 			const live = await customsHold();
 			await eventually(() => (alertsFor(live).length >= 1 ? true : undefined), {
 				timeoutMs: 60_000,
 				intervalMs: 500,
-				what: 'the live alert written',
+				what: 'the live alert sent',
 			});
 			await sleep(5_000);
 			for (const number of [...expected, live]) expect(alertsFor(number)).toHaveLength(1);

@@ -2,10 +2,10 @@
 // The hold-alert example in n8n's queue mode, as teams run n8n when one process is not enough:
 // Postgres and Redis (installed by scripts/lib/services.mjs when missing), a main that activates
 // the workflow, a webhook process that receives the deliveries and two workers that run them.
-// Activation registers one webhook; a customs hold's deliveries run on the workers and write one
-// alert; after every n8n process restarts, the same deliveries again write nothing; unpublishing
-// deletes the webhook.
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+// Activation registers one webhook; a customs hold's deliveries run on the workers and send two
+// alert emails (activated, released) to a local mail server; after every n8n process restarts,
+// the same deliveries again send nothing; unpublishing deletes the webhook.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -22,6 +22,9 @@ import {
 	sandboxWebhooks as sandboxWebhooksOf,
 	SETUP_TIMEOUT,
 	sleep,
+	smtpCredential,
+	startMailServer,
+	type MailServer,
 	type QueueCluster,
 } from './helpers';
 
@@ -34,22 +37,19 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 	let cluster: QueueCluster;
 	let handle: SandboxHandle;
 	let receiver: WebhookReceiver;
-	let outputDir: string;
+	let mail: MailServer;
 	let cookie: string;
 	let webhookUrl: string;
 
 	const sandboxWebhooks = () => sandboxWebhooksOf(handle);
 	const n8nWebhooks = async () =>
 		(await sandboxWebhooks()).filter((webhook) => webhook.attributes.url === webhookUrl);
-	const alerts = () => {
-		try {
-			return readFileSync(path.join(outputDir, 'hold-alerts.log'), 'utf8')
-				.split('\n')
-				.filter(Boolean);
-		} catch {
-			return [];
-		}
-	};
+	const alerts = () => mail.messages.map((message) => message.subject);
+	/** A customs hold's two alerts: when it is activated and when it is released. */
+	const customsHoldAlerts = (number: string) => [
+		`Customs hold placed on ${number}`,
+		`Customs hold released on ${number}`,
+	];
 	/** Executions each worker started, from its log (n8n logs one line per job). */
 	const workerExecutions = () =>
 		cluster.names
@@ -64,13 +64,10 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 		});
 
 	beforeAll(async () => {
-		outputDir = realpathSync(mkdtempSync(path.join(tmpdir(), 'ct-queue-output-')));
+		mail = await startMailServer();
 		receiver = await startWebhookReceiver();
 		handle = await startTestSandbox({ trackingDelaySeconds: 0 });
-		cluster = await prepareQueueCluster({
-			owner: OWNER,
-			extra: { N8N_RESTRICT_FILE_ACCESS_TO: outputDir },
-		});
+		cluster = await prepareQueueCluster({ owner: OWNER });
 		webhookUrl = `${cluster.webhookBaseUrl}/webhook/${HOLD_ALERTS.webhookId}/webhook`;
 		const fixtures = mkdtempSync(path.join(tmpdir(), 'ct-queue-fixtures-'));
 		const credentials = path.join(fixtures, 'credentials.json');
@@ -86,16 +83,11 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 						signatureHeader: handle.sandbox.options.signatureHeader,
 					},
 				},
+				await smtpCredential(mail),
 			]),
 		);
 		const workflow = path.join(fixtures, 'hold-alerts.json');
-		writeFileSync(
-			workflow,
-			readFileSync(path.join(EXAMPLES, 'hold-alerts.json'), 'utf8').replaceAll(
-				'__DEMO_OUTPUT_DIR__',
-				outputDir,
-			),
-		);
+		writeFileSync(workflow, readFileSync(path.join(EXAMPLES, 'hold-alerts.json'), 'utf8'));
 		for (const args of [
 			['import:credentials', `--input=${credentials}`],
 			['import:workflow', `--input=${workflow}`],
@@ -119,7 +111,7 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 		await cluster?.stop();
 		await handle?.stop();
 		await receiver?.close();
-		if (outputDir) rmSync(outputDir, { recursive: true, force: true });
+		await mail?.stop();
 	}, 120_000);
 
 	it('activation by the main registers exactly one webhook, for the webhook process URL', async () => {
@@ -134,7 +126,7 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 	});
 
 	it(
-		"a customs hold's deliveries reach the workers as items: one alert, for the activation",
+		"a customs hold's deliveries reach the workers as items: two alerts, the activation's and the release's",
 		async () => {
 			const { containerIds } = await trackContainer(handle, CONTAINER_NUMBER, 'MSCU');
 			// A subscription of our own captures the same notifications, to repeat them later.
@@ -156,15 +148,13 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 				intervalMs: 250,
 				what: 'three executions on the workers',
 			});
-			await eventually(() => (alerts().length >= 1 ? true : undefined), {
+			await eventually(() => (alerts().length >= 2 ? true : undefined), {
 				timeoutMs: 30_000,
-				what: 'the alert line',
+				what: 'the two alert emails',
 			});
 			await sleep(2000); // nothing more may follow
 			expect(total(workerExecutions())).toBe(3);
-			const lines = alerts();
-			expect(lines).toHaveLength(1);
-			expect(lines[0]).toContain(CONTAINER_NUMBER);
+			expect(alerts()).toEqual(customsHoldAlerts(CONTAINER_NUMBER));
 			// The sandbox was answered 200 by the webhook process for each of the three.
 			const deliveries = (
 				await handle.control.get('/deliveries', { params: { event: 'container.updated' } })
@@ -216,7 +206,7 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 				{ timeoutMs: 60_000, intervalMs: 250, what: 'the repeats to reach the workers' },
 			);
 			await sleep(3000);
-			expect(alerts()).toHaveLength(1);
+			expect(alerts()).toEqual(customsHoldAlerts(CONTAINER_NUMBER));
 			// Restarting registered nothing new.
 			expect(await n8nWebhooks()).toHaveLength(1);
 		},
@@ -224,7 +214,7 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 	);
 
 	it(
-		'every process down longer than the service retries: each missed alert is written once, the webhook is on again',
+		'every process down longer than the service retries: each missed alert is sent once, the webhook is on again',
 		async () => {
 			const [webhook] = await n8nWebhooks();
 			const set = await handle.control.patch('/webhook_settings', {
@@ -262,16 +252,18 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 
 			const started = Date.now();
 			await cluster.start();
-			const linesFor = (number: string) => alerts().filter((line) => line.includes(number));
+			const linesFor = (number: string) =>
+				alerts().filter((subject) => subject.endsWith(` on ${number}`));
 			await eventually(
-				() => (missed.every((number) => linesFor(number).length >= 1) ? true : undefined),
-				{ timeoutMs: 120_000, intervalMs: 500, what: 'both missed alerts written' },
+				() => (missed.every((number) => linesFor(number).length >= 2) ? true : undefined),
+				{ timeoutMs: 120_000, intervalMs: 500, what: 'every missed alert sent' },
 			);
 			process.stdout.write(
-				`queue mode outage: ${missed.length} missed alerts written ${Math.round((Date.now() - started) / 1000)} s after the processes started\n`,
+				`queue mode outage: ${missed.length} missed holds alerted ${Math.round((Date.now() - started) / 1000)} s after the processes started\n`,
 			);
 			await sleep(5000);
-			for (const number of missed) expect(linesFor(number)).toHaveLength(1);
+			for (const number of missed)
+				expect(linesFor(number).sort()).toEqual(customsHoldAlerts(number).sort());
 			expect(handle.sandbox.world.store.get('webhook', webhook.id)?.attributes.active).toBe(true);
 			expect(await n8nWebhooks()).toHaveLength(1);
 		},
