@@ -1,0 +1,456 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
+// The Pickup board example (examples/pickup-board.json) in a real n8n 2.40.7, set up as
+// examples/README.md tells users to: the setup workflow creates the Data Table, the board is
+// published. Four containers go through holds, availability, fees and last free day changes in the
+// sandbox; the table must then hold exactly one row per container, each equal to what Container →
+// Get says about that container (read by the node in the same n8n) under the README's column
+// rules. Then the hourly branch runs once: it rewrites every row in place, brings back a deleted
+// row and puts right a wrong one, and adds no row.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { DateTime } from 'luxon';
+
+import { eventually } from '../support/sandbox';
+import { importNative } from '../support/importNative';
+import {
+	ctNode,
+	rest,
+	sandboxCredential,
+	SETUP_TIMEOUT,
+	sleep,
+	START,
+	startE2e,
+	workflow,
+	type E2eContext,
+} from './helpers';
+
+const BOARD = { id: 'ctPickupBoard', webhookId: 'c2f1d7e4-8a3b-4c59-b6d0-2e9f4a7c1b83' };
+const READER_ID = 'e2eBoardReader';
+const INCLUDE = ['shipment', 'pod_terminal', 'pickup_facility'];
+/** Seconds between a scenario's steps: each delivery's run is over before the next change. */
+const GAP_SECONDS = 1;
+const TEST_TIMEOUT = 5 * 60_000;
+
+type Row = Record<string, unknown>;
+type Item = Record<string, unknown>;
+interface PickupBoardTableLib {
+	PICKUP_BOARD_SETUP: { file: string; id: string; trigger: string };
+	pickupBoardTable(): { name: string; columns: Array<{ name: string; type: string }> };
+	createPickupBoardTable(
+		baseUrl: string,
+		cookie: string,
+	): Promise<{ projectId: string; table: { id: string; name: string } }>;
+}
+
+const READINESS: Record<string, string> = {
+	ready: 'Ready',
+	on_hold: 'On hold',
+	not_available: 'Not available',
+	out_of_sync: 'Out of sync',
+	unknown: 'Unknown',
+};
+const FEE_COLUMNS = ['demurrage', 'exam', 'extended_dwell_time'];
+
+/**
+ * A board row as examples/README.md (section 2) describes its columns, worked out here from a
+ * Container → Get item without the workflow's expressions.
+ */
+function expectedRow(item: Item): Row {
+	const byType = item.fees_by_type as Record<string, number> | null;
+	const fee = (type: string) => (byType === null ? null : (byType[type] ?? 0));
+	const otherFees =
+		byType === null
+			? null
+			: Math.round(
+					Object.entries(byType)
+						.filter(([type]) => ![...FEE_COLUMNS, 'total'].includes(type))
+						.reduce((sum, [, amount]) => sum + amount, 0) * 100,
+				) / 100;
+	const zone = item.last_free_day_timezone as string | null;
+	const offset = zone
+		? DateTime.fromISO(String(item.last_free_day), { zone }).toFormat('ZZ')
+		: undefined;
+	return {
+		container_number: item.number,
+		status: item.current_status,
+		readiness: READINESS[String(item.pickup_status)] ?? item.pickup_status,
+		ready_for_pickup: item.ready_for_pickup,
+		why_not_ready: item.ready_for_pickup === true ? '' : item.pickup_status_reason,
+		active_holds: (item.active_holds as string[]).join(', '),
+		last_free_day: item.last_free_day_date,
+		days_left: item.days_until_last_free_day,
+		last_free_day_at: item.last_free_day_facility,
+		last_free_day_time_zone: zone ? `${zone} (UTC${offset})` : null,
+		last_free_day_source: item.last_free_day_source,
+		fees_demurrage: fee('demurrage'),
+		fees_exam: fee('exam'),
+		fees_extended_dwell_time: fee('extended_dwell_time'),
+		fees_other: otherFees,
+		fees_total: item.fees_total,
+		fees_currency: item.fees_currency,
+		terminal: item.terminal,
+	};
+}
+
+describe('e2e: the Pickup board example keeps one Data Table row per container', () => {
+	let ctx: E2eContext;
+	let n8n: { url: string; cookie: string };
+	let lib: PickupBoardTableLib;
+	let table: { projectId: string; id: string };
+	let boardExample: { nodes: Array<{ name: string; type: string; parameters: Item }> };
+	/** Sandbox ids of the containers, by number. */
+	const containerIds = new Map<string, string>();
+	let journeyStart: number;
+
+	const n8nRest = async (method: string, pathname: string, body?: unknown) => {
+		const answer = await rest(n8n.url, n8n.cookie, method, pathname, body);
+		if (answer.status >= 300)
+			throw new Error(
+				`${method} /rest${pathname}: ${answer.status} ${JSON.stringify(answer.body)}`,
+			);
+		return answer.body.data;
+	};
+	const tablePath = () => `/projects/${table.projectId}/data-tables/${table.id}`;
+	const rows = async (): Promise<Row[]> =>
+		(await n8nRest('GET', `${tablePath()}/rows?take=1000`)).data;
+	const byNumber = (filter: string) =>
+		encodeURIComponent(
+			JSON.stringify({
+				type: 'and',
+				filters: [{ columnName: 'container_number', condition: 'eq', value: filter }],
+			}),
+		);
+	/** n8n keeps run data as `flatted` text; read with n8n's own copy. */
+	const runDataOf = (execution: { data: string }) => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const flatted = require(path.join(ctx.n8nDir, 'node_modules', 'flatted'));
+		return flatted.parse(execution.data).resultData.runData as Record<
+			string,
+			Array<{ data?: { main?: Array<Array<{ json: Item }>> } }>
+		>;
+	};
+	const outputOf = (runData: ReturnType<typeof runDataOf>, node: string): Item[] | undefined =>
+		runData[node]?.[0]?.data?.main?.[0]?.map((entry) => entry.json);
+	/** A manual run, as *Execute workflow* from `trigger` starts it; its run data once it ended. */
+	const runManually = async (workflowId: string, trigger: string) => {
+		const { executionId } = await n8nRest('POST', `/workflows/${workflowId}/run`, {
+			triggerToStartFrom: { name: trigger },
+		});
+		const execution = await eventually(
+			async () => {
+				const found = await n8nRest('GET', `/executions/${executionId}`);
+				return found.stoppedAt ? found : undefined;
+			},
+			{ timeoutMs: 120_000, intervalMs: 250, what: `manual run ${executionId} to end` },
+		);
+		expect(execution.status).toBe('success');
+		return runDataOf(execution);
+	};
+	/** Container → Get of every container, run by the node in this n8n. */
+	const containerGets = async (): Promise<Map<string, Item>> => {
+		const runData = await runManually(READER_ID, START.name);
+		const items = outputOf(runData, 'Container → Get') ?? [];
+		return new Map(items.map((item) => [String(item.number), item]));
+	};
+	/** The board's executions that deliveries started. */
+	const boardRuns = async (): Promise<Array<{ id: string; status: string; stoppedAt: string }>> => {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId: BOARD.id }));
+		const { results } = await n8nRest('GET', `/executions?filter=${filter}&limit=500`);
+		return results.filter((run: { mode: string }) => run.mode === 'webhook');
+	};
+	const boardWebhookId = async () => {
+		const { data } = await ctx.handle.api.get('/webhooks');
+		const webhook = (data.data as Array<{ id: string; attributes: { url: string } }>).find(
+			(entry) => entry.attributes.url.includes(BOARD.webhookId),
+		);
+		if (!webhook) throw new Error('the board registered no webhook with the sandbox');
+		return webhook.id;
+	};
+
+	const expectBoardToMatch = (board: Row[], gets: Map<string, Item>, since: number) => {
+		const numbers = board.map((row) => row.container_number);
+		expect([...numbers].sort()).toEqual([...containerIds.keys()].sort());
+		for (const row of board) {
+			// id, createdAt and updatedAt are n8n's own columns.
+			const { id, createdAt, updatedAt, updated_at: writtenAt, ...columns } = row;
+			expect([id, createdAt, updatedAt]).not.toContain(undefined);
+			const item = gets.get(String(row.container_number));
+			expect(item).toBeDefined();
+			expect(columns).toEqual(expectedRow(item!));
+			expect(Date.parse(String(writtenAt))).toBeGreaterThanOrEqual(since);
+			expect(Date.parse(String(writtenAt))).toBeLessThanOrEqual(Date.now());
+		}
+	};
+
+	beforeAll(async () => {
+		lib = await importNative<PickupBoardTableLib>('scripts/lib/pickupBoardTable.mjs');
+		boardExample = JSON.parse(
+			readFileSync(path.resolve(__dirname, '..', '..', 'examples', 'pickup-board.json'), 'utf8'),
+		);
+		ctx = await startE2e({ sandbox: { trackingDelaySeconds: 1 } });
+		await ctx.importCredentials([sandboxCredential()]);
+		await ctx.importWorkflow(JSON.parse(readFileSync(lib.PICKUP_BOARD_SETUP.file, 'utf8')));
+		await ctx.importWorkflow(boardExample);
+		await ctx.importWorkflow(
+			workflow(READER_ID, 'Container → Get of every container', [
+				START,
+				ctNode(
+					'All containers',
+					{ resource: 'container', operation: 'getMany', returnAll: true, options: {} },
+					{ after: [START.name] },
+				),
+				ctNode(
+					'Container → Get',
+					{
+						resource: 'container',
+						operation: 'get',
+						containerId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+						options: { include: INCLUDE },
+					},
+					{ after: ['All containers'] },
+				),
+			]),
+		);
+		await ctx.cliOk(['publish:workflow', `--id=${BOARD.id}`]);
+		n8n = await ctx.start();
+		await eventually(() => boardWebhookId().catch(() => undefined), {
+			timeoutMs: 60_000,
+			intervalMs: 250,
+			what: 'the published board to register its webhook with the sandbox',
+		});
+		const created = await lib.createPickupBoardTable(n8n.url, n8n.cookie);
+		table = { projectId: created.projectId, id: created.table.id };
+	}, SETUP_TIMEOUT);
+
+	afterAll(async () => {
+		await ctx?.stop();
+	}, 60_000);
+
+	it(
+		'the setup workflow creates the table with the columns Board columns writes, once',
+		async () => {
+			const columns: Array<{ name: string; type: string; index: number }> = await n8nRest(
+				'GET',
+				`${tablePath()}/columns`,
+			);
+			const expected = lib.pickupBoardTable();
+			expect(expected.name).toBe('Pickup board');
+			expect(
+				[...columns].sort((a, b) => a.index - b.index).map(({ name, type }) => ({ name, type })),
+			).toEqual(expected.columns);
+			const boardColumns = boardExample.nodes.find((node) => node.name === 'Board columns')!
+				.parameters.assignments as { assignments: Array<{ name: string }> };
+			expect(boardColumns.assignments.map((assignment) => assignment.name)).toEqual(
+				expected.columns.map((column) => column.name),
+			);
+			// Run again (a second `npm start` on the same n8n, a user clicking twice): the same table.
+			const again = await lib.createPickupBoardTable(n8n.url, n8n.cookie);
+			expect(again.table.id).toBe(table.id);
+			const { count } = await n8nRest('GET', `/projects/${table.projectId}/data-tables`);
+			expect(count).toBe(1);
+		},
+		TEST_TIMEOUT,
+	);
+
+	it(
+		'after a journey of four containers the table holds one row per container, equal to Container → Get',
+		async () => {
+			const tracked: Array<[string, string]> = [
+				['MAEU6123458', 'MAEU'],
+				['MSCU1000022', 'MSCU'],
+				['MSKU4807969', 'MAEU'],
+				['MEDU7165290', 'MSCU'],
+			];
+			for (const [number, scac] of tracked) {
+				const created = await ctx.handle.api.post('/tracking_requests', {
+					data: {
+						type: 'tracking_request',
+						attributes: { request_number: number, request_type: 'container', scac },
+					},
+				});
+				expect(created.status).toBe(201);
+			}
+			await eventually(
+				async () => {
+					const { data } = await ctx.handle.api.get('/containers', {
+						params: { 'page[size]': 100 },
+					});
+					const found = data.data as Array<{ id: string; attributes: { number: string } }>;
+					if (found.length < tracked.length) return undefined;
+					for (const container of found)
+						containerIds.set(container.attributes.number, container.id);
+					return true;
+				},
+				{ timeoutMs: 30_000, what: 'the four containers to be tracked' },
+			);
+			expect([...containerIds.keys()].sort()).toEqual(tracked.map(([number]) => number).sort());
+			const id = (number: string) => containerIds.get(number)!;
+
+			journeyStart = Date.now();
+			const scenario = async (number: string, name: string) => {
+				const played = await ctx.handle.control.post(
+					`/containers/${id(number)}/scenarios/${name}`,
+					{ gap_seconds: GAP_SECONDS },
+				);
+				expect([number, name, played.status]).toEqual([number, name, 202]);
+				await sleep(((played.data.steps as number) * GAP_SECONDS + 1) * 1000);
+			};
+			const change = async (number: string, body: Record<string, unknown>) => {
+				const changed = await ctx.handle.control.post(`/containers/${id(number)}/changes`, body);
+				expect([number, body.kind, changed.status]).toEqual([number, body.kind, 200]);
+				await sleep((GAP_SECONDS + 1) * 1000);
+			};
+			const zoneOf = (number: string) =>
+				String(
+					ctx.handle.sandbox.world.store.get('container', id(number))!.attributes.pod_timezone,
+				);
+			const inTwoDays = DateTime.now()
+				.setZone(zoneOf('MEDU7165290'))
+				.plus({ days: 2 })
+				.toISODate()!;
+
+			await Promise.all([
+				// Discharged, released, examined (a VACIS hold and an exam fee), then past its last free
+				// day: ready, with fees.
+				(async () => {
+					await scenario('MAEU6123458', 'ready_for_pickup');
+					await scenario('MAEU6123458', 'vacis_exam');
+					await scenario('MAEU6123458', 'demurrage');
+				})(),
+				// Still aboard: a customs hold comes and goes, the last free day moves four times.
+				(async () => {
+					await scenario('MSCU1000022', 'customs_hold');
+					await scenario('MSCU1000022', 'last_free_day_changes');
+				})(),
+				// Released at its inland ramp, then a customs hold the availability flag first ignores
+				// (out of sync), then follows (on hold).
+				(async () => {
+					await scenario('MSKU4807969', 'ready_for_pickup');
+					await change('MSKU4807969', {
+						kind: 'place_hold',
+						name: 'customs',
+						status: 'hold',
+						description: 'CBP exam ordered: awaiting release',
+					});
+					await change('MSKU4807969', { kind: 'set_availability', available: false });
+				})(),
+				// Only its last free day, from the line.
+				change('MEDU7165290', { kind: 'set_last_free_day', source: 'line', date: inTwoDays }),
+			]);
+
+			// Every delivery to the board answered, and every run it started over.
+			const webhookId = await boardWebhookId();
+			const delivered = await eventually(
+				() => {
+					const log = ctx.handle.sandbox.world.store
+						.list('webhook_notification')
+						.filter(
+							(record) =>
+								(record.relationships?.webhook?.data as { id: string } | undefined)?.id ===
+								webhookId,
+						);
+					return log.every((record) => record.attributes.delivery_status === 'succeeded')
+						? log.length
+						: undefined;
+				},
+				{ timeoutMs: 60_000, intervalMs: 250, what: 'every delivery to the board to succeed' },
+			);
+			expect(delivered).toBeGreaterThanOrEqual(20);
+			const runs = await eventually(
+				async () => {
+					const found = await boardRuns();
+					return found.length === delivered && found.every((run) => run.stoppedAt)
+						? found
+						: undefined;
+				},
+				{ timeoutMs: 60_000, intervalMs: 250, what: `${delivered} finished board runs` },
+			);
+			const failures = [];
+			for (const run of runs.filter((entry) => entry.status !== 'success')) {
+				const execution = await n8nRest('GET', `/executions/${run.id}`);
+				// eslint-disable-next-line @typescript-eslint/no-require-imports
+				const flatted = require(path.join(ctx.n8nDir, 'node_modules', 'flatted'));
+				const { error, lastNodeExecuted } = flatted.parse(execution.data).resultData;
+				failures.push(`${run.id} ${run.status} in ${lastNodeExecuted}: ${error?.message}`);
+			}
+			expect(failures).toEqual([]);
+
+			// One container.updated delivery is one item per changed field: each run read each of
+			// its containers once.
+			let collapsed = 0;
+			for (const run of runs) {
+				const runData = runDataOf(await n8nRest('GET', `/executions/${run.id}`));
+				const triggered = outputOf(runData, 'Pickup readiness or deadline changed') ?? [];
+				const kept = outputOf(runData, 'One item per container') ?? [];
+				const distinct = new Set(triggered.map((item) => item.container_id));
+				expect(kept.map((item) => item.container_id)).toEqual([...distinct]);
+				expect(outputOf(runData, 'Get the container')).toHaveLength(distinct.size);
+				if (triggered.length > kept.length) collapsed++;
+			}
+			expect(collapsed).toBeGreaterThan(0);
+
+			const board = await rows();
+			expectBoardToMatch(board, await containerGets(), journeyStart);
+
+			// What a dispatcher reads on each row, in words.
+			const row = (number: string) => board.find((entry) => entry.container_number === number)!;
+			expect(row('MAEU6123458')).toMatchObject({ readiness: 'Ready', why_not_ready: '' });
+			expect(row('MAEU6123458').fees_exam).toBeGreaterThan(0);
+			expect(row('MAEU6123458').days_left).toBeLessThan(0);
+			expect(row('MSCU1000022')).toMatchObject({
+				readiness: 'Not available',
+				ready_for_pickup: false,
+				active_holds: '',
+			});
+			expect(row('MSCU1000022').why_not_ready).toContain('not been discharged');
+			expect(row('MSKU4807969')).toMatchObject({
+				readiness: 'On hold',
+				ready_for_pickup: false,
+				active_holds: 'customs',
+			});
+			expect(row('MSKU4807969').why_not_ready).toContain(
+				'customs "CBP exam ordered: awaiting release"',
+			);
+			expect(row('MEDU7165290')).toMatchObject({
+				last_free_day: inTwoDays,
+				days_left: 2,
+				last_free_day_source: 'line',
+			});
+			expect(String(row('MEDU7165290').last_free_day_time_zone)).toMatch(
+				new RegExp(`^${zoneOf('MEDU7165290')} \\(UTC[+-]\\d{2}:\\d{2}\\)$`),
+			);
+		},
+		TEST_TIMEOUT,
+	);
+
+	it(
+		'the hourly branch rewrites every row in place, brings back a deleted row and corrects a wrong one',
+		async () => {
+			const before = await rows();
+			const deleted = before.find((row) => row.container_number === 'MSCU1000022')!;
+			await n8nRest('DELETE', `${tablePath()}/rows?filter=${byNumber('MSCU1000022')}`);
+			await n8nRest('PATCH', `${tablePath()}/rows`, {
+				filter: {
+					type: 'and',
+					filters: [{ columnName: 'container_number', condition: 'eq', value: 'MAEU6123458' }],
+				},
+				data: { days_left: 99, readiness: 'Ready (yesterday)' },
+			});
+			expect(await rows()).toHaveLength(containerIds.size - 1);
+
+			const refreshStart = Date.now();
+			const runData = await runManually(BOARD.id, 'Every hour');
+			expect(outputOf(runData, 'Get all containers')).toHaveLength(containerIds.size);
+
+			const after = await rows();
+			expectBoardToMatch(after, await containerGets(), refreshStart);
+			// In place: every row that was there keeps its id.
+			for (const row of before.filter((entry) => entry !== deleted))
+				expect(after.find((entry) => entry.id === row.id)?.container_number).toBe(
+					row.container_number,
+				);
+		},
+		TEST_TIMEOUT,
+	);
+});
