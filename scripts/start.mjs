@@ -18,7 +18,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { freePort, n8nCli, portInUse, prepareInstance, repoRoot, startN8n } from './lib/n8n.mjs';
+import {
+	freePort,
+	login,
+	n8nCli,
+	portInUse,
+	prepareInstance,
+	repoRoot,
+	startN8n,
+} from './lib/n8n.mjs';
+import { createPickupBoardTable } from './lib/pickupBoardTable.mjs';
 import { smtpCredential, startMailServer } from './lib/mail.mjs';
 
 const OWNER = {
@@ -102,9 +111,10 @@ function startSandbox(port) {
 
 /**
  * Imported, never published: the Slack variant of the hold alerts needs a Slack credential and
- * channel of the user's own (examples/README.md).
+ * channel of the user's own, the Google Sheets variant of the Pickup board a Google account and
+ * sheet (examples/README.md).
  */
-const UNPUBLISHED_EXAMPLES = new Set(['ctHoldAlertsSlack']);
+const UNPUBLISHED_EXAMPLES = new Set(['ctHoldAlertsSlack', 'ctPickupBoardGoogleSheets']);
 
 /** Example workflows with the output folder filled in, ready for `n8n import:workflow --separate`. */
 function prepareWorkflows(importDir, outputDir) {
@@ -285,6 +295,10 @@ async function main() {
 		say(`starting n8n on port ${n8nPort}`);
 		const n8n = await startN8n(n8nDir, env);
 		started.push(n8n);
+		// The Pickup board upserts into a Data Table: its setup workflow creates it now, before the
+		// journeys start any run (examples/README.md, section 2).
+		await createPickupBoardTable(n8n.url, await login(n8n.url, OWNER.email, OWNER.password));
+		say('created the Data Table "Pickup board"');
 		const journeys = playJourneys(sandboxClient(sandboxUrl));
 		started.push(journeys);
 
@@ -295,6 +309,7 @@ Container tracking demo is running.
   login         ${OWNER.email} / ${OWNER.password}
   sandbox       ${sandboxUrl}   (API key: ${API_KEY})
   published     ${published.map((workflow) => workflow.name).join(', ')}
+  pickup board  the Data Table "Pickup board" (n8n: Overview → Data tables)
   output files  ${outputDir}
   mail inbox    ${mail.webUrl}   (the hold alerts' emails; SMTP on 127.0.0.1:${mail.smtpPort})
 
