@@ -50,12 +50,12 @@ const WORKED_OUT_COLUMNS = [
 	'last_free_day_facility',
 ];
 const BOARD_COLUMNS = [
-	'Pickup status',
-	'Ready for pickup',
-	'Last free day',
-	'Days until last free day',
-	'Last free day at',
-	'Last free day time zone',
+	'readiness',
+	'ready_for_pickup',
+	'last_free_day',
+	'days_left',
+	'last_free_day_at',
+	'last_free_day_time_zone',
 ];
 // Without the background-networking flags Chromium's own connections are refused by a closed
 // network and slow everything down.
@@ -770,7 +770,7 @@ async function main() {
 			workflowId: boardId,
 			nodeName: 'Board columns',
 			columns: BOARD_COLUMNS,
-			first: 'Container number',
+			first: 'container_number',
 			file: 'pickup-board.png',
 		});
 
