@@ -6,8 +6,8 @@
 //                                                   [--chromium /usr/bin/chromium]
 //
 // It builds the package, starts the demo on free ports in a temporary folder, signs in through
-// the editor, saves ten 1440×900 PNGs and stops the demo again (SIGTERM), checking that its
-// ports are free afterwards. For Container → Get it adds a scratch workflow through the REST
+// the editor, saves eleven 1440×900 PNGs (one of them of the demo's mail inbox) and stops the
+// demo again (SIGTERM), checking that its ports are free afterwards. For Container → Get it adds a scratch workflow through the REST
 // API, plays a last free day and fees onto that container in the sandbox, and picks the container
 // from the Container field's list by typing part of its number; for Container → Get Many and for
 // the Pickup board example's rows it adds others and shows each run's output in the logs panel's
@@ -154,7 +154,8 @@ function startDemo({ n8nPort, sandboxPort, demoDir }) {
 				);
 			if (match) {
 				clearTimeout(timer);
-				resolve({ editorUrl: match[1], sandboxUrl: match[2] });
+				const inbox = /mail inbox\s+(\S+)/.exec(output);
+				resolve({ editorUrl: match[1], sandboxUrl: match[2], inboxUrl: inbox?.[1] ?? null });
 			}
 		};
 		child.stdout.on('data', read);
@@ -213,6 +214,19 @@ function lastNodeExecuted(execution) {
 		return table[Number(resultData.lastNodeExecuted)] ?? null;
 	} catch {
 		return null;
+	}
+}
+
+/** The first hold-placed alert in the mail inbox (its REST API), waiting for one to arrive. */
+async function holdAlertEmail(inboxUrl, timeoutMs) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const emails = await (await fetch(`${inboxUrl}/api/email`)).json();
+		const placed = emails.find((email) => / hold placed on /.test(email.subject));
+		if (placed) return placed;
+		if (Date.now() > deadline)
+			throw new Error(`no hold alert in the mail inbox within ${Math.round(timeoutMs / 1000)} s`);
+		await new Promise((resolve) => setTimeout(resolve, 1000));
 	}
 }
 
@@ -608,7 +622,7 @@ async function main() {
 		}
 		say(`starting the demo: n8n on port ${n8nPort}, sandbox on port ${sandboxPort}`);
 		demo = startDemo({ n8nPort, sandboxPort, demoDir });
-		const { editorUrl, sandboxUrl } = await demo.ready;
+		const { editorUrl, sandboxUrl, inboxUrl } = await demo.ready;
 		say(`the demo is running at ${editorUrl}`);
 		const rest = await restClient(editorUrl);
 
@@ -692,6 +706,15 @@ async function main() {
 			check: () => byTestId(page, 'output-panel').getByText('"container_number"').first().waitFor(),
 		});
 		await closeNode(page);
+
+		// 5b. A hold alert as it arrived in the demo's mail inbox (maildev, scripts/lib/mail.mjs).
+		if (!inboxUrl) throw new Error('the demo printed no mail inbox');
+		const email = await holdAlertEmail(inboxUrl, 60_000);
+		await page.goto(`${inboxUrl}/#/email/${encodeURIComponent(email.id)}`);
+		await shoot(page, outDir, 'hold-alert-email.png', {
+			check: () =>
+				page.locator('[data-testid="email-subject"]', { hasText: email.subject }).waitFor(),
+		});
 
 		// 6. Container → Get: the Container field's list, part of a number typed into its search.
 		const container = await prepareContainer(
