@@ -20,7 +20,7 @@ describe('Container Tracking node: Container → Get Many filters and order', ()
 	const credentials = () => ({ apiKey: API_KEY, baseUrl: handle.sandbox.url });
 
 	const getMany = async (
-		filters: IDataObject,
+		filters: INodeParameters,
 		more: INodeParameters = {},
 		nodeOptions: { continueOnFail?: boolean } = {},
 	) =>
@@ -31,7 +31,7 @@ describe('Container Tracking node: Container → Get Many filters and order', ()
 			nodeOptions,
 		);
 	/** The boxes an answer lists, in its order. */
-	const boxes = async (filters: IDataObject, more: INodeParameters = {}) => {
+	const boxes = async (filters: INodeParameters, more: INodeParameters = {}) => {
 		const { items, error } = await getMany(filters, more);
 		if (error) throw error;
 		return items.map((item) => boxOf(item.json.number));
