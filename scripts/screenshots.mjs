@@ -6,7 +6,8 @@
 //                                                   [--chromium /usr/bin/chromium]
 //
 // It builds the package, starts the demo on free ports in a temporary folder, signs in through
-// the editor, saves eleven 1440×900 PNGs (one of them of the demo's mail inbox) and stops the
+// the editor, saves twelve 1440×900 PNGs (one of them of the demo's mail inbox, one of the
+// Pickup board's Data Table once the demo has written three rows into it) and stops the
 // demo again (SIGTERM), checking that its ports are free afterwards. For Container → Get it adds a scratch workflow through the REST
 // API, plays a last free day and fees onto that container in the sandbox, and picks the container
 // from the Container field's list by typing part of its number; for Container → Get Many and for
@@ -23,6 +24,7 @@ import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 
 import { freePort, login, portInUse, repoRoot } from './lib/n8n.mjs';
+import { pickupBoardTable } from './lib/pickupBoardTable.mjs';
 
 const OWNER = { email: 'demo@example.com', password: 'Demo-password-1' };
 const SANDBOX_API_KEY = 'sandbox-key';
@@ -254,6 +256,27 @@ async function holdAlertExecution(rest, timeoutMs) {
 			);
 		}
 		await sleep(3000);
+	}
+}
+
+/**
+ * The demo's Pickup board Data Table (created by scripts/lib/pickupBoardTable.mjs) once the
+ * published Pickup board example has written `rows` rows into it.
+ */
+async function pickupBoardWithRows(rest, rows, timeoutMs) {
+	const { name } = pickupBoardTable();
+	const project = await rest('GET', '/projects/personal');
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const tables = await rest('GET', `/projects/${project.id}/data-tables`);
+		const table = tables.data.find((entry) => entry.name === name);
+		const written = table
+			? (await rest('GET', `/projects/${project.id}/data-tables/${table.id}/rows?take=1`)).count
+			: 0;
+		if (written >= rows) return { projectId: project.id, tableId: table.id };
+		if (Date.now() > deadline)
+			throw new Error(`the data table "${name}" had ${written} rows after ${timeoutMs / 1000} s`);
+		await sleep(2000);
 	}
 }
 
@@ -797,6 +820,26 @@ async function main() {
 			file: 'pickup-board.png',
 		});
 
+		// 9b. The Pickup board itself: the Data Table the published example keeps, one row per
+		// container the demo changed, zoomed out as the tables above.
+		const board = await pickupBoardWithRows(rest, 3, 150_000);
+		const zoomed = await zoomedPage(context);
+		try {
+			await zoomed.page.goto(
+				`${editorUrl}/projects/${board.projectId}/datatables/${board.tableId}`,
+			);
+			await shoot(zoomed.page, outDir, 'pickup-board-table.png', {
+				mouse: { x: Math.round(zoomed.layout.width * 0.7), y: zoomed.layout.height - 10 },
+				check: () =>
+					zoomed.page
+						.getByRole('columnheader', { name: 'container_number' })
+						.waitFor({ timeout: 30_000 }),
+				capture: zoomed.capture,
+			});
+		} finally {
+			await zoomed.close();
+		}
+
 		// 10. The credential as a customer fills it in: each field's hint, a real account first.
 		await page.goto(`${editorUrl}/home/credentials`);
 		await dismissPopups(page);
@@ -816,9 +859,36 @@ async function main() {
 }
 
 /**
- * A workflow run from the canvas on a page of its own, laid out at TABLE_ZOOM (as with the
- * browser zoomed out) and captured at 1440×900: `nodeName`'s items in the logs panel's Table
- * view, `columns` in view from `first`.
+ * A page of its own laid out at TABLE_ZOOM (as with the browser zoomed out) and captured at
+ * 1440×900, for tables wider than the editor. `close()` when done.
+ */
+async function zoomedPage(context) {
+	const page = await context.newPage();
+	const layout = {
+		width: Math.round(VIEWPORT.width / TABLE_ZOOM),
+		height: Math.round(VIEWPORT.height / TABLE_ZOOM),
+	};
+	const cdp = await context.newCDPSession(page);
+	await cdp.send('Emulation.setDeviceMetricsOverride', {
+		...layout,
+		deviceScaleFactor: TABLE_ZOOM,
+		mobile: false,
+	});
+	return {
+		page,
+		layout,
+		// page.screenshot would clip to the context's 1440×900 CSS pixels.
+		capture: async (file) => {
+			const { data } = await cdp.send('Page.captureScreenshot', { format: 'png' });
+			writeFileSync(file, Buffer.from(data, 'base64'));
+		},
+		close: () => page.close(),
+	};
+}
+
+/**
+ * A workflow run from the canvas on a zoomed page (`zoomedPage`): `nodeName`'s items in the logs
+ * panel's Table view, `columns` in view from `first`.
  */
 async function tableShot(
 	context,
@@ -826,35 +896,21 @@ async function tableShot(
 	outDir,
 	{ workflowId, nodeName, columns, first, file },
 ) {
-	const zoomed = await context.newPage();
+	const zoomed = await zoomedPage(context);
 	try {
-		const layout = {
-			width: Math.round(VIEWPORT.width / TABLE_ZOOM),
-			height: Math.round(VIEWPORT.height / TABLE_ZOOM),
-		};
-		const cdp = await context.newCDPSession(zoomed);
-		await cdp.send('Emulation.setDeviceMetricsOverride', {
-			...layout,
-			deviceScaleFactor: TABLE_ZOOM,
-			mobile: false,
-		});
-		await openWorkflow(zoomed, editorUrl, workflowId);
-		await byTestId(zoomed, 'execute-workflow-button').click();
-		await canvasNode(zoomed, nodeName)
+		await openWorkflow(zoomed.page, editorUrl, workflowId);
+		await byTestId(zoomed.page, 'execute-workflow-button').click();
+		await canvasNode(zoomed.page, nodeName)
 			.locator('[data-test-id="canvas-node-status-success"]')
 			.waitFor({ timeout: 60_000 });
-		const hidden = await showLogsTable(zoomed, nodeName, columns, first);
-		await shoot(zoomed, outDir, file, {
-			mouse: { x: Math.round(layout.width * 0.7), y: 25 },
+		const hidden = await showLogsTable(zoomed.page, nodeName, columns, first);
+		await shoot(zoomed.page, outDir, file, {
+			mouse: { x: Math.round(zoomed.layout.width * 0.7), y: 25 },
 			check: () => {
 				if (hidden.length > 0)
 					throw new Error(`${file}: columns out of view: ${hidden.join(', ')}`);
 			},
-			// page.screenshot would clip to the context's 1440×900 CSS pixels.
-			capture: async (file) => {
-				const { data } = await cdp.send('Page.captureScreenshot', { format: 'png' });
-				writeFileSync(file, Buffer.from(data, 'base64'));
-			},
+			capture: zoomed.capture,
 		});
 	} finally {
 		await zoomed.close();
