@@ -5,15 +5,7 @@
 //
 //   npm start -- --n8n-port 5678 --sandbox-port 4010
 import { spawn } from 'node:child_process';
-import {
-	existsSync,
-	mkdirSync,
-	readdirSync,
-	readFileSync,
-	realpathSync,
-	rmSync,
-	writeFileSync,
-} from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,6 +17,7 @@ import {
 	portInUse,
 	prepareInstance,
 	repoRoot,
+	runWorkflowByHand,
 	startN8n,
 } from './lib/n8n.mjs';
 import { createPickupBoardTable } from './lib/pickupBoardTable.mjs';
@@ -116,18 +109,14 @@ function startSandbox(port) {
  */
 const UNPUBLISHED_EXAMPLES = new Set(['ctHoldAlertsSlack', 'ctPickupBoardGoogleSheets']);
 
-/** Example workflows with the output folder filled in, ready for `n8n import:workflow --separate`. */
-function prepareWorkflows(importDir, outputDir) {
+/** The example workflows, ready for `n8n import:workflow --separate`; returns those to publish. */
+function prepareWorkflows(importDir) {
 	mkdirSync(importDir, { recursive: true });
 	const published = [];
 	for (const file of readdirSync(path.join(repoRoot, 'examples')).filter((name) =>
 		name.endsWith('.json'),
 	)) {
-		const text = readFileSync(path.join(repoRoot, 'examples', file), 'utf8').replaceAll(
-			'__DEMO_OUTPUT_DIR__',
-			outputDir,
-		);
-		const workflow = JSON.parse(text);
+		const workflow = JSON.parse(readFileSync(path.join(repoRoot, 'examples', file), 'utf8'));
 		writeFileSync(path.join(importDir, file), JSON.stringify(workflow, null, 2));
 		if (
 			!UNPUBLISHED_EXAMPLES.has(workflow.id) &&
@@ -211,6 +200,41 @@ function playJourneys(sandbox) {
 	};
 }
 
+/** The digest's own trigger fires at 7 in the morning; the demo sends one this long after start. */
+const DIGEST_AFTER_MS = 90_000;
+const DIGEST = { id: 'ctLastFreeDayDigest', trigger: 'Send the digest now' };
+
+/**
+ * Runs the last free day digest once, as *Send the digest now* does, after the journeys have
+ * played a while, so that a newcomer finds a digest in the inbox without waiting for the morning.
+ */
+function sendDigestSoon(n8nUrl, cookie, mail) {
+	let stopped = false;
+	const timer = setTimeout(async () => {
+		try {
+			const before = mail.messages.length;
+			await runWorkflowByHand(n8nUrl, cookie, DIGEST.id, DIGEST.trigger);
+			if (stopped) return;
+			const sent = mail.messages
+				.slice(before)
+				.find((message) => /^Last free days/.test(message.subject));
+			say(
+				sent
+					? `sent the last free day digest: "${sent.subject}" (mail inbox)`
+					: 'ran the last free day digest: no container needs attention yet, so no email',
+			);
+		} catch (error) {
+			if (!stopped) say(`the last free day digest did not run: ${error.message}`);
+		}
+	}, DIGEST_AFTER_MS);
+	return {
+		async stop() {
+			stopped = true;
+			clearTimeout(timer);
+		},
+	};
+}
+
 async function main() {
 	const { n8nPort, sandboxPort, demoDir } = options();
 	try {
@@ -245,9 +269,6 @@ async function main() {
 		// registered webhooks are gone anyway.
 		rmSync(demoDir, { recursive: true, force: true });
 		const userFolder = path.join(demoDir, 'n8n');
-		mkdirSync(path.join(demoDir, 'output'), { recursive: true });
-		// n8n compares file paths after resolving links, so the allowed folder must be real too.
-		const outputDir = realpathSync(path.join(demoDir, 'output'));
 		say('preparing n8n with this package installed from `npm pack`');
 		const brokerPort = await freePort();
 		const { n8nDir, env } = await prepareInstance({
@@ -255,7 +276,6 @@ async function main() {
 			port: n8nPort,
 			brokerPort,
 			owner: OWNER,
-			extra: { N8N_RESTRICT_FILE_ACCESS_TO: outputDir },
 		});
 
 		// The hold alerts' emails go to a local inbox: nothing leaves the machine.
@@ -286,7 +306,7 @@ async function main() {
 		};
 		await checked(['import:credentials', `--input=${credentialsFile}`]);
 		const importDir = path.join(demoDir, 'workflows');
-		const published = prepareWorkflows(importDir, outputDir);
+		const published = prepareWorkflows(importDir);
 		await checked(['import:workflow', '--separate', `--input=${importDir}`]);
 		for (const workflow of published) {
 			await checked(['publish:workflow', `--id=${workflow.id}`]);
@@ -297,10 +317,13 @@ async function main() {
 		started.push(n8n);
 		// The Pickup board upserts into a Data Table: its setup workflow creates it now, before the
 		// journeys start any run (examples/README.md, section 2).
-		await createPickupBoardTable(n8n.url, await login(n8n.url, OWNER.email, OWNER.password));
+		const cookie = await login(n8n.url, OWNER.email, OWNER.password);
+		await createPickupBoardTable(n8n.url, cookie);
 		say('created the Data Table "Pickup board"');
 		const journeys = playJourneys(sandboxClient(sandboxUrl));
 		started.push(journeys);
+		const digest = sendDigestSoon(n8n.url, cookie, mail);
+		started.push(digest);
 
 		process.stdout.write(`
 Container tracking demo is running.
@@ -310,13 +333,12 @@ Container tracking demo is running.
   sandbox       ${sandboxUrl}   (API key: ${API_KEY})
   published     ${published.map((workflow) => workflow.name).join(', ')}
   pickup board  the Data Table "Pickup board" (n8n: Overview → Data tables)
-  output files  ${outputDir}
   mail inbox    ${mail.webUrl}   (the hold alerts' emails; SMTP on 127.0.0.1:${mail.smtpPort})
 
 The sandbox plays a container scenario every 20 seconds; executions appear in n8n within a
-minute. Press Ctrl-C to stop everything.
+minute, and the last free day digest is sent once in ${DIGEST_AFTER_MS / 1000} seconds (then every
+morning at 7). Press Ctrl-C to stop everything.
 `);
-		if (!existsSync(outputDir)) mkdirSync(outputDir, { recursive: true });
 	} catch (error) {
 		process.stderr.write(`[demo] ${error.message}\n`);
 		await stopAll(1);

@@ -220,6 +220,40 @@ export async function login(baseUrl, email, password) {
 	return cookie.split(';')[0];
 }
 
+/** One call of n8n's REST API as the user of `cookie`; its `data`, or an error naming the call. */
+export async function restCall(baseUrl, cookie, method, pathname, body) {
+	const response = await fetch(`${baseUrl}/rest${pathname}`, {
+		method,
+		headers: { Cookie: cookie, 'Content-Type': 'application/json', 'browser-id': 'ct-scripts' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await response.text();
+	if (!response.ok) throw new Error(`${method} /rest${pathname}: ${response.status} ${text}`);
+	return JSON.parse(text).data;
+}
+
+/**
+ * Runs an imported workflow from its trigger `trigger` in a running n8n as the user of `cookie`,
+ * as a person clicking *Execute workflow* does, and waits until it succeeded; returns the
+ * execution. Not `n8n execute`: the CLI does not load n8n's modules (a Data table node fails
+ * there with "the module is disabled"), and it runs beside, not inside, the running instance.
+ */
+export async function runWorkflowByHand(baseUrl, cookie, workflowId, trigger, timeoutMs = 60_000) {
+	const { executionId } = await restCall(baseUrl, cookie, 'POST', `/workflows/${workflowId}/run`, {
+		triggerToStartFrom: { name: trigger },
+	});
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const execution = await restCall(baseUrl, cookie, 'GET', `/executions/${executionId}`);
+		if (execution.status === 'success') return execution;
+		if (execution.finished === false && execution.stoppedAt)
+			throw new Error(`the workflow ${workflowId} ended ${execution.status}`);
+		if (Date.now() > deadline)
+			throw new Error(`the workflow ${workflowId} did not finish within ${timeoutMs / 1000} s`);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+}
+
 /** A fresh user folder with the package installed, the n8n install ready. */
 export async function prepareInstance({ userFolder, port, brokerPort, owner, extra }) {
 	const n8nDir = await ensureN8n();

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { repoRoot } from './n8n.mjs';
+import { repoRoot, restCall, runWorkflowByHand } from './n8n.mjs';
 
 export const PICKUP_BOARD_SETUP = {
 	file: path.join(repoRoot, 'examples', 'pickup-board-table.json'),
@@ -23,49 +23,17 @@ export function pickupBoardTable() {
 	};
 }
 
-async function rest(baseUrl, cookie, method, pathname, body) {
-	const response = await fetch(`${baseUrl}/rest${pathname}`, {
-		method,
-		headers: { Cookie: cookie, 'Content-Type': 'application/json', 'browser-id': 'ct-setup' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const text = await response.text();
-	if (!response.ok) throw new Error(`${method} /rest${pathname}: ${response.status} ${text}`);
-	return JSON.parse(text).data;
-}
-
 /**
  * Runs the imported setup workflow in a running n8n as the user of `cookie`, as a person clicking
- * *Execute workflow* does, and returns the table and its project. Not `n8n execute`: the CLI does
- * not load n8n's data table module (the node fails with "the module is disabled").
+ * *Execute workflow* does, and returns the table and its project.
  */
 export async function createPickupBoardTable(baseUrl, cookie) {
-	const { executionId } = await rest(
-		baseUrl,
-		cookie,
-		'POST',
-		`/workflows/${PICKUP_BOARD_SETUP.id}/run`,
-		{ triggerToStartFrom: { name: PICKUP_BOARD_SETUP.trigger } },
-	);
-	const deadline = Date.now() + 60_000;
-	for (;;) {
-		const execution = await rest(baseUrl, cookie, 'GET', `/executions/${executionId}`);
-		if (execution.status === 'success') break;
-		if (execution.finished === false && execution.stoppedAt)
-			throw new Error(`the setup workflow ${PICKUP_BOARD_SETUP.id} ended ${execution.status}`);
-		if (Date.now() > deadline)
-			throw new Error(`the setup workflow ${PICKUP_BOARD_SETUP.id} did not finish within 60 s`);
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
-	const project = await rest(baseUrl, cookie, 'GET', '/projects/personal');
+	await runWorkflowByHand(baseUrl, cookie, PICKUP_BOARD_SETUP.id, PICKUP_BOARD_SETUP.trigger);
+	const rest = (method, pathname) => restCall(baseUrl, cookie, method, pathname);
+	const project = await rest('GET', '/projects/personal');
 	const { name } = pickupBoardTable();
 	const filter = encodeURIComponent(JSON.stringify({ name }));
-	const tables = await rest(
-		baseUrl,
-		cookie,
-		'GET',
-		`/projects/${project.id}/data-tables?filter=${filter}`,
-	);
+	const tables = await rest('GET', `/projects/${project.id}/data-tables?filter=${filter}`);
 	const table = tables.data.find((entry) => entry.name === name);
 	if (!table) throw new Error(`the setup workflow ran but n8n has no data table "${name}"`);
 	return { projectId: project.id, table };
