@@ -114,22 +114,22 @@ describe('e2e: the Pickup board example keeps one Data Table row per container',
 	const tablePath = () => `/projects/${table.projectId}/data-tables/${table.id}`;
 	const rows = async (): Promise<Row[]> =>
 		(await n8nRest('GET', `${tablePath()}/rows?take=1000`)).data;
-	const byNumber = (filter: string) =>
-		encodeURIComponent(
-			JSON.stringify({
-				type: 'and',
-				filters: [{ columnName: 'container_number', condition: 'eq', value: filter }],
-			}),
-		);
-	/** n8n keeps run data as `flatted` text; read with n8n's own copy. */
-	const runDataOf = (execution: { data: string }) => {
+	/** The Data Table filter for one container's row (the REST API's JSON filter). */
+	const byNumber = (number: string) => ({
+		type: 'and',
+		filters: [{ columnName: 'container_number', condition: 'eq', value: number }],
+	});
+	/** An execution's result; n8n keeps it as `flatted` text, read with n8n's own copy. */
+	const resultOf = (execution: { data: string }) => {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const flatted = require(path.join(ctx.n8nDir, 'node_modules', 'flatted'));
-		return flatted.parse(execution.data).resultData.runData as Record<
-			string,
-			Array<{ data?: { main?: Array<Array<{ json: Item }>> } }>
-		>;
+		return flatted.parse(execution.data).resultData as {
+			runData: Record<string, Array<{ data?: { main?: Array<Array<{ json: Item }>> } }>>;
+			error?: { message: string };
+			lastNodeExecuted?: string;
+		};
 	};
+	const runDataOf = (execution: { data: string }) => resultOf(execution).runData;
 	const outputOf = (runData: ReturnType<typeof runDataOf>, node: string): Item[] | undefined =>
 		runData[node]?.[0]?.data?.main?.[0]?.map((entry) => entry.json);
 	/** A manual run, as *Execute workflow* from `trigger` starts it; its run data once it ended. */
@@ -366,12 +366,10 @@ describe('e2e: the Pickup board example keeps one Data Table row per container',
 				},
 				{ timeoutMs: 60_000, intervalMs: 250, what: `${delivered} finished board runs` },
 			);
+			// Every run succeeded; a failed one is named with the node it stopped at and its error.
 			const failures = [];
 			for (const run of runs.filter((entry) => entry.status !== 'success')) {
-				const execution = await n8nRest('GET', `/executions/${run.id}`);
-				// eslint-disable-next-line @typescript-eslint/no-require-imports
-				const flatted = require(path.join(ctx.n8nDir, 'node_modules', 'flatted'));
-				const { error, lastNodeExecuted } = flatted.parse(execution.data).resultData;
+				const { error, lastNodeExecuted } = resultOf(await n8nRest('GET', `/executions/${run.id}`));
 				failures.push(`${run.id} ${run.status} in ${lastNodeExecuted}: ${error?.message}`);
 			}
 			expect(failures).toEqual([]);
@@ -397,6 +395,7 @@ describe('e2e: the Pickup board example keeps one Data Table row per container',
 			const row = (number: string) => board.find((entry) => entry.container_number === number)!;
 			expect(row('MAEU6123458')).toMatchObject({ readiness: 'Ready', why_not_ready: '' });
 			expect(row('MAEU6123458').fees_exam).toBeGreaterThan(0);
+			expect(row('MAEU6123458').fees_demurrage).toBeGreaterThan(0);
 			expect(row('MAEU6123458').days_left).toBeLessThan(0);
 			expect(row('MSCU1000022')).toMatchObject({
 				readiness: 'Not available',
@@ -429,12 +428,10 @@ describe('e2e: the Pickup board example keeps one Data Table row per container',
 		async () => {
 			const before = await rows();
 			const deleted = before.find((row) => row.container_number === 'MSCU1000022')!;
-			await n8nRest('DELETE', `${tablePath()}/rows?filter=${byNumber('MSCU1000022')}`);
+			const filter = encodeURIComponent(JSON.stringify(byNumber('MSCU1000022')));
+			await n8nRest('DELETE', `${tablePath()}/rows?filter=${filter}`);
 			await n8nRest('PATCH', `${tablePath()}/rows`, {
-				filter: {
-					type: 'and',
-					filters: [{ columnName: 'container_number', condition: 'eq', value: 'MAEU6123458' }],
-				},
+				filter: byNumber('MAEU6123458'),
 				data: { days_left: 99, readiness: 'Ready (yesterday)' },
 			});
 			expect(await rows()).toHaveLength(containerIds.size - 1);
