@@ -6,15 +6,18 @@
 //                                                   [--chromium /usr/bin/chromium]
 //
 // It builds the package, starts the demo on free ports in a temporary folder, signs in through
-// the editor, saves twelve 1440×900 PNGs (one of them of the demo's mail inbox, one of the
-// Pickup board's Data Table once the demo has written three rows into it) and stops the
-// demo again (SIGTERM), checking that its ports are free afterwards. For Container → Get it adds a scratch workflow through the REST
-// API, plays a last free day and fees onto that container in the sandbox, and picks the container
+// the editor, saves fourteen 1440×900 PNGs and stops the demo again (SIGTERM), checking that its
+// ports are free afterwards. For Container → Get it adds a scratch workflow through the REST API,
+// plays a last free day and fees onto that container in the sandbox, and picks the container
 // from the Container field's list by typing part of its number; for Container → Get Many and for
 // the Pickup board example's rows it adds others and shows each run's output in the logs panel's
-// Table view, at 75 % browser zoom so that the columns fit side by side; last, the credential. A run takes 150 to 260 s on a busy two-CPU machine (50
-// to 100 s of it building and starting the demo); it waits up to 150 s more if the sandbox has not
-// yet played a hold into the Hold alerts workflow (the first scenario is one).
+// Table view, at 75 % browser zoom so that the columns fit side by side; the digest's Get Many
+// shows its filters. Two shots are of the
+// demo's mail inbox (a hold alert; the last free day digest, sent by hand once a box on a ship is
+// due tomorrow), one of the Pickup board's Data Table once the demo has written three rows; last,
+// the credential. A run takes 150 to 300 s on a busy two-CPU machine (50 to 100 s of it building
+// and starting the demo); it waits up to 150 s more if the sandbox has not yet played a hold
+// into the Hold alerts workflow (the first scenario is one).
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -23,7 +26,7 @@ import { parseArgs } from 'node:util';
 
 import { chromium } from 'playwright-core';
 
-import { freePort, login, portInUse, repoRoot } from './lib/n8n.mjs';
+import { freePort, login, portInUse, repoRoot, restCall, runWorkflowByHand } from './lib/n8n.mjs';
 import { pickupBoardTable } from './lib/pickupBoardTable.mjs';
 
 const OWNER = { email: 'demo@example.com', password: 'Demo-password-1' };
@@ -35,6 +38,11 @@ const HOLD_ALERTS = {
 	last: 'Email: hold placed',
 };
 const BULK_TRACKING = { id: 'ctBulkTracking' };
+const DIGEST = {
+	id: 'ctLastFreeDayDigest',
+	trigger: 'Send the digest now',
+	getMany: 'Containers needing attention',
+};
 const VIEWPORT = { width: 1440, height: 900 };
 // The Table view gives each column the width of its name at least: the worked-out columns from
 // current_status to last_free_day_facility need some 1,500 px, more than any output pane has at
@@ -192,20 +200,15 @@ function startDemo({ n8nPort, sandboxPort, demoDir }) {
 	};
 }
 
-/** The n8n REST API with the owner's cookie (a Node-side session, separate from the browser's). */
+/**
+ * The n8n REST API with the owner's cookie (a Node-side session, separate from the browser's):
+ * `rest(method, pathname, body)`, and `rest.cookie` for the helpers of scripts/lib/n8n.mjs.
+ */
 async function restClient(baseUrl) {
 	const cookie = await login(baseUrl, OWNER.email, OWNER.password);
-	return async (method, pathname, body) => {
-		const response = await fetch(`${baseUrl}/rest${pathname}`, {
-			method,
-			headers: { cookie, 'Content-Type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await response.text();
-		if (!response.ok)
-			throw new Error(`${method} /rest${pathname}: ${response.status} ${text.slice(0, 500)}`);
-		return JSON.parse(text).data;
-	};
+	const rest = (method, pathname, body) => restCall(baseUrl, cookie, method, pathname, body);
+	rest.cookie = cookie;
+	return rest;
 }
 
 /** The node an execution ended on, read from its `flatted` run data. */
@@ -219,17 +222,41 @@ function lastNodeExecuted(execution) {
 	}
 }
 
-/** The first hold-placed alert in the mail inbox (its REST API), waiting for one to arrive. */
-async function holdAlertEmail(inboxUrl, timeoutMs) {
+/** The first email in the mail inbox (its REST API) whose subject matches, waiting for it. */
+async function emailInInbox(inboxUrl, subject, what, timeoutMs) {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const emails = await (await fetch(`${inboxUrl}/api/email`)).json();
-		const placed = emails.find((email) => / hold placed on /.test(email.subject));
-		if (placed) return placed;
+		const found = emails.find((email) => subject.test(email.subject));
+		if (found) return found;
 		if (Date.now() > deadline)
-			throw new Error(`no hold alert in the mail inbox within ${Math.round(timeoutMs / 1000)} s`);
+			throw new Error(`no ${what} in the mail inbox within ${Math.round(timeoutMs / 1000)} s`);
 		await new Promise((resolve) => setTimeout(resolve, 1000));
 	}
+}
+
+/**
+ * Moves the line's last free day of a box still on its way to tomorrow at its port, as a line
+ * would: the demo's boxes are due in three days or more, and the digest lists those due within
+ * two. Returns its number.
+ */
+async function dueTomorrow(sandboxUrl) {
+	const headers = { Authorization: `Token ${SANDBOX_API_KEY}`, 'Content-Type': 'application/json' };
+	const response = await fetch(`${sandboxUrl}/containers?page[size]=100`, { headers });
+	const containers = (await response.json()).data ?? [];
+	const box = containers.find((item) => item.attributes?.current_status === 'on_ship');
+	if (!box) throw new Error('the sandbox has no container on a ship for the digest');
+	const tomorrow = new Intl.DateTimeFormat('en-CA', {
+		timeZone: box.attributes.pod_timezone,
+	}).format(new Date(Date.now() + 24 * 3600 * 1000));
+	const controlUrl = sandboxUrl.replace(/\/v2$/, '/_sandbox');
+	const changed = await fetch(`${controlUrl}/containers/${box.id}/changes`, {
+		method: 'POST',
+		headers,
+		body: JSON.stringify({ kind: 'set_last_free_day', source: 'line', date: tomorrow }),
+	});
+	if (!changed.ok) throw new Error(`the sandbox did not move the last free day: ${changed.status}`);
+	return box.attributes.number;
 }
 
 /**
@@ -732,7 +759,7 @@ async function main() {
 
 		// 5b. A hold alert as it arrived in the demo's mail inbox (maildev, scripts/lib/mail.mjs).
 		if (!inboxUrl) throw new Error('the demo printed no mail inbox');
-		const email = await holdAlertEmail(inboxUrl, 60_000);
+		const email = await emailInInbox(inboxUrl, / hold placed on /, 'hold alert', 60_000);
 		await page.goto(`${inboxUrl}/#/email/${encodeURIComponent(email.id)}`);
 		await shoot(page, outDir, 'hold-alert-email.png', {
 			check: () =>
@@ -839,6 +866,25 @@ async function main() {
 		} finally {
 			await zoomed.close();
 		}
+
+		// 9c. The digest's Container → Get Many: the node's own filters, set as the example sets them.
+		await openWorkflow(page, editorUrl, DIGEST.id);
+		await openNode(page, DIGEST.getMany);
+		await shoot(page, outDir, 'digest-filters.png', {
+			check: () => page.getByText('Last Free Day Within (Days)').first().waitFor(),
+		});
+		await closeNode(page);
+
+		// 9d. The last free day digest as it arrived, sent by its own Manual Trigger.
+		const due = await dueTomorrow(sandboxUrl);
+		say(`${due} is due tomorrow; sending the last free day digest`);
+		await runWorkflowByHand(editorUrl, rest.cookie, DIGEST.id, DIGEST.trigger);
+		const digest = await emailInInbox(inboxUrl, /^Last free days: /, 'digest', 60_000);
+		await page.goto(`${inboxUrl}/#/email/${encodeURIComponent(digest.id)}`);
+		await shoot(page, outDir, 'digest-email.png', {
+			check: () =>
+				page.locator('[data-testid="email-subject"]', { hasText: digest.subject }).waitFor(),
+		});
 
 		// 10. The credential as a customer fills it in: each field's hint, a real account first.
 		await page.goto(`${editorUrl}/home/credentials`);
