@@ -277,6 +277,9 @@ describe('Container Tracking Trigger', () => {
 					new_value: customsHold,
 					change: 'activated',
 					hold: customsHold,
+					// The interface's hold table, for the alert's reader (logic/holdNames.ts).
+					hold_meaning: 'Customs authority hold (documents, exam, inspection)',
+					hold_resolved_by: 'Licensed customs broker',
 				},
 				{
 					...common,
@@ -285,6 +288,8 @@ describe('Container Tracking Trigger', () => {
 					new_value: freightHold,
 					change: 'placed',
 					hold: freightHold,
+					hold_meaning: 'Carrier freight charges unpaid',
+					hold_resolved_by: 'Shipping line or freight forwarder',
 				},
 				{
 					...common,
