@@ -22,7 +22,7 @@ import {
 	waitsForPickup,
 	type Phase,
 } from './world/phase';
-import { isoTimestamp, lastFreeDay, parseLastFreeDay } from './world/time';
+import { lastFreeDay } from './world/time';
 import type { World } from './world/world';
 
 export const SCENARIOS = [
@@ -258,21 +258,23 @@ function scenarioSteps(
 							? attributes.final_destination_timezone
 							: attributes.pod_timezone) ?? 'UTC',
 					);
-					const date = isoTimestamp(world.clock.now() + days * 86_400_000).slice(0, 10);
 					attributes.import_deadlines = {
 						pickup_lfd_terminal: null,
 						pickup_lfd_rail: null,
 						pickup_lfd_line: null,
 						...attributes.import_deadlines,
-						[source]: parseLastFreeDay(date, zone),
+						// The facility's own calendar: N days on from today there.
+						[source]: lastFreeDay(world.clock.now(), days, zone),
 					};
 				};
 			};
+			// The line corrects its date last, to two days out: the daily digest's horizon
+			// (examples/last-free-day-digest.json), so the demo shows a box due soon.
 			return [
 				on('pickup_lfd_terminal', 4),
 				on('pickup_lfd_line', 5),
 				on('pickup_lfd_rail', 6),
-				on('pickup_lfd_line', 6),
+				on('pickup_lfd_line', 2),
 			];
 		}
 		case 'ready_for_pickup':

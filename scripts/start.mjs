@@ -201,7 +201,7 @@ function playJourneys(sandbox) {
 }
 
 /** The digest's own trigger fires at 7 in the morning; the demo sends one this long after start. */
-const DIGEST_AFTER_MS = 90_000;
+const DIGEST_AFTER_MS = 120_000;
 const DIGEST = { id: 'ctLastFreeDayDigest', trigger: 'Send the digest now' };
 
 /**
