@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// Installs n8n 2.40.7 once into a cache folder outside the repository and tells where it is.
-// Used by the end-to-end tests, `npm start` and the benchmarks. Installing n8n 2.40.7 on a
+// Installs one n8n version once into a cache folder outside the repository and tells where it is.
+// Used by the end-to-end tests, `npm start` and the benchmarks. The version is 2.40.7 unless
+// `CT_N8N_VERSION` says otherwise, or a first argument when run directly
+// (`node scripts/n8n-runtime.mjs 2.41.1`); each version has its own folder. Installing n8n on a
 // machine that reaches only the npm registry needs three workarounds:
-//   1. override linkedom to 0.18.14 (the registry lacks a dependency of 0.18.15);
+//   1. per-version overrides of dependencies the registry lacks (INSTALL_OVERRIDES below);
 //   2. install with --ignore-scripts (one install script downloads from the internet);
 //   3. rebuild the native modules n8n needs against Node 24's headers.
 // Run it on Node 24 (every npm script does, through the node@24 devDependency).
@@ -13,7 +15,37 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const N8N_VERSION = '2.40.7';
+export const DEFAULT_N8N_VERSION = '2.40.7';
+const runDirectly =
+	Boolean(process.argv[1]) && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+
+/** The n8n version every helper uses: the argument when run directly, else the variable. */
+export const N8N_VERSION = checkedVersion(
+	(runDirectly && process.argv[2]) || process.env.CT_N8N_VERSION || DEFAULT_N8N_VERSION,
+);
+
+/**
+ * What `npm install n8n@<version>` needs overridden on the registry reachable here, by exact
+ * version or by minor line ("2.41"); a version not listed installs without overrides.
+ */
+const INSTALL_OVERRIDES = {
+	// linkedom 0.18.15 depends on cssomnom, which the registry lacks.
+	'2.40.7': { linkedom: '0.18.14' },
+	// 2.41.1 installs as it is. 2.41.3 pins 21 packages of n8n's (@n8n/agents 0.26.2, n8n-core
+	// 2.41.2, …) the registry serves only in 2.41.1's versions: npm stops at the first (ETARGET).
+};
+
+export function installOverrides(version = N8N_VERSION) {
+	const line = version.split('.').slice(0, 2).join('.');
+	return INSTALL_OVERRIDES[version] ?? INSTALL_OVERRIDES[line] ?? {};
+}
+
+function checkedVersion(version) {
+	if (!/^\d+\.\d+\.\d+$/.test(version)) {
+		throw new Error(`n8n version "${version}" is not of the form 2.41.3`);
+	}
+	return version;
+}
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** `$N8N_RUNTIME_CACHE`, else ~/.cache/n8n-nodes-container-tracking/n8n-<version>. */
@@ -143,7 +175,7 @@ async function installOnce() {
 				name: 'n8n-runtime-cache',
 				private: true,
 				dependencies: { n8n: N8N_VERSION },
-				overrides: { linkedom: '0.18.14' },
+				overrides: installOverrides(),
 			},
 			null,
 			2,
@@ -183,13 +215,13 @@ async function installOnce() {
 	say(`  rebuilt in ${rebuildSeconds} s`);
 	writeFileSync(
 		marker,
-		`${JSON.stringify({ version: N8N_VERSION, installedAt: new Date().toISOString(), installSeconds, rebuildSeconds }, null, 2)}\n`,
+		`${JSON.stringify({ version: N8N_VERSION, overrides: installOverrides(), installedAt: new Date().toISOString(), installSeconds, rebuildSeconds }, null, 2)}\n`,
 	);
 	say(`n8n ${N8N_VERSION} is ready in ${dir}`);
 	return dir;
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (runDirectly) {
 	ensureN8n().catch((error) => {
 		process.stderr.write(`[n8n-runtime] ${error.message}\n`);
 		process.exit(1);

@@ -1,6 +1,7 @@
-// A real n8n 2.40.7 with this package installed the way n8n installs community packages, for
-// `npm start` and the end-to-end tests (installed by scripts/n8n-runtime.mjs). Each instance has its
-// own user folder and ports, and is stopped by whoever started it.
+// A real n8n (2.40.7, or the version CT_N8N_VERSION names) with this package installed the way n8n
+// installs community packages, for `npm start` and the end-to-end tests (installed by
+// scripts/n8n-runtime.mjs). Each instance has its own user folder and ports, and is stopped by
+// whoever started it.
 import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -11,6 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 import { ensureN8n, n8nBin, node24 } from '../n8n-runtime.mjs';
+
+// The n8n version every instance here runs, for whoever records figures or states it.
+export { N8N_VERSION } from '../n8n-runtime.mjs';
 
 const run = promisify(execFile);
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

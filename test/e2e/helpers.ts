@@ -46,6 +46,7 @@ interface N8nLib {
 		env: Env,
 	): Promise<{ url: string; stop(): Promise<void>; log(): string }>;
 	login(url: string, email: string, password: string): Promise<string>;
+	N8N_VERSION: string;
 }
 
 /**
