@@ -36,6 +36,7 @@ import {
 } from '../test/support/sandbox';
 import {
 	ctNode,
+	n8nLib,
 	rest,
 	sandboxCredential,
 	sleep,
@@ -386,7 +387,7 @@ async function main() {
 		const n8n = await ctx.start();
 		const meta: Record<string, unknown> = {
 			bench_node: process.version,
-			n8n: '2.40.7',
+			n8n: (await n8nLib()).N8N_VERSION,
 			cpus: os.cpus().length,
 			cpu_model: os.cpus()[0]?.model,
 			http_request_version: httpVersion,

@@ -368,6 +368,7 @@ interface N8nScripts {
 		args: string[],
 	): Promise<{ code: number | string; stdout: string; stderr: string }>;
 	startN8n(n8nDir: string, env: Env): Promise<{ stop(): Promise<void> }>;
+	N8N_VERSION: string;
 }
 
 async function singleN8n(): Promise<Deployment> {
@@ -625,7 +626,8 @@ async function main() {
 	const report = {
 		measured_at: new Date().toISOString(),
 		node: process.version,
-		n8n: '2.40.7',
+		// @ts-expect-error: an .mjs helper shared with the scripts
+		n8n: ((await import('../scripts/lib/n8n.mjs')) as N8nScripts).N8N_VERSION,
 		cpus: os.cpus().length,
 		body: { source, bytes: Buffer.byteLength(JSON.stringify(template)) },
 		deliveries: DELIVERIES,
