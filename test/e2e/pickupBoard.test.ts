@@ -156,8 +156,22 @@ describe('e2e: the Pickup board example keeps one Data Table row per container',
 	/** The board's executions that deliveries started. */
 	const boardRuns = async (): Promise<Array<{ id: string; status: string; stoppedAt: string }>> => {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId: BOARD.id }));
-		const { results } = await n8nRest('GET', `/executions?filter=${filter}&limit=500`);
-		return results.filter((run: { mode: string }) => run.mode === 'webhook');
+		// Pages of at most 100, newest first. 2.40.7 cut a larger limit to 100 and pages by lastId;
+		// 2.41 answers 400 to both and pages by the nextCursor it returns.
+		const runs: Array<{ id: string; status: string; stoppedAt: string; mode: string }> = [];
+		let next = '';
+		for (;;) {
+			const page = await n8nRest('GET', `/executions?filter=${filter}&limit=100${next}`);
+			runs.push(...page.results);
+			if ('nextCursor' in page) {
+				if (!page.nextCursor) break;
+				next = `&cursor=${page.nextCursor}`;
+			} else {
+				if (page.results.length < 100) break;
+				next = `&lastId=${runs[runs.length - 1].id}`;
+			}
+		}
+		return runs.filter((run) => run.mode === 'webhook');
 	};
 	const boardWebhookId = async () => {
 		const { data } = await ctx.handle.api.get('/webhooks');
