@@ -368,6 +368,7 @@ interface N8nScripts {
 		args: string[],
 	): Promise<{ code: number | string; stdout: string; stderr: string }>;
 	startN8n(n8nDir: string, env: Env): Promise<{ stop(): Promise<void> }>;
+	activateWorkflowArgs(workflowId: string): string[];
 	N8N_VERSION: string;
 }
 
@@ -449,6 +450,8 @@ function ratios(trigger: Row, other: Row) {
 async function runDeployment(make: () => Promise<Deployment>, template: Doc) {
 	const collector = await startCollector();
 	const deployment = await make();
+	// @ts-expect-error: an .mjs helper shared with the scripts
+	const scripts = (await import('../scripts/lib/n8n.mjs')) as N8nScripts;
 	const fixtures = mkdtempSync(path.join(os.tmpdir(), 'ct-storm-fixtures-'));
 	try {
 		const { trigger, webhookNode, control, credentials } = workflows(collector);
@@ -462,9 +465,9 @@ async function runDeployment(make: () => Promise<Deployment>, template: Doc) {
 			['import:workflow', `--input=${write('trigger.json', trigger)}`],
 			['import:workflow', `--input=${write('webhook.json', webhookNode)}`],
 			['import:workflow', `--input=${write('control.json', control)}`],
-			['publish:workflow', `--id=${trigger.id}`],
-			['publish:workflow', `--id=${webhookNode.id}`],
-			['publish:workflow', `--id=${control.id}`],
+			scripts.activateWorkflowArgs(trigger.id),
+			scripts.activateWorkflowArgs(webhookNode.id),
+			scripts.activateWorkflowArgs(control.id),
 		]) {
 			const result = await deployment.cli(args);
 			if (result.code !== 0)

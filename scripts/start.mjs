@@ -11,6 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 import {
+	activateWorkflowArgs,
 	freePort,
 	login,
 	n8nCli,
@@ -309,7 +310,7 @@ async function main() {
 		const published = prepareWorkflows(importDir);
 		await checked(['import:workflow', '--separate', `--input=${importDir}`]);
 		for (const workflow of published) {
-			await checked(['publish:workflow', `--id=${workflow.id}`]);
+			await checked(activateWorkflowArgs(workflow.id));
 		}
 
 		say(`starting n8n on port ${n8nPort}`);

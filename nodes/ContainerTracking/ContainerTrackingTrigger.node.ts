@@ -97,7 +97,7 @@ export class ContainerTrackingTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					"The service sends its notifications to this workflow's Production URL, so n8n must run at a public address the service can reach, set in n8n's N8N_WEBHOOK_URL (formerly WEBHOOK_URL). Publishing fails while that URL is on localhost or a private network and the credential's Base URL is public. The local sandbox, on this machine, reaches n8n on localhost.",
+					"The service sends its notifications to this workflow's Production URL, so n8n must run at a public address the service can reach, set in n8n's N8N_WEBHOOK_URL (formerly WEBHOOK_URL). Activating the workflow (Publish, in n8n 2) fails while that URL is on localhost or a private network and the credential's Base URL is public. The local sandbox, on this machine, reaches n8n on localhost.",
 				name: 'reachabilityNotice',
 				type: 'notice',
 				default: '',
@@ -111,7 +111,7 @@ export class ContainerTrackingTrigger implements INodeType {
 						name: 'Register Automatically',
 						value: AUTOMATIC,
 						description:
-							'The node creates its webhook with the service when the workflow is published, and deletes it when unpublished',
+							'The node creates its webhook with the service when the workflow is activated (published, in n8n 2), and deletes it when deactivated',
 					},
 					{
 						name: 'Use a Webhook Created Elsewhere',

@@ -1,7 +1,8 @@
-// A real n8n (2.40.7, or the version CT_N8N_VERSION names) with this package installed the way n8n
-// installs community packages, for `npm start` and the end-to-end tests (installed by
-// scripts/n8n-runtime.mjs). Each instance has its own user folder and ports, and is stopped by
-// whoever started it.
+// A real n8n (scripts/n8n-runtime.mjs's default, or the version CT_N8N_VERSION names) with this
+// package installed the way n8n installs community packages, for `npm start`, the end-to-end tests
+// and `npm run test:compat`. Each instance has its own user folder and ports, and is stopped by
+// whoever started it. What differs between n8n's 1.x and 2.x lines is decided here, once:
+// activation on the CLI, how the owner is set up, the Node n8n runs on.
 import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -11,10 +12,23 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
-import { ensureN8n, n8nBin, node24 } from '../n8n-runtime.mjs';
+import { ensureN8n, N8N_VERSION, n8nBin, runtimeNode } from '../n8n-runtime.mjs';
 
 // The n8n version every instance here runs, for whoever records figures or states it.
 export { N8N_VERSION } from '../n8n-runtime.mjs';
+
+/** n8n's line: 1 or 2. */
+export const N8N_MAJOR = Number(N8N_VERSION.split('.')[0]);
+
+/**
+ * The CLI command that makes an imported workflow active from n8n's next start: 2.x publishes it
+ * (`publish:workflow`), 1.x has no publishing and activates it (`update:workflow --active=true`).
+ */
+export function activateWorkflowArgs(workflowId) {
+	return N8N_MAJOR >= 2
+		? ['publish:workflow', `--id=${workflowId}`]
+		: ['update:workflow', `--id=${workflowId}`, '--active=true'];
+}
 
 const run = promisify(execFile);
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -72,9 +86,12 @@ export function hashPassword(n8nDir, password) {
 	return bcrypt.hashSync(password, 10);
 }
 
-/** The environment of one n8n instance (names verified for n8n 2.40.7, conventions 6.3). */
+/**
+ * The environment of one n8n instance (names verified for n8n 2.40.7, conventions 6.3; 1.x
+ * ignores the owner's, see `login`).
+ */
 export function n8nEnvironment({ n8nDir, userFolder, port, brokerPort, owner, extra = {} }) {
-	const node = node24();
+	const node = runtimeNode();
 	const env = {
 		...process.env,
 		PATH: `${node.binDir}${path.delimiter}${process.env.PATH}`,
@@ -98,7 +115,7 @@ export function n8nEnvironment({ n8nDir, userFolder, port, brokerPort, owner, ex
 		NODE_ENV: 'production',
 		...extra,
 	};
-	if (owner) {
+	if (owner && N8N_MAJOR >= 2) {
 		Object.assign(env, {
 			N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
 			N8N_INSTANCE_OWNER_EMAIL: owner.email,
@@ -112,7 +129,7 @@ export function n8nEnvironment({ n8nDir, userFolder, port, brokerPort, owner, ex
 
 /** One n8n CLI command (import:*, publish:workflow, execute); each boots n8n for a few seconds. */
 export async function n8nCli(n8nDir, env, args) {
-	const node = node24();
+	const node = runtimeNode();
 	try {
 		const { stdout, stderr } = await run(node.bin, [n8nBin(n8nDir), ...args], {
 			env,
@@ -157,7 +174,7 @@ export function processStopper(child) {
 	};
 }
 
-/** What each n8n command prints once it serves (n8n 2.40.7). */
+/** What each n8n command prints once it serves (the same from n8n 1.94 to 2.41). */
 const READY = {
 	start: 'Editor is now accessible via',
 	webhook: 'Webhook listener waiting for requests.',
@@ -169,7 +186,7 @@ const READY = {
  * SIGTERM and waits for the process (SIGKILL after 15 s), so nothing is left running.
  */
 export async function startN8n(n8nDir, env, { onLog, command = 'start' } = {}) {
-	const node = node24();
+	const node = runtimeNode();
 	const child = spawn(node.bin, [n8nBin(n8nDir), command], {
 		env,
 		stdio: ['ignore', 'pipe', 'pipe'],
@@ -212,8 +229,21 @@ export async function startN8n(n8nDir, env, { onLog, command = 'start' } = {}) {
 	};
 }
 
-/** Logs in as the owner; returns the cookie header for the REST API. */
+/**
+ * Logs in as the owner; returns the cookie header for the REST API. On 2.x the owner comes from
+ * the environment (n8nEnvironment); 1.x has no such setting, so the first login of an instance
+ * sets the owner up over REST, as the editor's setup page does (n8n answers 400 once it is).
+ */
 export async function login(baseUrl, email, password) {
+	if (N8N_MAJOR < 2) {
+		const setup = await fetch(`${baseUrl}/rest/owner/setup`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ email, password, firstName: 'Demo', lastName: 'Owner' }),
+		});
+		if (!setup.ok && setup.status !== 400)
+			throw new Error(`owner setup failed: ${setup.status} ${await setup.text()}`);
+	}
 	const response = await fetch(`${baseUrl}/rest/login`, {
 		method: 'POST',
 		headers: { 'Content-Type': 'application/json' },

@@ -128,7 +128,7 @@ describe('e2e: the example workflows in a real n8n', () => {
 	it(
 		'published, the hold-alert workflow registers its webhook for container.updated; the Slack variant stays unpublished',
 		async () => {
-			await ctx.cliOk(['publish:workflow', `--id=${HOLD_ALERTS.id}`]);
+			await ctx.activate(HOLD_ALERTS.id);
 			n8n = await ctx.start();
 			await eventually(async () => ((await sandboxWebhooks()).length >= 1 ? true : undefined), {
 				timeoutMs: 60_000,

@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
-// End-to-end harness: a real n8n 2.40.7 (scripts/lib/n8n.mjs) with this package installed from
+// End-to-end harness: a real n8n (scripts/lib/n8n.mjs; CT_N8N_VERSION picks which) with this package installed from
 // `npm pack`, a started sandbox of the service, fixture workflows imported through n8n's CLI.
 // Each test file gets its own user folder, ports, sandbox and n8n, and stops them in afterAll.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -46,7 +46,11 @@ interface N8nLib {
 		env: Env,
 	): Promise<{ url: string; stop(): Promise<void>; log(): string }>;
 	login(url: string, email: string, password: string): Promise<string>;
+	/** The CLI command that activates (2.x: publishes) a workflow from n8n's next start. */
+	activateWorkflowArgs(workflowId: string): string[];
 	N8N_VERSION: string;
+	/** n8n's line, 1 or 2. */
+	N8N_MAJOR: number;
 }
 
 /**
@@ -196,6 +200,8 @@ export function workflow(id: string, name: string, nodes: WorkflowNode[]): Recor
 			...node,
 		})),
 		connections,
+		// n8n 1.x's import needs the column; every import leaves the workflow inactive anyway.
+		active: false,
 		settings: { executionOrder: 'v1' },
 	};
 }
@@ -230,6 +236,8 @@ export interface E2eContext {
 		credentials: Array<{ id: string; name: string; apiKey: string }>,
 	): Promise<void>;
 	importWorkflow(definition: Record<string, unknown>): Promise<void>;
+	/** Publishes (1.x: activates) an imported workflow; n8n takes it up at its next start. */
+	activate(workflowId: string): Promise<void>;
 	/** The examples' SMTP credential (`ctDemoSmtp`), pointing at a local mail server. */
 	importSmtpCredential(server: MailServer): Promise<void>;
 	execute(id: string): Promise<CliResult & { run: RunJson }>;
@@ -302,6 +310,9 @@ export async function startE2e({
 		async importWorkflow(definition) {
 			const file = context.writeFixture(String(definition.id), definition);
 			await context.cliOk(['import:workflow', `--input=${file}`]);
+		},
+		async activate(workflowId) {
+			await context.cliOk(n8n.activateWorkflowArgs(workflowId));
 		},
 		async importSmtpCredential(server) {
 			const file = context.writeFixture('smtp-credential', [await smtpCredential(server)]);
@@ -464,3 +475,64 @@ export async function rest(
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Activates a saved workflow through n8n's REST API, as the editor's switch does, and tells what
+ * the editor is then told: `error` is the triggers' refusal, null when the workflow is active.
+ * n8n 2.x publishes through its publication outbox (the request is accepted, the triggers are
+ * activated just after, their outcome is read at `publication-status`); 1.x saves
+ * `active: true` and answers the refusal at once, with 400.
+ */
+export async function activateOverRest(
+	baseUrl: string,
+	cookie: string,
+	workflowId: string,
+	versionId: string,
+): Promise<{ error: string | null }> {
+	if ((await n8nLib()).N8N_MAJOR < 2) {
+		const answer = await rest(baseUrl, cookie, 'PATCH', `/workflows/${workflowId}`, {
+			active: true,
+			versionId,
+		});
+		if (answer.status === 200) return { error: null };
+		if (answer.status === 400) return { error: String(answer.body.message) };
+		throw new Error(`PATCH /rest/workflows/${workflowId} answered ${answer.status}`);
+	}
+	const activated = await rest(baseUrl, cookie, 'POST', `/workflows/${workflowId}/activate`, {
+		versionId,
+	});
+	if (activated.status !== 200)
+		throw new Error(`POST /rest/workflows/${workflowId}/activate answered ${activated.status}`);
+	const deadline = Date.now() + 30_000;
+	for (;;) {
+		const answer = await rest(baseUrl, cookie, 'GET', `/workflows/${workflowId}/publication-status`);
+		const status = (answer.body.data ?? answer.body) as {
+			status: string;
+			liveVersionId: string | null;
+			triggers: Array<{ status: string; errorMessage: string | null }>;
+		};
+		if (status.status !== 'in_progress' && status.triggers.length > 0) {
+			if (status.status !== 'failed') return { error: null };
+			// A refused publication leaves no live version behind.
+			expect(status.liveVersionId).toBeNull();
+			expect(status.triggers).toHaveLength(1);
+			expect(status.triggers[0].status).toBe('failed');
+			return { error: status.triggers[0].errorMessage };
+		}
+		if (Date.now() > deadline) throw new Error("the trigger's publication outcome did not come");
+		await sleep(250);
+	}
+}
+
+/** Deactivates (2.x: unpublishes) a workflow through n8n's REST API; the HTTP status. */
+export async function deactivateOverRest(
+	baseUrl: string,
+	cookie: string,
+	workflowId: string,
+): Promise<number> {
+	const answer =
+		(await n8nLib()).N8N_MAJOR < 2
+			? await rest(baseUrl, cookie, 'PATCH', `/workflows/${workflowId}`, { active: false })
+			: await rest(baseUrl, cookie, 'POST', `/workflows/${workflowId}/deactivate`, {});
+	return answer.status;
+}

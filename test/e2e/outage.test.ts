@@ -69,7 +69,7 @@ describe('e2e: n8n down longer than the service retries', () => {
 		await ctx.importWorkflow(
 			JSON.parse(readFileSync(path.join(EXAMPLES, 'hold-alerts.json'), 'utf8')),
 		);
-		await ctx.cliOk(['publish:workflow', `--id=${HOLD_ALERTS.id}`]);
+		await ctx.activate(HOLD_ALERTS.id);
 		await ctx.start();
 		await eventually(() => (webhook()?.attributes.active ? true : undefined), {
 			timeoutMs: 60_000,

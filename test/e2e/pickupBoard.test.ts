@@ -226,7 +226,7 @@ describe('e2e: the Pickup board example keeps one Data Table row per container',
 				),
 			]),
 		);
-		await ctx.cliOk(['publish:workflow', `--id=${BOARD.id}`]);
+		await ctx.activate(BOARD.id);
 		n8n = await ctx.start();
 		await eventually(() => boardWebhookId().catch(() => undefined), {
 			timeoutMs: 60_000,

@@ -91,7 +91,7 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 		for (const args of [
 			['import:credentials', `--input=${credentials}`],
 			['import:workflow', `--input=${workflow}`],
-			['publish:workflow', `--id=${HOLD_ALERTS.id}`],
+			(await n8nLib()).activateWorkflowArgs(HOLD_ALERTS.id),
 		]) {
 			const result = await cluster.cli(args);
 			if (result.code !== 0)

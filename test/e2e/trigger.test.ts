@@ -1,4 +1,4 @@
-// The Container Tracking Trigger inside a real n8n 2.40.7: a published workflow registers its
+// The Container Tracking Trigger inside a real n8n (1.x and 2.x, scripts/lib/n8n.mjs): a published workflow registers its
 // webhook with the sandbox when n8n starts, real signed deliveries start executions whose items
 // an HTTP Request node POSTs to a collector, forged and repeated deliveries start nothing, and
 // deactivating the workflow removes the webhook from the service.
@@ -8,7 +8,10 @@ import { signBody } from '../../sandbox/webhooks/delivery';
 import { API_KEY, eventually, trackContainer } from '../support/sandbox';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 import {
+	activateOverRest,
 	CREDENTIAL,
+	deactivateOverRest,
+	n8nLib,
 	postToCollector,
 	readdressed,
 	sandboxWebhooks as sandboxWebhooksOf,
@@ -80,7 +83,7 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 				postToCollector('Send to collector', collector, ['Container updated']),
 			]),
 		);
-		await ctx.cliOk(['publish:workflow', `--id=${WORKFLOW_ID}`]);
+		await ctx.activate(WORKFLOW_ID);
 		n8n = await ctx.start();
 		// n8n activates published workflows just after the editor is up.
 		await eventually(async () => ((await sandboxWebhooks()).length > 0 ? true : undefined), {
@@ -131,7 +134,7 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 	});
 
 	it(
-		"publishing a trigger whose webhook URL is on loopback fails, before any call, when the credential's Base URL is public: the error and n8n's log name the URL and N8N_WEBHOOK_URL",
+		"activating (2.x: publishing) a trigger whose webhook URL is on loopback fails, before any call, when the credential's Base URL is public: the error and n8n's log name the URL and N8N_WEBHOOK_URL",
 		async () => {
 			// n8n listens on 127.0.0.1 (N8N_WEBHOOK_URL=http://127.0.0.1:<port>/). The Base URL is a
 			// public address nothing here answers at: the refusal comes before any call, so it is
@@ -170,39 +173,11 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 			const webhooksBefore = await sandboxWebhooks();
 			const logBefore = n8n.log().length;
 
-			const activated = await rest(n8n.url, n8n.cookie, 'POST', `/workflows/${id}/activate`, {
-				versionId,
-			});
-
-			// n8n 2.40 publishes through its publication outbox: the request is accepted, and the
-			// triggers are activated just after; their outcome is what the editor is told.
-			expect(activated.status).toBe(200);
-			const publication = await eventually(
-				async () => {
-					const answer = await rest(
-						n8n.url,
-						n8n.cookie,
-						'GET',
-						`/workflows/${id}/publication-status`,
-					);
-					const status = (answer.body.data ?? answer.body) as {
-						status: string;
-						triggers: Array<{ status: string; errorMessage: string | null }>;
-					};
-					return status.status === 'in_progress' || status.triggers.length === 0
-						? undefined
-						: status;
-				},
-				{ timeoutMs: 30_000, intervalMs: 250, what: "the trigger's publication outcome" },
-			);
+			const activation = await activateOverRest(n8n.url, n8n.cookie, id, versionId);
 			const unreachableUrl = `http://127.0.0.1:${ctx.port}/webhook/${unreachableWebhookId}/webhook`;
-			expect(publication).toMatchObject({ status: 'failed', liveVersionId: null });
-			expect(publication.triggers).toEqual([
-				expect.objectContaining({
-					status: 'failed',
-					errorMessage: `The service at api.example.com cannot reach this workflow's webhook URL ${unreachableUrl}: 127.0.0.1 is a loopback address (127.0.0.0/8); set n8n's N8N_WEBHOOK_URL (formerly WEBHOOK_URL)`,
-				}),
-			]);
+			expect(activation.error).toBe(
+				`The service at api.example.com cannot reach this workflow's webhook URL ${unreachableUrl}: 127.0.0.1 is a loopback address (127.0.0.0/8); set n8n's N8N_WEBHOOK_URL (formerly WEBHOOK_URL)`,
+			);
 			// n8n's log (default level shows warn): the trigger's warning, naming the URL.
 			await eventually(
 				() => (n8n.log().slice(logBefore).includes('cannot reach') ? true : undefined),
@@ -361,6 +336,7 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 			const envelope = JSON.parse(receiver.deliveries[capturedIndex].rawBody.toString('utf8'));
 			envelope.data.relationships.webhook.data.id = webhook.id;
 			const sent: string[] = [];
+			const major = (await n8nLib()).N8N_MAJOR;
 			// n8n reads the body itself only for JSON, text, form and XML content types.
 			for (const contentType of ['application/octet-stream', 'application/json; charset=utf-8']) {
 				envelope.data.id = randomUUID();
@@ -373,8 +349,12 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 					},
 					body,
 				});
-				expect({ contentType, status: answer.status }).toEqual({ contentType, status: 200 });
-				sent.push(envelope.data.id);
+				// n8n 1.x parses a JSON body itself and answers 422 to one that starts with a byte
+				// order mark, before any node sees it (README, "Compatibility").
+				const refusedByN8n = major < 2 && contentType.startsWith('application/json');
+				const expected = refusedByN8n ? 422 : 200;
+				expect({ contentType, status: answer.status }).toEqual({ contentType, status: expected });
+				if (!refusedByN8n) sent.push(envelope.data.id);
 			}
 			for (const id of sent)
 				await eventually(
@@ -459,14 +439,7 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 		'deactivating the workflow through the REST API deletes its webhook from the service',
 		async () => {
 			expect(await n8nWebhook()).toBeDefined();
-			const answer = await rest(
-				n8n.url,
-				n8n.cookie,
-				'POST',
-				`/workflows/${WORKFLOW_ID}/deactivate`,
-				{},
-			);
-			expect(answer.status).toBe(200);
+			expect(await deactivateOverRest(n8n.url, n8n.cookie, WORKFLOW_ID)).toBe(200);
 			await eventually(async () => ((await n8nWebhook()) === undefined ? true : undefined), {
 				timeoutMs: 15_000,
 				what: "n8n's webhook to be deleted from the sandbox",

@@ -27,10 +27,13 @@ interface Job {
 	'timeout-minutes'?: number;
 	permissions?: Record<string, string>;
 	steps: Step[];
+	/** A reusable workflow the job calls instead of steps of its own. */
+	uses?: string;
+	strategy?: { 'fail-fast'?: boolean; matrix: Record<string, string> };
 }
 interface Workflow {
 	name: string;
-	on: Record<string, { tags?: string[]; branches?: string[] } | null>;
+	on: Record<string, { tags?: string[]; branches?: string[] } | Array<{ cron: string }> | null>;
 	permissions?: Record<string, string>;
 	concurrency?: { group: string; 'cancel-in-progress': boolean };
 	jobs: Record<string, Job>;
@@ -101,7 +104,7 @@ function npmUpgrades(script: string): Record<string, string[]> {
 }
 
 describe('action-validator', () => {
-	it.each(['ci.yml', 'publish.yml'])('accepts %s', (file) => {
+	it.each(['ci.yml', 'publish.yml', 'compat.yml'])('accepts %s', (file) => {
 		expectValid(path.join(WORKFLOWS, file));
 	});
 
@@ -198,7 +201,7 @@ describe('ci.yml', () => {
 		try {
 			for (const workflow of [ci, load('publish.yml')]) {
 				const step = Object.values(workflow.jobs)
-					.flatMap((each) => each.steps)
+					.flatMap((each) => each.steps ?? [])
 					.find((each) => each.id === 'n8n');
 				const output = path.join(dir, 'output');
 				writeFileSync(output, '');
@@ -233,7 +236,8 @@ describe('publish.yml', () => {
 	});
 
 	it('publishes with provenance, public, after the job that lints, builds and tests', () => {
-		expect(release.needs).toBe('verify');
+		expect(release.needs).toEqual(['verify', 'compat']);
+		expect(publish.jobs.compat.uses).toBe('./.github/workflows/compat.yml');
 		expectNode24(verify);
 		expectNode24(release);
 		const order = ['npm ci', 'npm run lint', 'npm run build', 'npm test'].map((command) =>
@@ -285,5 +289,50 @@ describe('publish.yml', () => {
 		expect(source).not.toMatch(/NODE_AUTH_TOKEN|NPM_TOKEN|secrets\./);
 		for (const job of [verify, release])
 			for (const step of job.steps) expect(step.env ?? {}).not.toHaveProperty('NODE_AUTH_TOKEN');
+	});
+});
+
+describe('compat.yml', () => {
+	const compat = load('compat.yml');
+	const smoke = compat.jobs.smoke;
+
+	it('runs weekly, by hand, and when publish.yml calls it before a release', () => {
+		expect(Object.keys(compat.on).sort()).toEqual(['schedule', 'workflow_call', 'workflow_dispatch']);
+		expect(compat.permissions).toEqual({ contents: 'read' });
+	});
+
+	it("runs `npm run test:compat` once per version of scripts/n8n-runtime.mjs's COMPAT_N8N_VERSIONS, read by the step itself", async () => {
+		const { COMPAT_N8N_VERSIONS } = await importNative<{ COMPAT_N8N_VERSIONS: string[] }>(
+			'scripts/n8n-runtime.mjs',
+		);
+		const read = compat.jobs.versions.steps.find((step) => step.id === 'read')!;
+		const dir = mkdtempSync(path.join(tmpdir(), 'ct-workflows-'));
+		try {
+			const output = path.join(dir, 'output');
+			writeFileSync(output, '');
+			const result = spawnSync('bash', ['-eo', 'pipefail', '-c', read.run!], {
+				cwd: repoRoot,
+				env: { ...process.env, GITHUB_OUTPUT: output },
+				encoding: 'utf8',
+			});
+			expect(result.stderr).toBe('');
+			expect(readFileSync(output, 'utf8')).toBe(
+				`versions=${JSON.stringify(COMPAT_N8N_VERSIONS)}\n`,
+			);
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+		expect(smoke.needs).toBe('versions');
+		expect(smoke.strategy).toEqual({
+			'fail-fast': false,
+			matrix: { n8n: '${{ fromJSON(needs.versions.outputs.versions) }}' },
+		});
+		const ci = stepIndex(smoke, runs('npm ci'), 'npm ci');
+		const test = stepIndex(smoke, (step) => /npm run test:compat/.test(step.run ?? ''), 'compat');
+		expect(ci).toBeLessThan(test);
+		expect(smoke.steps[test].env).toEqual({ N8N_VERSION: '${{ matrix.n8n }}' });
+		const restore = stepIndex(smoke, uses('actions/cache/restore'), 'cache restore');
+		expect(restore).toBeLessThan(test);
+		expect(smoke.steps[restore].with?.key).toContain('${{ matrix.n8n }}');
 	});
 });

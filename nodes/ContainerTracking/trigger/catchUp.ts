@@ -1,4 +1,4 @@
-import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, ITriggerFunctions } from 'n8n-workflow';
 
 import { relatedIdentifier } from '../records/jsonApi';
 import { deliveryCore, membersOf } from '../schemas';
@@ -174,6 +174,20 @@ interface CatchUpReport {
 	started: number;
 }
 
+/**
+ * `emit` with the execution deduplication key of n8n 2.20 and later. n8n-workflow before it types
+ * three parameters (the oldest supported, 1.92.0, does), and n8n before it ignores the fourth
+ * argument; every trigger context is one of these.
+ */
+interface DeduplicatingEmitter {
+	emit(
+		data: INodeExecutionData[][],
+		responsePromise: undefined,
+		donePromise: undefined,
+		deduplicationKey: string,
+	): void;
+}
+
 /** One catch-up of the webhook(s) `webhookIds`. */
 export async function catchUp(
 	context: ITriggerFunctions,
@@ -211,6 +225,7 @@ export async function catchUp(
 	const batch = due.slice(0, MAX_CAUGHT_UP_PER_RUN);
 	const repeats = settings.deduplicate ? repeatStoreFor(scope) : undefined;
 	const workflowId = context.getWorkflow().id ?? '';
+	const emitter: DeduplicatingEmitter = context;
 	let started = 0;
 	for (const entry of batch) {
 		// The workflow was deactivated meanwhile: what is left waits for its next activation.
@@ -231,7 +246,7 @@ export async function catchUp(
 		}
 		// A live copy that reached this process first already ran; one that comes later is a repeat.
 		if (repeats && !repeats.claim(entry.id)) continue;
-		context.emit(
+		emitter.emit(
 			[context.helpers.returnJsonArray(items)],
 			undefined,
 			undefined,

@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+// `npm run test:compat [version ...]`: the end-to-end smoke on each n8n the README's
+// "Compatibility" section names (COMPAT_N8N_VERSIONS: the supported range's ends and the newest
+// 1.x), each installed with the Node it runs on (scripts/n8n-runtime.mjs). The smoke is two of
+// `npm test`'s end-to-end files, run against that n8n: test/e2e/operations.test.ts (the
+// credential, every operation of every resource, errors) and test/e2e/trigger.test.ts (the
+// trigger registering its webhook, verifying signatures, splitting a changeset into items, a
+// repeat after a restart ignored, the credential's Test button, deactivation). Figures go to
+// bench/results/compat.json and compat.md; the exit code is non-zero when any version failed.
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { COMPAT_N8N_VERSIONS, nodeVersionFor } from './n8n-runtime.mjs';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SMOKE = ['test/e2e/operations.test.ts', 'test/e2e/trigger.test.ts'];
+const versions = process.argv.slice(2).length > 0 ? process.argv.slice(2) : COMPAT_N8N_VERSIONS;
+
+/** Runs a command with its output passed through; its exit code, seconds taken and output. */
+function run(command, args, env) {
+	const started = Date.now();
+	return new Promise((resolve) => {
+		let output = '';
+		const child = spawn(command, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+		const pass = (stream) => (chunk) => {
+			output = (output + chunk.toString()).slice(-100_000);
+			stream.write(chunk);
+		};
+		child.stdout.on('data', pass(process.stdout));
+		child.stderr.on('data', pass(process.stderr));
+		child.on('close', (code) =>
+			resolve({ code, seconds: Math.round((Date.now() - started) / 1000), output }),
+		);
+	});
+}
+
+const results = [];
+for (const version of versions) {
+	const env = { ...process.env, CT_N8N_VERSION: version };
+	process.stdout.write(`\n[compat] n8n ${version} on Node ${nodeVersionFor(version)}\n`);
+	const install = await run(process.execPath, ['scripts/n8n-runtime.mjs', version], env);
+	const result = {
+		n8n: version,
+		node: nodeVersionFor(version),
+		install_seconds: install.seconds,
+		test_seconds: null,
+		passed: 0,
+		failed: 0,
+		ok: false,
+	};
+	if (install.code === 0) {
+		const jest = path.join(repoRoot, 'node_modules', 'jest', 'bin', 'jest.js');
+		const tests = await run(
+			process.execPath,
+			[jest, '--ci', '--runTestsByPath', ...SMOKE, '--selectProjects', 'main'],
+			env,
+		);
+		const counts = [...tests.output.matchAll(/^jest: (\d+) passed, (\d+) failed/gm)].pop();
+		Object.assign(result, {
+			test_seconds: tests.seconds,
+			passed: counts ? Number(counts[1]) : 0,
+			failed: counts ? Number(counts[2]) : 0,
+			ok: tests.code === 0 && Boolean(counts) && Number(counts[1]) > 0,
+		});
+	}
+	results.push(result);
+}
+
+const resultsDir = path.join(repoRoot, 'bench', 'results');
+mkdirSync(resultsDir, { recursive: true });
+const report = { measured_at: new Date().toISOString(), smoke: SMOKE, results };
+writeFileSync(path.join(resultsDir, 'compat.json'), `${JSON.stringify(report, null, 2)}\n`);
+const table = [
+	'| n8n | Node | install (s, 0 when cached) | smoke (s) | passed | failed | result |',
+	'|---|---|---|---|---|---|---|',
+	...results.map(
+		(r) =>
+			`| ${r.n8n} | ${r.node} | ${r.install_seconds} | ${r.test_seconds ?? '-'} | ${r.passed} | ${r.failed} | ${r.ok ? 'pass' : 'FAIL'} |`,
+	),
+].join('\n');
+writeFileSync(
+	path.join(resultsDir, 'compat.md'),
+	`# Compatibility smoke (${report.measured_at})\n\n${SMOKE.join(', ')} on each n8n.\n\n${table}\n`,
+);
+process.stdout.write(`\n${table}\n`);
+const passed = results.reduce((sum, r) => sum + r.passed, 0);
+const failed = results.reduce((sum, r) => sum + r.failed, 0) + results.filter((r) => !r.ok).length;
+process.stdout.write(`compat: ${passed} passed, ${failed} failed\n`);
+process.exit(results.every((r) => r.ok) ? 0 : 1);
