@@ -102,8 +102,8 @@ export function n8nBin(dir = runtimeDir()) {
 }
 
 /**
- * The Node each n8n line runs on: the one n8n's own Docker images of that line use, inside the
- * range n8n's `engines` allow (1.94: Node 18.17–22; 1.99–1.123: 20.19–24; 2.36 on: 24).
+ * The Node each n8n line runs on: one inside the `engines` range of every supported release of
+ * that line (1.94: Node 18.17–22; 1.99–1.123: 20.19–24; 2.36 on: 24).
  */
 const NODE_FOR_N8N_MAJOR = { 1: '22.23.3', 2: '24.21.0' };
 
@@ -250,7 +250,9 @@ async function installOnce() {
 		}
 	}
 	const node = runtimeNode();
-	say(`installing n8n ${N8N_VERSION} on Node ${node.version} into ${dir} (first run only: a few minutes)`);
+	say(
+		`installing n8n ${N8N_VERSION} on Node ${node.version} into ${dir} (first run only: a few minutes)`,
+	);
 	rmSync(dir, { recursive: true, force: true });
 	mkdirSync(dir, { recursive: true });
 	writeFileSync(

@@ -505,7 +505,12 @@ export async function activateOverRest(
 		throw new Error(`POST /rest/workflows/${workflowId}/activate answered ${activated.status}`);
 	const deadline = Date.now() + 30_000;
 	for (;;) {
-		const answer = await rest(baseUrl, cookie, 'GET', `/workflows/${workflowId}/publication-status`);
+		const answer = await rest(
+			baseUrl,
+			cookie,
+			'GET',
+			`/workflows/${workflowId}/publication-status`,
+		);
 		const status = (answer.body.data ?? answer.body) as {
 			status: string;
 			liveVersionId: string | null;

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- loads the built package in a process of its own; the rules are for the published nodes */
 // The oldest n8n the package supports (README, "Compatibility") runs the n8n-workflow that the
 // `n8n-workflow-floor` devDependency holds. Every value the built nodes read from n8n-workflow
 // must exist there, or the nodes fail to load on that n8n while the credential still loads (an
@@ -49,7 +50,9 @@ describe(`the built nodes on the oldest supported n8n-workflow (${floorVersion})
 		for (const file of files) {
 			const code = readFileSync(file, 'utf8');
 			n8nWorkflowValuesOf(code).forEach((name) => used.add(name));
-			missingFromFloor(code).forEach((name) => missing.push(`${path.relative(root, file)}: ${name}`));
+			missingFromFloor(code).forEach((name) =>
+				missing.push(`${path.relative(root, file)}: ${name}`),
+			);
 		}
 		// The scan found what the nodes use (NodeConnectionTypes among them), not nothing.
 		expect(used.has('NodeConnectionTypes')).toBe(true);

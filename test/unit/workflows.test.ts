@@ -297,7 +297,11 @@ describe('compat.yml', () => {
 	const smoke = compat.jobs.smoke;
 
 	it('runs weekly, by hand, and when publish.yml calls it before a release', () => {
-		expect(Object.keys(compat.on).sort()).toEqual(['schedule', 'workflow_call', 'workflow_dispatch']);
+		expect(Object.keys(compat.on).sort()).toEqual([
+			'schedule',
+			'workflow_call',
+			'workflow_dispatch',
+		]);
 		expect(compat.permissions).toEqual({ contents: 'read' });
 	});
 
