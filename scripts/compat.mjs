@@ -6,9 +6,10 @@
 // credential, every operation of every resource, errors) and test/e2e/trigger.test.ts (the
 // trigger registering its webhook, verifying signatures, splitting a changeset into items, a
 // repeat after a restart ignored, the credential's Test button, deactivation). Figures go to
-// bench/results/compat.json and compat.md; the exit code is non-zero when any version failed.
+// bench/results/compat.json and compat.md (a run of some versions keeps the others' rows); the
+// exit code is non-zero when any version failed.
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -49,6 +50,7 @@ for (const version of versions) {
 		passed: 0,
 		failed: 0,
 		ok: false,
+		measured_at: new Date().toISOString(),
 	};
 	if (install.code === 0) {
 		const jest = path.join(repoRoot, 'node_modules', 'jest', 'bin', 'jest.js');
@@ -68,23 +70,32 @@ for (const version of versions) {
 	results.push(result);
 }
 
+// The figures of the versions run now replace theirs in bench/results/compat.json; the other
+// versions' rows stay, each with the time it was measured.
 const resultsDir = path.join(repoRoot, 'bench', 'results');
 mkdirSync(resultsDir, { recursive: true });
-const report = { measured_at: new Date().toISOString(), smoke: SMOKE, results };
-writeFileSync(path.join(resultsDir, 'compat.json'), `${JSON.stringify(report, null, 2)}\n`);
-const table = [
-	'| n8n | Node | install (s, 0 when cached) | smoke (s) | passed | failed | result |',
-	'|---|---|---|---|---|---|---|',
-	...results.map(
-		(r) =>
-			`| ${r.n8n} | ${r.node} | ${r.install_seconds} | ${r.test_seconds ?? '-'} | ${r.passed} | ${r.failed} | ${r.ok ? 'pass' : 'FAIL'} |`,
-	),
-].join('\n');
+const resultsFile = path.join(resultsDir, 'compat.json');
+const earlier = existsSync(resultsFile)
+	? JSON.parse(readFileSync(resultsFile, 'utf8')).results
+	: [];
+const rows = [...earlier.filter((row) => !versions.includes(row.n8n)), ...results].sort((a, b) =>
+	a.n8n.localeCompare(b.n8n, 'en', { numeric: true }),
+);
+writeFileSync(resultsFile, `${JSON.stringify({ smoke: SMOKE, results: rows }, null, 2)}\n`);
+const tableOf = (list) =>
+	[
+		'| n8n | Node | measured | install (s, 0 when cached) | smoke (s) | passed | failed | result |',
+		'|---|---|---|---|---|---|---|---|',
+		...list.map(
+			(r) =>
+				`| ${r.n8n} | ${r.node} | ${r.measured_at} | ${r.install_seconds} | ${r.test_seconds ?? '-'} | ${r.passed} | ${r.failed} | ${r.ok ? 'pass' : 'FAIL'} |`,
+		),
+	].join('\n');
 writeFileSync(
 	path.join(resultsDir, 'compat.md'),
-	`# Compatibility smoke (${report.measured_at})\n\n${SMOKE.join(', ')} on each n8n.\n\n${table}\n`,
+	`# Compatibility smoke\n\n\`npm run test:compat\`: ${SMOKE.join(' and ')} on each n8n, on the Node it runs on (scripts/compat.mjs).\n\n${tableOf(rows)}\n`,
 );
-process.stdout.write(`\n${table}\n`);
+process.stdout.write(`\n${tableOf(results)}\n`);
 const passed = results.reduce((sum, r) => sum + r.passed, 0);
 const failed = results.reduce((sum, r) => sum + r.failed, 0) + results.filter((r) => !r.ok).length;
 process.stdout.write(`compat: ${passed} passed, ${failed} failed\n`);

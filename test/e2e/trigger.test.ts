@@ -418,8 +418,9 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 		// The credential's declarative test (credentials/ContainerTrackingApi.credentials.ts): its
 		// rules word what the service answers; a connection that fails n8n reports by its code.
 		// n8n 1.123 runs the test request so that a refusal reaches its tester without the
-		// response, and words the status code itself (n8n-workflow's NodeApiError) instead of the
-		// credential's rules; 1.94 and 2.x use the rules (README, "Compatibility").
+		// response, and words the status code or connection error itself (n8n-workflow's
+		// NodeApiError) instead of the credential's rules; 1.94 and 2.x use the rules (README,
+		// "Compatibility").
 		const { N8N_MAJOR } = await n8nLib();
 		const worded = (ours: string, n8nWords: string) =>
 			N8N_MAJOR < 2
@@ -442,7 +443,7 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 		});
 		expect(await testCredential({ apiKey: API_KEY, baseUrl: 'http://127.0.0.1:9/v2' })).toEqual({
 			status: 'Error',
-			message: 'ECONNREFUSED',
+			message: worded('ECONNREFUSED', 'The service refused the connection - perhaps it is offline'),
 		});
 		const notAUrl = await testCredential({ apiKey: API_KEY, baseUrl: 'not a url' });
 		expect(notAUrl.status).toBe('Error');
