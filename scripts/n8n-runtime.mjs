@@ -90,11 +90,17 @@ function checkedVersion(version) {
 }
 
 /** `$N8N_RUNTIME_CACHE`, else ~/.cache/n8n-nodes-container-tracking/n8n-<version>. */
-export function runtimeDir() {
+export function runtimeDir(version = N8N_VERSION) {
 	const base =
 		process.env.N8N_RUNTIME_CACHE ??
 		path.join(os.homedir(), '.cache', 'n8n-nodes-container-tracking');
-	return path.join(base, `n8n-${N8N_VERSION}`);
+	return path.join(base, `n8n-${version}`);
+}
+
+/** What the install of `version` recorded (installed.json), or null when it is not installed. */
+export function installRecord(version = N8N_VERSION) {
+	const marker = path.join(runtimeDir(version), 'installed.json');
+	return existsSync(marker) ? JSON.parse(readFileSync(marker, 'utf8')) : null;
 }
 
 export function n8nBin(dir = runtimeDir()) {
