@@ -46,6 +46,14 @@ interface N8nLib {
 		env: Env,
 	): Promise<{ url: string; stop(): Promise<void>; log(): string }>;
 	login(url: string, email: string, password: string): Promise<string>;
+	/** Runs a saved workflow from `trigger` over REST and waits for its success; the execution. */
+	runWorkflowByHand(
+		url: string,
+		cookie: string,
+		workflowId: string,
+		trigger: string,
+		timeoutMs?: number,
+	): Promise<{ data: string; status: string }>;
 	/** The CLI command that activates (2.x: publishes) a workflow from n8n's next start. */
 	activateWorkflowArgs(workflowId: string): string[];
 	N8N_VERSION: string;

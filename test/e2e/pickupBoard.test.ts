@@ -15,6 +15,7 @@ import { eventually } from '../support/sandbox';
 import { importNative } from '../support/importNative';
 import {
 	ctNode,
+	n8nLib,
 	rest,
 	sandboxCredential,
 	SETUP_TIMEOUT,
@@ -132,21 +133,11 @@ describe('e2e: the Pickup board example keeps one Data Table row per container',
 	const runDataOf = (execution: { data: string }) => resultOf(execution).runData;
 	const outputOf = (runData: ReturnType<typeof runDataOf>, node: string): Item[] | undefined =>
 		runData[node]?.[0]?.data?.main?.[0]?.map((entry) => entry.json);
-	/** A manual run, as *Execute workflow* from `trigger` starts it; its run data once it ended. */
-	const runManually = async (workflowId: string, trigger: string) => {
-		const { executionId } = await n8nRest('POST', `/workflows/${workflowId}/run`, {
-			triggerToStartFrom: { name: trigger },
-		});
-		const execution = await eventually(
-			async () => {
-				const found = await n8nRest('GET', `/executions/${executionId}`);
-				return found.stoppedAt ? found : undefined;
-			},
-			{ timeoutMs: 120_000, intervalMs: 250, what: `manual run ${executionId} to end` },
+	/** A manual run, as *Execute workflow* from `trigger` starts it; its run data once it succeeded. */
+	const runManually = async (workflowId: string, trigger: string) =>
+		runDataOf(
+			await (await n8nLib()).runWorkflowByHand(n8n.url, n8n.cookie, workflowId, trigger, 120_000),
 		);
-		expect(execution.status).toBe('success');
-		return runDataOf(execution);
-	};
 	/** Container → Get of every container, run by the node in this n8n. */
 	const containerGets = async (): Promise<Map<string, Item>> => {
 		const runData = await runManually(READER_ID, START.name);
