@@ -179,7 +179,10 @@ export async function ensureN8n() {
 	return await withLock(runtimeDir(), installOnce);
 }
 
-/** Runs `work` holding `<dir>.install-lock`; a lock left by a process that is gone, or older than 20 minutes, is taken over. */
+/**
+ * Runs `work` holding `<dir>.install-lock`; a lock left by a process that is gone, or older than
+ * 20 minutes, is taken over.
+ */
 async function withLock(dir, work) {
 	const lockDir = `${dir}.install-lock`;
 	mkdirSync(path.dirname(lockDir), { recursive: true });
@@ -247,8 +250,8 @@ function lockIsStale(lockDir) {
 async function installOnce() {
 	const dir = runtimeDir();
 	const marker = path.join(dir, 'installed.json');
-	if (existsSync(marker) && existsSync(n8nBin(dir))) {
-		const installed = JSON.parse(readFileSync(marker, 'utf8'));
+	const installed = installRecord();
+	if (installed && existsSync(n8nBin(dir))) {
 		// Native modules are built for one Node: another Node means another install.
 		if (installed.version === N8N_VERSION && installed.node === nodeVersionFor()) {
 			say(`n8n ${N8N_VERSION} is ready in ${dir} (cached)`);

@@ -1,6 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
-// End-to-end harness: a real n8n (scripts/lib/n8n.mjs; CT_N8N_VERSION picks which) with this package installed from
-// `npm pack`, a started sandbox of the service, fixture workflows imported through n8n's CLI.
+// End-to-end harness: a real n8n (scripts/lib/n8n.mjs; CT_N8N_VERSION picks which) with this
+// package installed from `npm pack`, a started sandbox of the service, fixture workflows imported
+// through n8n's CLI.
 // Each test file gets its own user folder, ports, sandbox and n8n, and stops them in afterAll.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -10,7 +11,7 @@ import path from 'node:path';
 import vm from 'node:vm';
 
 import { signBody } from '../../sandbox/webhooks/delivery';
-import { API_KEY, startTestSandbox, type SandboxHandle } from '../support/sandbox';
+import { API_KEY, eventually, startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import type { ReceivedDelivery } from '../support/webhookReceiver';
 import type { SandboxOptions } from '../../sandbox/server';
 
@@ -511,30 +512,29 @@ export async function activateOverRest(
 	});
 	if (activated.status !== 200)
 		throw new Error(`POST /rest/workflows/${workflowId}/activate answered ${activated.status}`);
-	const deadline = Date.now() + 30_000;
-	for (;;) {
-		const answer = await rest(
-			baseUrl,
-			cookie,
-			'GET',
-			`/workflows/${workflowId}/publication-status`,
-		);
-		const status = (answer.body.data ?? answer.body) as {
-			status: string;
-			liveVersionId: string | null;
-			triggers: Array<{ status: string; errorMessage: string | null }>;
-		};
-		if (status.status !== 'in_progress' && status.triggers.length > 0) {
-			if (status.status !== 'failed') return { error: null };
-			// A refused publication leaves no live version behind.
-			expect(status.liveVersionId).toBeNull();
-			expect(status.triggers).toHaveLength(1);
-			expect(status.triggers[0].status).toBe('failed');
-			return { error: status.triggers[0].errorMessage };
-		}
-		if (Date.now() > deadline) throw new Error("the trigger's publication outcome did not come");
-		await sleep(250);
-	}
+	const publication = await eventually(
+		async () => {
+			const answer = await rest(
+				baseUrl,
+				cookie,
+				'GET',
+				`/workflows/${workflowId}/publication-status`,
+			);
+			const status = (answer.body.data ?? answer.body) as {
+				status: string;
+				liveVersionId: string | null;
+				triggers: Array<{ status: string; errorMessage: string | null }>;
+			};
+			return status.status === 'in_progress' || status.triggers.length === 0 ? undefined : status;
+		},
+		{ timeoutMs: 30_000, intervalMs: 250, what: "the trigger's publication outcome" },
+	);
+	if (publication.status !== 'failed') return { error: null };
+	// A refused publication leaves no live version behind.
+	expect(publication.liveVersionId).toBeNull();
+	expect(publication.triggers).toHaveLength(1);
+	expect(publication.triggers[0].status).toBe('failed');
+	return { error: publication.triggers[0].errorMessage };
 }
 
 /** Deactivates (2.x: unpublishes) a workflow through n8n's REST API; the HTTP status. */

@@ -133,7 +133,7 @@ describe('e2e: the Pickup board example keeps one Data Table row per container',
 	const runDataOf = (execution: { data: string }) => resultOf(execution).runData;
 	const outputOf = (runData: ReturnType<typeof runDataOf>, node: string): Item[] | undefined =>
 		runData[node]?.[0]?.data?.main?.[0]?.map((entry) => entry.json);
-	/** A manual run, as *Execute workflow* from `trigger` starts it; its run data once it succeeded. */
+	/** A manual run from `trigger`, as *Execute workflow* starts it; its run data on success. */
 	const runManually = async (workflowId: string, trigger: string) =>
 		runDataOf(
 			await (await n8nLib()).runWorkflowByHand(n8n.url, n8n.cookie, workflowId, trigger, 120_000),

@@ -1,5 +1,5 @@
-// The Container Tracking Trigger inside a real n8n (1.x and 2.x, scripts/lib/n8n.mjs): a published workflow registers its
-// webhook with the sandbox when n8n starts, real signed deliveries start executions whose items
+// The Container Tracking Trigger inside a real n8n (1.x and 2.x, scripts/lib/n8n.mjs): a published
+// workflow registers its webhook with the sandbox when n8n starts, real signed deliveries start executions whose items
 // an HTTP Request node POSTs to a collector, forged and repeated deliveries start nothing, and
 // deactivating the workflow removes the webhook from the service.
 import { randomUUID } from 'node:crypto';
