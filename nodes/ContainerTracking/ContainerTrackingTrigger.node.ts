@@ -1,6 +1,5 @@
 import {
 	NodeConnectionTypes,
-	type IDataObject,
 	type IExecuteFunctions,
 	type IHookFunctions,
 	type INodeExecutionData,
@@ -16,7 +15,8 @@ import { EVENT_OPTIONS } from './logic/eventNames';
 import { deliveryCore } from './schemas';
 import { CREDENTIAL_NAME } from './transport/request';
 import { parseJsonBody, rawBodyOf } from './trigger/body';
-import { passNewNotification } from './trigger/durableRepeats';
+import { joinBatch, outcomeOfWaiting } from './trigger/deliveryBatches';
+import { OUTPUT_CHANGES, OUTPUT_LATEST_STATE, triggerExecution } from './trigger/execution';
 import {
 	AUTOMATIC,
 	EXISTING,
@@ -31,6 +31,7 @@ import { hasValidSignature } from './trigger/signature';
 import { startWatch } from './trigger/watch';
 
 interface TriggerOptions {
+	batchWindowSeconds?: number;
 	expandHoldsAndFees?: boolean;
 	fetchContainer?: boolean;
 	fields?: string[];
@@ -54,6 +55,16 @@ function itemOptions(options: TriggerOptions): ItemOptions {
 	};
 }
 
+/**
+ * Seconds within which deliveries start one execution together (trigger/deliveryBatches.ts): by
+ * default 1 from node version 1.2; 0 (one execution per delivery) in the versions before it.
+ */
+function batchWindowMs(context: IWebhookFunctions, options: TriggerOptions): number {
+	const fallback = context.getNode().typeVersion >= 1.2 ? 1 : 0;
+	const seconds = Number(options.batchWindowSeconds ?? fallback);
+	return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 5) * 1000 : 0;
+}
+
 function answer(context: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
 	context.getResponseObject().status(status).json({ message }).end();
 	return { noWebhookResponse: true };
@@ -74,9 +85,11 @@ export class ContainerTrackingTrigger implements INodeType {
 			'https://github.com/n8n-nodes-container-tracking/n8n-nodes-container-tracking#container-tracking-trigger',
 		// 1.1 behaves as 1 does. n8n 2.40.7 evaluates an expression for every request to a webhook
 		// node of version 1 exactly (it looks for a binary-data option), which was the largest
-		// part of a delivery's time in bench/storm.ts; for 1.1 it does not.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// part of a delivery's time in bench/storm.ts; for 1.1 it does not. 1.2 batches deliveries
+		// that arrive together into one execution by default (Batch Window), as the versions before
+		// it do only when asked.
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle:
 			'={{$parameter["registration"] === "existing" ? "existing webhook" : $parameter["events"].join(", ")}}',
 		description:
@@ -144,12 +157,41 @@ export class ContainerTrackingTrigger implements INodeType {
 				displayOptions: { show: { registration: [EXISTING] } },
 			},
 			{
+				displayName: 'Output',
+				name: 'output',
+				type: 'options',
+				options: [
+					{
+						name: 'One Item per Change',
+						value: OUTPUT_CHANGES,
+						description:
+							'Each change of a container.updated (and each hold or fee that changed) is an item, and every other notification one item; each item carries the container as the delivery says it is',
+					},
+					{
+						name: 'Latest State per Container',
+						value: OUTPUT_LATEST_STATE,
+						description:
+							"One item per container of the execution, shaped as Container → Get gives it (readiness, last free day, holds, fees), with the changes and notification IDs beside it: for a board, a sheet or a database row, which then takes one write per container, not one per change",
+					},
+				],
+				default: OUTPUT_CHANGES,
+			},
+			{
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
 				options: [
+					{
+						displayName: 'Batch Window (Seconds)',
+						name: 'batchWindowSeconds',
+						type: 'number',
+						typeOptions: { minValue: 0, maxValue: 5, numberPrecision: 2 },
+						default: 1,
+						description:
+							"Deliveries that arrive within this many seconds of the workflow's previous start start it once, together (each item still names its notification); the first after a quiet spell starts it at once. A busy account's bursts then cost a few executions, not hundreds. 0 starts the workflow once per delivery (the default before node version 1.2).",
+					},
 					{
 						displayName: 'Catch Up Missed Notifications',
 						name: 'catchUp',
@@ -190,7 +232,7 @@ export class ContainerTrackingTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether to look the container up in the service when a delivery carries only its reference object (e.g. container.transport.available), so that the item still names the container',
+							'Whether to look the container up in the service when a delivery carries only its reference object (e.g. container.transport.available), so that the item still names the container and carries its state. Done in the execution, one scan of the containers for all deliveries that arrive together.',
 					},
 					{
 						displayName: 'Ignore Repeated Deliveries',
@@ -272,11 +314,11 @@ export class ContainerTrackingTrigger implements INodeType {
 	}
 
 	/**
-	 * Runs in the execution a delivery started, with the items `webhook` returned: a notification
-	 * an earlier execution recorded (before a restart, or in another process) stops here.
+	 * Runs in the execution a delivery (or a batch, or the catch-up) started, with the items
+	 * `webhook` returned: trigger/execution.ts.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await passNewNotification(this);
+		return await triggerExecution(this);
 	}
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
@@ -322,19 +364,30 @@ export class ContainerTrackingTrigger implements INodeType {
 		// Claimed before anything is awaited: of two copies arriving together, one goes on.
 		const repeats = options.deduplicate !== false ? repeatStoreFor(scope) : undefined;
 		if (repeats && !repeats.claim(notificationId)) {
+			// A copy of one still waiting for its execution is answered as that one will be.
+			if ((await outcomeOfWaiting(scope, notificationId)) === false)
+				return answer(this, 503, 'Not recorded: send it again');
 			return { webhookResponse: { message: 'Already received' } };
 		}
 
-		let items: IDataObject[] = [];
-		let itemsReady = false;
-		try {
-			items = await notificationItems(this, notification, body, itemOptions(options));
-			itemsReady = true;
-		} finally {
-			// A failure becomes n8n's 500 and the service retries: that retry must still run.
-			if (!itemsReady) repeats?.release(notificationId);
-		}
+		const items = notificationItems(notification, body, itemOptions(options));
 		if (items.length === 0) return { webhookResponse: { message: 'Nothing to report' } };
-		return { workflowData: [this.helpers.returnJsonArray(items as IDataObject[])] };
+
+		// A test event runs at once, as the editor waits for it.
+		const windowMs = this.getMode() === 'manual' ? 0 : batchWindowMs(this, options);
+		const part = await joinBatch(
+			scope,
+			{ notificationId, items, release: () => repeats?.release(notificationId) },
+			windowMs,
+			this.getResponseObject(),
+		);
+		if (part.role === 'follower') {
+			if (part.created) return { webhookResponse: { message: 'Received' } };
+			// Not safely recorded: the service sends it again, and then it runs.
+			repeats?.release(notificationId);
+			return answer(this, 503, 'Not recorded: send it again');
+		}
+		const batched = part.deliveries.flatMap((delivery) => delivery.items);
+		return { workflowData: [this.helpers.returnJsonArray(batched)] };
 	}
 }

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import { MAX_PAGE_SIZE } from '../../nodes/ContainerTracking/transport/pagination';
 import type { Resource } from '../../sandbox/world/store';
-import { deliverSigned, referenceOnly, SECRET } from '../support/deliveries';
+import { deliverAndRunSigned, referenceOnly, SECRET } from '../support/deliveries';
 import {
 	API_KEY,
 	countRequests,
@@ -60,7 +60,7 @@ describe('Fetch Container When Missing among 2,000 containers', () => {
 		notification.data.relationships.reference_object.data.id = eventId;
 		const before = await pageCalls();
 		const started = performance.now();
-		const { items } = await deliverSigned(harness, notification);
+		const { output: items } = await deliverAndRunSigned(harness, notification);
 		const ms = performance.now() - started;
 		return { items, calls: (await pageCalls()) - before, ms };
 	}

@@ -1,7 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports */
 // An HTTP server standing in for n8n's webhook endpoint: the sandbox delivers to it, it hands
-// each POST to the trigger (through TriggerHarness, as n8n's webhook server would) and answers
-// with the node's status; every call is kept for assertions.
+// each POST to the trigger (through TriggerHarness, as n8n's webhook server would), answers
+// with the node's status — a delivery that starts an execution once it is created — and runs
+// that execution; every call is kept for assertions, once its execution has run.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -15,6 +16,7 @@ export interface BridgeCall {
 	status: number;
 	notificationId: string | null;
 	started: boolean;
+	/** What the execution it started put out (the trigger's output), else none. */
 	items: IDataObject[];
 	error?: unknown;
 }
@@ -70,16 +72,19 @@ export async function startBridge(): Promise<Bridge> {
 				),
 			);
 			harness.deliver(raw, headers).then(
-				({ result, sent, items }) => {
-					const status = sent?.status ?? 200;
+				async ({ result, sent, items }) => {
+					const started = result.workflowData !== undefined && harness.creationAnswer === 200;
+					const status = sent?.status ?? (result.workflowData ? harness.creationAnswer : 200);
+					response.writeHead(status).end();
+					const run = started ? await harness.run(items) : undefined;
 					bridge.calls.push({
 						path,
 						status,
 						notificationId,
-						started: result.workflowData !== undefined,
-						items,
+						started,
+						items: run?.items.map((item) => item.json) ?? [],
+						error: run?.error,
 					});
-					response.writeHead(status).end();
 				},
 				(error: unknown) => {
 					bridge.calls.push({

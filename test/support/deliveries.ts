@@ -67,3 +67,12 @@ export async function deliverSigned(
 		'Content-Type': 'application/json',
 	});
 }
+
+/** Signs and delivers, and runs the execution the delivery started (its `output`). */
+export async function deliverAndRunSigned(harness: TriggerHarness, body: Doc) {
+	const bytes = JSON.stringify(body);
+	return harness.deliverAndRun(bytes, {
+		[HEADER]: sign(bytes, SECRET),
+		'Content-Type': 'application/json',
+	});
+}

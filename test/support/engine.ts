@@ -221,14 +221,18 @@ function singleNodeWorkflow(node: INode): Workflow {
 	});
 }
 
-/** Executes any registered node on `input` items through WorkflowExecute. */
+/**
+ * Executes any registered node on `input` items through WorkflowExecute; `mode` as n8n says it
+ * ('webhook' for an execution a delivery started).
+ */
 export async function runNode(
 	node: INode,
 	input: IDataObject[],
 	credentials: TestCredentials,
+	mode: 'manual' | 'webhook' = 'manual',
 ): Promise<EngineRun> {
 	const workflow = singleNodeWorkflow(node);
-	const hooks = new ExecutionLifecycleHooks('manual', 'engine-test-execution', {
+	const hooks = new ExecutionLifecycleHooks(mode, 'engine-test-execution', {
 		id: 'engine-test',
 		name: 'engine test',
 		active: false,
@@ -254,7 +258,7 @@ export async function runNode(
 			],
 		},
 	});
-	const execute = new WorkflowExecute(additionalData, 'manual', runExecutionData);
+	const execute = new WorkflowExecute(additionalData, mode, runExecutionData);
 	await execute.processRunExecutionData(workflow);
 	const run = await finished;
 	const nodeRun = run.data.resultData.runData[node.name]?.[0];

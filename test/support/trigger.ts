@@ -1,6 +1,10 @@
 // Runs the Container Tracking Trigger the way n8n does: webhook methods through n8n-core's
 // HookContext (activation), deliveries through its WebhookContext, with the node's static
-// data kept in a Workflow object between calls, as n8n keeps it between deliveries.
+// data kept in a Workflow object between calls, as n8n keeps it between deliveries; the
+// execution a delivery starts through WorkflowExecute.
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
+import { EventEmitter } from 'node:events';
+
 import { HookContext, TriggerContext, WebhookContext } from 'n8n-core';
 import {
 	Workflow,
@@ -16,7 +20,9 @@ import {
 	engineAdditionalData,
 	nodeTypes,
 	PACKAGE,
+	runNode,
 	type EngineOptions,
+	type EngineRun,
 	type TestCredentials,
 } from './engine';
 
@@ -34,9 +40,17 @@ export interface Watch {
 	close(): Promise<void>;
 }
 
+/**
+ * What n8n answers a delivery that started an execution, once it created it: 200, or an error
+ * when creating it failed (the database was busy, say).
+ */
+export type CreationAnswer = 200 | 500 | 503;
+
 export class TriggerHarness {
 	readonly node: INode;
 	readonly workflow: Workflow;
+	/** What n8n answers the next deliveries that start an execution (see CreationAnswer). */
+	creationAnswer: CreationAnswer = 200;
 	private readonly trigger = new ContainerTrackingTrigger();
 
 	constructor(
@@ -44,12 +58,13 @@ export class TriggerHarness {
 		private readonly credentials: TestCredentials,
 		staticData: IDataObject = {},
 		private readonly engineOptions: EngineOptions = {},
+		typeVersion = 1.1,
 	) {
 		this.node = {
 			id: '1c7f0d52-8a2e-4b8e-9a1e-2d3c4b5a6f70',
 			name: 'Container Tracking Trigger',
 			type: `${PACKAGE}.containerTrackingTrigger`,
-			typeVersion: 1.1,
+			typeVersion,
 			position: [0, 0],
 			webhookId: TRIGGER_WEBHOOK_ID,
 			parameters,
@@ -128,7 +143,31 @@ export class TriggerHarness {
 		return { emitted, close: async () => await response.closeFunction?.() };
 	}
 
-	/** One delivery as n8n's webhook server hands it to the node. */
+	/**
+	 * The execution a delivery started, as n8n runs it: the trigger's `execute` with the items
+	 * its `webhook` returned.
+	 */
+	async run(items: IDataObject[]): Promise<EngineRun> {
+		return await runNode(this.node, items, this.credentials, 'webhook');
+	}
+
+	/** A delivery, and the execution it started, if it started one. */
+	async deliverAndRun(
+		rawBody: Buffer | string,
+		headers: Record<string, string>,
+	): Promise<Awaited<ReturnType<TriggerHarness['deliver']>> & { output: IDataObject[] }> {
+		const delivered = await this.deliver(rawBody, headers);
+		if (!delivered.result.workflowData) return { ...delivered, output: [] };
+		const run = await this.run(delivered.items);
+		if (run.error) throw run.error;
+		return { ...delivered, output: run.items.map((item) => item.json) };
+	}
+
+	/**
+	 * One delivery as n8n's webhook server hands it to the node. When it starts an execution,
+	 * n8n answers it after creating the execution (`creationAnswer`); the answer object is an
+	 * event emitter, as Express's is, so the node can tell when that happened.
+	 */
 	async deliver(
 		rawBody: Buffer | string,
 		headers: Record<string, string>,
@@ -148,9 +187,11 @@ export class TriggerHarness {
 			body = {};
 		}
 		let sent: SentResponse | undefined;
-		const response = {
+		const response = Object.assign(new EventEmitter(), {
+			statusCode: 200,
 			status(code: number) {
 				sent = { status: code, body: undefined, ended: false };
+				response.statusCode = code;
 				return response;
 			},
 			json(value: unknown) {
@@ -158,14 +199,15 @@ export class TriggerHarness {
 				return response;
 			},
 			send(value: unknown) {
-				sent = { ...(sent ?? { status: 200, ended: false }), body: value };
+				sent = { ...(sent ?? { status: 200, body: undefined, ended: false }), body: value };
 				return response;
 			},
 			end() {
 				sent = { ...(sent ?? { status: 200, body: undefined }), ended: true };
+				response.emit('finish');
 				return response;
 			},
-		};
+		});
 		const request = {
 			body,
 			headers: lowerCased,
@@ -189,6 +231,12 @@ export class TriggerHarness {
 		);
 		const result = await this.trigger.webhook.call(context);
 		const items = (result.workflowData?.[0] ?? []).map((item) => item.json);
+		// n8n answers the node's own way (noWebhookResponse), or once it created the execution.
+		if (!result.noWebhookResponse) {
+			const status = result.workflowData ? this.creationAnswer : 200;
+			response.statusCode = status;
+			setImmediate(() => response.emit('finish'));
+		}
 		return { result, sent, items };
 	}
 }

@@ -4,10 +4,11 @@
 // trigger did not make them one after the other. (In a real n8n: test/e2e/trigger.test.ts.)
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import {
-	notificationIdOf,
-	passNewNotification,
-} from '../../nodes/ContainerTracking/trigger/durableRepeats';
+import { notificationIdOf } from '../../nodes/ContainerTracking/trigger/durableRepeats';
+import { triggerExecution } from '../../nodes/ContainerTracking/trigger/execution';
+
+/** The trigger's execute(), as n8n runs it in the execution a delivery started. */
+const passNewNotification = triggerExecution;
 
 let stores = 0;
 
@@ -66,6 +67,28 @@ describe('durable repeat detection inside the execution', () => {
 		];
 		expect((await passNewNotification(executionOf(store, items)))[0]).toHaveLength(2);
 		expect(await passNewNotification(executionOf(store, items))).toEqual([[]]);
+	});
+
+	it('passes the new notifications of an execution that holds several, and only those', async () => {
+		const store = storeLikeN8ns();
+		await passNewNotification(executionOf(store, [{ notification_id: 'n-1' }]));
+		const batch = [
+			{ notification_id: 'n-1', field: 'pickup_lfd' },
+			{ notification_id: 'n-2', field: 'holds_at_pod_terminal' },
+			{ notification_id: 'n-2', field: 'pickup_lfd' },
+			{ notification_id: 'n-3', field: 'available_for_pickup' },
+		];
+		const [passed] = await passNewNotification(executionOf(store, batch));
+		expect(passed.map((item) => [item.json.notification_id, item.json.field])).toEqual([
+			['n-2', 'holds_at_pod_terminal'],
+			['n-2', 'pickup_lfd'],
+			['n-3', 'available_for_pickup'],
+		]);
+		// Each output item names the item of the delivery it came from.
+		expect(passed.map((item) => item.pairedItem)).toEqual([{ item: 1 }, { item: 2 }, { item: 3 }]);
+		// One read and write of n8n's store for the whole batch.
+		expect(store.calls()).toBe(2);
+		expect(await passNewNotification(executionOf(store, batch))).toEqual([[]]);
 	});
 
 	it('records ids arriving in 50 executions at once without losing any', async () => {

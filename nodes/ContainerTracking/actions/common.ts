@@ -48,7 +48,7 @@ const OUTAGE_TOLERANCE: INodeProperties = {
 	typeOptions: { minValue: 0 },
 	default: DEFAULT_OUTAGE_TOLERANCE_SECONDS,
 	description:
-		'How long an item keeps trying while the service fails (5xx answers, dropped connections, timeouts) before it fails; 0 fails on the first fault. Waits for rate limits do not count.',
+		'How long an item keeps trying while the service fails (5xx answers, dropped connections, timeouts) or asks it to wait (429, Retry-After) before it fails; 0 fails on the first fault or 429. Pacing to the rate limits before a call is sent does not count.',
 };
 
 /**

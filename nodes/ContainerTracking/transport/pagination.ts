@@ -21,6 +21,9 @@ export interface PageWalk {
 export interface ListPage extends PageWalk {
 	/** The service's link to the next page; absent on the last page. */
 	next?: string;
+	/** Its links to the previous and the last page, where it gives them. */
+	prev?: string;
+	last?: string;
 }
 
 /**
@@ -52,12 +55,16 @@ export async function fetchPage(
 			});
 	requireCore(this, listDocumentCore, response.body, what, itemIndex);
 	const links = (response.body.links ?? {}) as IDataObject;
+	const link = (name: string) =>
+		typeof links[name] === 'string' && links[name] ? (links[name] as string) : undefined;
 	return {
 		records: response.body.data as IDataObject[],
 		included: Array.isArray(response.body.included)
 			? (response.body.included as IDataObject[])
 			: [],
-		next: typeof links.next === 'string' && links.next ? links.next : undefined,
+		next: link('next'),
+		prev: link('prev'),
+		last: link('last'),
 	};
 }
 

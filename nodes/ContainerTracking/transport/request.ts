@@ -34,10 +34,6 @@ export type ContainerTrackingContext =
 
 export const CREDENTIAL_NAME = 'containerTrackingApi';
 
-/** Longest Retry-After the node waits out on its own; longer ones fail the item with a clear message. */
-export const MAX_RETRY_AFTER_SECONDS = 120;
-/** Rate-limit answers (429) one call waits out before it fails. */
-const MAX_RATE_LIMIT_WAITS = 5;
 /**
  * Tries for a call to an address that has never answered in this process and refuses the
  * connection or does not exist: most likely a wrong Base URL, said after a few seconds rather
@@ -304,17 +300,17 @@ export async function containerTrackingRequest(
 	const toleranceSeconds = outageToleranceOf(this, itemIndex);
 	const circuit = circuitOf(String(credentials.apiKey ?? ''), base);
 	const repeatedAfter: string[] = [];
-	/** When this call met the outage: its first fault, or the open circuit it found. */
+	/**
+	 * When this call met the outage or the rate limit: its first fault or 429, or the open
+	 * circuit it found. Its Outage Tolerance counts from then, for both.
+	 */
 	let outageSince: number | undefined;
-	/** Time spent waiting out 429s: it does not count against the Outage Tolerance. */
-	let rateLimitedMs = 0;
-	let rateLimitWaits = 0;
 	let faults = 0;
 	let sent = false;
 	const deadline = () =>
 		outageSince === undefined
 			? Number.POSITIVE_INFINITY
-			: outageSince + toleranceSeconds * 1000 + rateLimitedMs;
+			: outageSince + toleranceSeconds * 1000;
 	/** A refused connection or unknown host where nothing ever answered: a wrong Base URL. */
 	const unproven = () => !circuit.everAnswered && circuit.lastFault?.address === true;
 	const giveUp = () =>
@@ -405,15 +401,16 @@ export async function containerTrackingRequest(
 		const readable = json !== undefined || status >= 300;
 		if (status < 500 && readable) circuit.answered();
 
-		if (status === 429 && rateLimitWaits < MAX_RATE_LIMIT_WAITS) {
-			const wait = retryAfterSeconds(response.headers);
-			if (wait <= MAX_RETRY_AFTER_SECONDS) {
-				rateLimitWaits++;
-				rateLimitedMs += wait * 1000;
-				gate.blockFor(wait * 1000);
-				await sleep(wait * 1000);
+		if (status === 429) {
+			// Waited out while the call's Outage Tolerance lasts: the service did nothing.
+			const waitMs = retryAfterSeconds(response.headers) * 1000;
+			outageSince ??= Date.now();
+			gate.rateLimited(waitMs);
+			if (Date.now() + waitMs <= deadline()) {
+				await sleep(waitMs);
 				continue;
 			}
+			throw rateLimitError(this, waitMs, toleranceSeconds, { method, path, itemIndex });
 		}
 		if (status >= 500) {
 			const next = await mayRepeat(`HTTP ${status}`, probe);
@@ -436,6 +433,23 @@ export async function containerTrackingRequest(
 		}
 		throw serviceError(this, { status, body: json, text }, method, path, itemIndex);
 	}
+}
+
+/** The error of a call whose 429 asked for a wait its Outage Tolerance cannot cover. */
+function rateLimitError(
+	context: ContainerTrackingContext,
+	waitMs: number,
+	toleranceSeconds: number,
+	call: { method: IHttpRequestMethods; path: string; itemIndex?: number },
+): NodeApiError {
+	const who = call.itemIndex === undefined ? 'this call' : `item ${call.itemIndex}`;
+	const message = `The service's rate limit held ${who} longer than its Outage Tolerance (it asked to wait ${spoken(waitMs)} more)`;
+	return new NodeApiError(context.getNode(), { message } as JsonObject, {
+		itemIndex: call.itemIndex,
+		httpCode: '429',
+		message,
+		description: `${call.method} ${call.path} was not done: the service answered 429 and Outage Tolerance is ${toleranceSeconds} s (Options). Raise it to wait longer, or run the item again later; other workflows or processes using the same API key share its limit.`,
+	});
 }
 
 /**

@@ -1,9 +1,11 @@
+import { createHash } from 'crypto';
 import type { IDataObject, INodeExecutionData, ITriggerFunctions } from 'n8n-workflow';
 
-import { relatedIdentifier } from '../records/jsonApi';
-import { deliveryCore, membersOf } from '../schemas';
-import { fetchAllPages } from '../transport/pagination';
+import { indexIncluded, relatedIdentifier, type IncludedIndex } from '../records/jsonApi';
+import { deliveryCore, membersOf, type JsonApiResource } from '../schemas';
+import { fetchPage, MAX_PAGE_SIZE, type ListPage } from '../transport/pagination';
 import { containerTrackingRequest } from '../transport/request';
+import { MAX_BATCH_DELIVERIES, MAX_BATCH_ITEMS } from './deliveryBatches';
 import { notificationItems, type ItemOptions } from './notificationItems';
 import { repeatStoreFor, triggerScope } from './repeats';
 
@@ -12,10 +14,21 @@ import { repeatStoreFor, triggerScope } from './repeats';
  * after its last retry, or logged while the webhook was inactive) start the workflow as a live
  * delivery would have, oldest first, once each (docs/service.md, "Notification log").
  *
- * The log has no filter and no documented order, so it is read page by page and filtered here;
- * a walk stops early only on pages that are newest first. A notification still `pending` once
- * it has been seen pending for `settleMs` is caught up as well: the service is retrying it, and
- * a retry that arrives after the catch-up is a repeat the live path answers without running.
+ * The log has no filter and no documented order, so it is read page by page and filtered here,
+ * from its newest end back to where the last read left off: a log served newest first is read
+ * forward, one served oldest first backward from its last page (`links.last`, `links.prev`), so
+ * a read costs the pages written since, whatever the log's length. The pages are read with
+ * `include=reference_object`: a notification whose records a page includes needs no call of its
+ * own. Everything missed then starts the workflow at once, in executions of up to
+ * MAX_BATCH_DELIVERIES notifications (as live deliveries that arrive together do,
+ * trigger/deliveryBatches.ts), not a few per watch interval. A missed notification stays due until
+ * it has run: those not run yet are kept in memory, and the point a read must start from
+ * (`catchUpFrom`, in the node's static data) never passes one of them, so a restart reads them
+ * again.
+ *
+ * A notification still `pending` once it has been seen pending for `settleMs` is caught up as
+ * well: the service is retrying it, and a retry that arrives after the catch-up is a repeat the
+ * live path answers without running.
  *
  * Each notification runs at most once, by four guards from the cheapest: ids kept in the node's
  * static data (n8n saves it with each emit), the live deliveries this process received
@@ -25,22 +38,23 @@ import { repeatStoreFor, triggerScope } from './repeats';
  */
 
 export interface CatchUpSettings {
-	/** How far back the first catch-up of a process reads the log. */
+	/** How far back the first catch-up of a process reads the log, at most. */
 	lookBackMs: number;
 	/** How long a notification is seen `pending` before it is caught up. */
 	settleMs: number;
-	/** How far back later catch-ups read: the longest a notification can wait to be caught up. */
+	/**
+	 * How far back a read starts before the newest notification it saw: a notification seen
+	 * pending must still be in the read that catches it up.
+	 */
 	windowMs: number;
 	items: ItemOptions;
 	/** Whether live deliveries are checked for repeats (the node's option). */
 	deduplicate: boolean;
 }
 
-/** At most this many notifications are fetched and started per catch-up; the rest wait. */
-const MAX_CAUGHT_UP_PER_RUN = 200;
-/** Ids kept in static data: more than a week of a busy trigger's failures. */
-const CAUGHT_UP_KEPT = 5_000;
-/** At most this many pages of the log are read per catch-up (10,000 notifications). */
+/** Ids kept in static data, at most: those newer than where the next read starts. */
+const CAUGHT_UP_KEPT = 20_000;
+/** Pages of the log one read goes through at most (10,000 notifications). */
 const MAX_LOG_PAGES = 100;
 
 interface LoggedNotification {
@@ -48,13 +62,18 @@ interface LoggedNotification {
 	webhookId?: string;
 	status: string;
 	createdAt: number;
+	/** What its page included: the records its items are built from, when they are there. */
+	included: IncludedIndex;
+	record: IDataObject;
 }
 
 /** What one trigger remembers in this process between catch-ups. */
 interface CatchUpMemory {
-	/** When each notification was first seen `pending`, by this process's clock. */
-	pendingSince: Map<string, number>;
-	/** Whether a catch-up read back the whole look-back already. */
+	/** Notifications seen `pending`: when first, by this process's clock, and when created. */
+	pending: Map<string, { seenAt: number; createdAt: number }>;
+	/** Missed notifications not run yet (a catch-up stopped, or failed, before them). */
+	backlog: Map<string, LoggedNotification>;
+	/** Whether a read of this process went back as far as the look-back allows. */
 	lookedBack: boolean;
 }
 
@@ -63,7 +82,7 @@ const memories = new Map<string, CatchUpMemory>();
 function memoryOf(scope: string): CatchUpMemory {
 	let memory = memories.get(scope);
 	if (!memory) {
-		memory = { pendingSince: new Map(), lookedBack: false };
+		memory = { pending: new Map(), backlog: new Map(), lookedBack: false };
 		memories.set(scope, memory);
 	}
 	return memory;
@@ -74,7 +93,7 @@ export function forgetCatchUp(scope: string): void {
 	memories.delete(scope);
 }
 
-function logged(record: IDataObject): LoggedNotification | undefined {
+function logged(record: IDataObject, included: IncludedIndex): LoggedNotification | undefined {
 	const attributes = membersOf(record.attributes);
 	const createdAt = Date.parse(String(attributes.created_at ?? ''));
 	if (typeof record.id !== 'string' || !record.id || !Number.isFinite(createdAt)) return undefined;
@@ -83,82 +102,147 @@ function logged(record: IDataObject): LoggedNotification | undefined {
 		webhookId: relatedIdentifier(record, 'webhook')?.id,
 		status: String(attributes.delivery_status ?? ''),
 		createdAt,
+		included,
+		record,
 	};
 }
 
-/** True when a page is newest first and all of it is older than `since`. */
-function olderPageOfNewestFirst(
-	page: Array<LoggedNotification | undefined>,
-	since: number,
-): boolean {
-	const times = page.map((entry) => entry?.createdAt ?? Number.NaN);
-	if (times.some((time) => !Number.isFinite(time))) return false;
-	const newestFirst = times.every((time, index) => index === 0 || time <= times[index - 1]);
-	return newestFirst && times.every((time) => time < since);
+type Order = 'newest first' | 'oldest first' | 'unknown';
+
+function orderOf(entries: LoggedNotification[]): Order {
+	if (entries.length < 2) return 'unknown';
+	const first = entries[0].createdAt;
+	const last = entries[entries.length - 1].createdAt;
+	if (first > last) return 'newest first';
+	return first < last ? 'oldest first' : 'unknown';
 }
 
-const newestOf = (entries: Array<LoggedNotification | undefined>, newest: number) =>
-	entries.reduce((latest, entry) => Math.max(latest, entry?.createdAt ?? 0), newest);
+const entriesOf = (page: ListPage) => {
+	const included = indexIncluded(page.included);
+	return page.records
+		.map((record) => logged(record, included))
+		.filter((entry): entry is LoggedNotification => entry !== undefined);
+};
 
-/** The webhook's notifications created since `since`, read from the log. */
+/**
+ * The notifications created since `since(newest)` (`newest`: the newest the log holds), from
+ * the log's newest end back; at most MAX_LOG_PAGES pages.
+ */
 async function readLog(
 	context: ITriggerFunctions,
-	webhookIds: string[],
 	since: (newest: number) => number,
 ): Promise<LoggedNotification[]> {
-	let newest = Date.now();
-	let pages = 0;
-	const walk = await fetchAllPages.call(context, '/webhook_notifications', {
-		what: 'reading the notification log',
-		until: (page) => {
-			const entries = page.records.map(logged);
-			newest = newestOf(entries, newest);
-			pages += 1;
-			return pages >= MAX_LOG_PAGES || olderPageOfNewestFirst(entries, since(newest));
-		},
-	});
-	if (pages >= MAX_LOG_PAGES)
-		context.logger.warn(
-			`Container tracking: read the first ${MAX_LOG_PAGES} pages of the notification log only`,
-		);
-	const entries = walk.records.map(logged);
-	// The last page is not handed to `until`: an oldest-first log has its newest there.
-	const from = since(newestOf(entries, newest));
-	return entries.filter(
-		(entry): entry is LoggedNotification =>
-			entry !== undefined &&
-			entry.createdAt >= from &&
-			entry.webhookId !== undefined &&
-			webhookIds.includes(entry.webhookId),
-	);
+	const read = async (pageUrl?: string) =>
+		await fetchPage.call(context, '/webhook_notifications', {
+			qs: { include: 'reference_object' },
+			pageSize: MAX_PAGE_SIZE,
+			pageUrl,
+			what: 'reading the notification log',
+		});
+	const first = await read();
+	const walked = new Map<string, LoggedNotification>();
+	let newest = Number.NEGATIVE_INFINITY;
+	const take = (entries: LoggedNotification[]) => {
+		for (const entry of entries) {
+			walked.set(entry.id, entry);
+			newest = Math.max(newest, entry.createdAt);
+		}
+	};
+	const bound = () => since(Number.isFinite(newest) ? newest : Date.now());
+	const firstEntries = entriesOf(first);
+	// Oldest first: the newest are on the last page, and the walk goes back from there.
+	const backward = orderOf(firstEntries) === 'oldest first' && Boolean(first.next && first.last);
+	/** A page in the walk's order holding only notifications older than the bound ends it. */
+	const endsWalk = (entries: LoggedNotification[]) =>
+		entries.length > 0 &&
+		entries.every((entry) => entry.createdAt < bound()) &&
+		orderOf(entries) !== (backward ? 'newest first' : 'oldest first');
+	take(firstEntries);
+	let next = backward ? first.last : endsWalk(firstEntries) ? undefined : first.next;
+	const seen = new Set<string>();
+	for (let pages = 1; next && !seen.has(next); pages++) {
+		if (pages >= MAX_LOG_PAGES) {
+			context.logger.warn(
+				`Container tracking: read ${MAX_LOG_PAGES} pages of the notification log; older ones wait for the next read`,
+			);
+			break;
+		}
+		seen.add(next);
+		const page = await read(next);
+		const entries = entriesOf(page);
+		// Going backward, the walk is over when it comes back to what the first page held.
+		const known = entries.length > 0 && entries.every((entry) => walked.has(entry.id));
+		take(entries);
+		if (entries.length === 0 || known || endsWalk(entries)) break;
+		next = backward ? page.prev : page.next;
+	}
+	const from = bound();
+	return [...walked.values()].filter((entry) => entry.createdAt >= from);
 }
 
-/** The notification as a delivery carries it, with the records its items are built from. */
-async function fetchNotification(context: ITriggerFunctions, id: string): Promise<unknown> {
+/**
+ * The records a notification's delivery would include: its reference object and what that
+ * relates to, two steps on (container → shipment, terminal), from what its page included.
+ */
+function includedFor(entry: LoggedNotification): JsonApiResource[] | undefined {
+	const reference = relatedIdentifier(entry.record, 'reference_object');
+	const start = reference ? entry.included.get(`${reference.type}:${reference.id}`) : undefined;
+	if (!start) return undefined;
+	const found = new Map<string, JsonApiResource>([[`${start.type}:${start.id}`, start]]);
+	let frontier = [start];
+	for (let depth = 0; depth < 2; depth++) {
+		const next: JsonApiResource[] = [];
+		for (const record of frontier) {
+			const relationships = membersOf(record.relationships);
+			for (const relationship of Object.values(relationships)) {
+				const data = membersOf(relationship).data;
+				for (const ref of Array.isArray(data) ? data : [data]) {
+					const { id, type } = membersOf(ref);
+					const key = `${String(type)}:${String(id)}`;
+					const related = entry.included.get(key);
+					if (!related || found.has(key)) continue;
+					found.set(key, related);
+					next.push(related);
+				}
+			}
+		}
+		frontier = next;
+	}
+	return [...found.values()];
+}
+
+/**
+ * The notification as a delivery carries it: from its page when the page included its reference
+ * object, else read on its own (one call).
+ */
+async function deliveryOf(
+	context: ITriggerFunctions,
+	entry: LoggedNotification,
+): Promise<unknown> {
+	const included = includedFor(entry);
+	if (included) return { data: entry.record, included };
 	const response = await containerTrackingRequest.call(
 		context,
 		'GET',
-		`/webhook_notifications/${encodeURIComponent(id)}`,
+		`/webhook_notifications/${encodeURIComponent(entry.id)}`,
 		{ qs: { include: 'reference_object' }, acceptStatuses: [404] },
 	);
 	return response.status === 404 ? undefined : response.body;
 }
 
 /** The items a live delivery of `body` would have started the workflow with, marked caught up. */
-async function caughtUpItems(
-	context: ITriggerFunctions,
-	body: unknown,
-	settings: CatchUpSettings,
-): Promise<IDataObject[] | undefined> {
+function caughtUpItems(body: unknown, settings: CatchUpSettings): IDataObject[] | undefined {
 	const delivery = deliveryCore.safeParse(body);
 	if (!delivery.success) return undefined;
-	const items = await notificationItems(context, delivery.data, body, settings.items);
-	return items.map((item) => ({ ...item, caught_up: true }));
+	return notificationItems(delivery.data, body, settings.items).map((item) => ({
+		...item,
+		caught_up: true,
+	}));
 }
 
 type CaughtUpIds = Record<string, number>;
 
-/** Keeps the newest ids within the look-back. */
+/** Keeps the ids a later read can still meet: the newest, created since `oldest`. */
 function pruned(ids: CaughtUpIds, oldest: number): CaughtUpIds {
 	const kept = Object.entries(ids)
 		.filter(([, createdAt]) => createdAt >= oldest)
@@ -172,6 +256,8 @@ interface CatchUpReport {
 	undelivered: number;
 	/** Notifications that started the workflow now. */
 	started: number;
+	/** Executions they started in. */
+	executions: number;
 }
 
 /**
@@ -188,6 +274,14 @@ interface DeduplicatingEmitter {
 	): void;
 }
 
+/** Where the next read starts: before every notification that may still be due. */
+function readStart(memory: CatchUpMemory, newest: number, settings: CatchUpSettings): number {
+	let start = newest - settings.windowMs;
+	for (const entry of memory.backlog.values()) start = Math.min(start, entry.createdAt);
+	for (const { createdAt } of memory.pending.values()) start = Math.min(start, createdAt);
+	return start;
+}
+
 /** One catch-up of the webhook(s) `webhookIds`. */
 export async function catchUp(
 	context: ITriggerFunctions,
@@ -198,65 +292,99 @@ export async function catchUp(
 	const scope = triggerScope(context);
 	const memory = memoryOf(scope);
 	const staticData = context.getWorkflowStaticData('node');
-	const reach = memory.lookedBack ? settings.windowMs : settings.lookBackMs;
-	const entries = await readLog(context, webhookIds, (newest) => newest - reach);
+	// The first read of a process starts where the last one before it (maybe in another
+	// process, before a restart) left off, looking back no further than the option says.
+	const savedFrom = Number(staticData.catchUpFrom);
+	const lookBackFrom = (newest: number) =>
+		Math.max(newest - settings.lookBackMs, Number.isFinite(savedFrom) ? savedFrom : -Infinity);
+	const from = memory.lookedBack
+		? (newest: number) => readStart(memory, newest, settings)
+		: lookBackFrom;
+	const entries = await readLog(context, from);
 	memory.lookedBack = true;
+	const newest = entries.reduce((latest, entry) => Math.max(latest, entry.createdAt), 0);
 
 	const now = Date.now();
 	const known = (staticData.caughtUp ?? {}) as CaughtUpIds;
-	const due: LoggedNotification[] = [];
 	const stillPending = new Set<string>();
 	for (const entry of entries) {
-		if (entry.status === 'succeeded') continue;
-		if (known[entry.id] !== undefined) continue;
+		if (!entry.webhookId || !webhookIds.includes(entry.webhookId)) continue;
+		if (entry.status === 'succeeded' || known[entry.id] !== undefined) continue;
 		// A value no table lists is taken as not delivered: a notification is never dropped for it.
 		if (entry.status === 'pending') {
 			stillPending.add(entry.id);
-			const since = memory.pendingSince.get(entry.id) ?? now;
-			memory.pendingSince.set(entry.id, since);
-			if (now - since < settings.settleMs) continue;
+			const seenAt = memory.pending.get(entry.id)?.seenAt ?? now;
+			memory.pending.set(entry.id, { seenAt, createdAt: entry.createdAt });
+			if (now - seenAt < settings.settleMs) continue;
 		}
-		due.push(entry);
+		memory.backlog.set(entry.id, entry);
 	}
-	for (const id of memory.pendingSince.keys())
-		if (!stillPending.has(id)) memory.pendingSince.delete(id);
+	for (const id of memory.pending.keys()) if (!stillPending.has(id)) memory.pending.delete(id);
 
-	due.sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
-	const batch = due.slice(0, MAX_CAUGHT_UP_PER_RUN);
+	const due = [...memory.backlog.values()].sort(
+		(a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id),
+	);
 	const repeats = settings.deduplicate ? repeatStoreFor(scope) : undefined;
-	const workflowId = context.getWorkflow().id ?? '';
 	const emitter: DeduplicatingEmitter = context;
-	let started = 0;
-	for (const entry of batch) {
-		// The workflow was deactivated meanwhile: what is left waits for its next activation.
-		if (stopped()) break;
-		const body = await fetchNotification(context, entry.id);
-		const items = body === undefined ? [] : await caughtUpItems(context, body, settings);
-		memory.pendingSince.delete(entry.id);
-		staticData.caughtUp = pruned(
-			{ ...(staticData.caughtUp as CaughtUpIds), [entry.id]: entry.createdAt },
-			now - settings.lookBackMs,
-		);
-		if (!items || items.length === 0) {
-			if (!items)
-				context.logger.warn('Container tracking: a logged notification is not a delivery', {
-					notificationId: entry.id,
-				});
-			continue;
-		}
-		// A live copy that reached this process first already ran; one that comes later is a repeat.
-		if (repeats && !repeats.claim(entry.id)) continue;
+	let startedCount = 0;
+	let executions = 0;
+	let batch: Array<{ id: string; items: IDataObject[] }> = [];
+	const emitBatch = () => {
+		if (batch.length === 0) return;
+		const ids = batch.map((entry) => entry.id);
 		emitter.emit(
-			[context.helpers.returnJsonArray(items)],
+			[context.helpers.returnJsonArray(batch.flatMap((entry) => entry.items))],
 			undefined,
 			undefined,
-			`container-tracking:${workflowId}:${context.getNode().id}:${entry.id}`,
+			`container-tracking:${context.getWorkflow().id ?? ''}:${context.getNode().id}:${createHash('sha256').update(ids.join(',')).digest('hex').slice(0, 32)}`,
 		);
-		started += 1;
+		startedCount += batch.length;
+		executions += 1;
+		batch = [];
+	};
+	const remember = (entry: LoggedNotification) => {
+		memory.backlog.delete(entry.id);
+		memory.pending.delete(entry.id);
+		staticData.caughtUp = {
+			...(staticData.caughtUp as CaughtUpIds),
+			[entry.id]: entry.createdAt,
+		};
+	};
+	try {
+		for (const entry of due) {
+			// The workflow was deactivated meanwhile: what is left waits for its next activation.
+			if (stopped()) break;
+			const body = await deliveryOf(context, entry);
+			const items = body === undefined ? [] : caughtUpItems(body, settings);
+			remember(entry);
+			if (!items || items.length === 0) {
+				if (!items)
+					context.logger.warn('Container tracking: a logged notification is not a delivery', {
+						notificationId: entry.id,
+					});
+				continue;
+			}
+			// A live copy that reached this process first already ran; one that comes later is a repeat.
+			if (repeats && !repeats.claim(entry.id)) continue;
+			const batchItems = batch.reduce((sum, caught) => sum + caught.items.length, 0);
+			if (
+				batch.length >= MAX_BATCH_DELIVERIES ||
+				batchItems + items.length > MAX_BATCH_ITEMS
+			)
+				emitBatch();
+			batch.push({ id: entry.id, items });
+		}
+	} finally {
+		// The log's clock, not this process's: the service stamps created_at. Set before the last
+		// emit: n8n saves a trigger's static data with each emit.
+		const readFrom = readStart(memory, newest || now, settings);
+		staticData.catchUpFrom = readFrom;
+		staticData.caughtUp = pruned((staticData.caughtUp ?? {}) as CaughtUpIds, readFrom);
+		emitBatch();
 	}
-	if (due.length > batch.length)
+	if (memory.backlog.size > 0)
 		context.logger.info(
-			`Container tracking: ${due.length - batch.length} more missed notifications wait for the next catch-up`,
+			`Container tracking: ${memory.backlog.size} more missed notifications wait for the next catch-up`,
 		);
-	return { undelivered: due.length, started };
+	return { undelivered: due.length, started: startedCount, executions };
 }

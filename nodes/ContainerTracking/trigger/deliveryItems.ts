@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { containerItem } from '../actions/container/summary';
 import { splitChangeset } from '../logic/changeset';
 import { withEventLabel } from '../logic/eventNames';
 import { holdMeaning } from '../logic/holdNames';
@@ -46,6 +47,25 @@ function subjects(reference: JsonApiResource | undefined, included: IncludedInde
 	return { container, shipment, terminal };
 }
 
+/**
+ * The container as Container → Get gives it (readiness and why, last free day with its facility
+ * and zone, holds, fees, terminal), worked out from the records the delivery includes, so that a
+ * workflow needs no call to the service for what the delivery already says. `container_as_of`
+ * is when this state was true: when the service made the notification (else now).
+ */
+function workedOutContainer(
+	notification: Delivery,
+	container: JsonApiResource | undefined,
+	included: IncludedIndex,
+	now: Date,
+): IDataObject | undefined {
+	if (!container) return undefined;
+	return {
+		...containerItem(container, included, now),
+		container_as_of: notification.data.attributes.created_at ?? now.toISOString(),
+	};
+}
+
 function attributesOf(record: JsonApiResource | undefined): IDataObject {
 	return membersOf(record?.attributes) as IDataObject;
 }
@@ -89,10 +109,12 @@ function containerUpdatedItems(
 	included: IncludedIndex,
 	options: DeliveryOptions,
 	warnings: DataWarning[],
+	now: Date,
 ): IDataObject[] {
 	const attributes = attributesOf(reference);
 	const { container } = subjects(reference, included);
 	const readiness = container ? pickupReadiness(attributesOf(container)) : undefined;
+	const state = workedOutContainer(notification, container, included, now);
 	const common = {
 		...commonFields(notification, included),
 		changed_at: attributes.timestamp ?? null,
@@ -114,6 +136,7 @@ function containerUpdatedItems(
 			item.ready_for_pickup = readiness.ready_for_pickup;
 			item.pickup_status = readiness.pickup_status;
 		}
+		if (state) item.container = state;
 		const fieldWarnings = warning ? [{ record: referenceLabel, ...warning }] : [];
 		return withWarnings(item, [...warnings, ...fieldWarnings]);
 	});
@@ -124,6 +147,7 @@ function eventItem(
 	notification: Delivery,
 	included: IncludedIndex,
 	warnings: DataWarning[],
+	now: Date,
 ): IDataObject {
 	const reference = referenceOf(notification, included);
 	const { container, shipment } = subjects(reference, included);
@@ -142,8 +166,8 @@ function eventItem(
 		if (attributes.timezone !== undefined) item.timezone = attributes.timezone;
 		if (attributes.location_locode !== undefined) item.location_locode = attributes.location_locode;
 	}
-	if (container && container !== reference)
-		item.container = flattenResource(container, included, 0);
+	// Worked out even when the container is the reference itself.
+	if (container) item.container = workedOutContainer(notification, container, included, now);
 	if (shipment && shipment !== reference) item.shipment = flattenResource(shipment, included, 0);
 	return withWarnings(item, warnings);
 }
@@ -156,6 +180,7 @@ export function deliveryItems(
 	notification: Delivery,
 	options: DeliveryOptions,
 	warnings: DataWarning[] = [],
+	now = new Date(),
 ): IDataObject[] {
 	if (options.raw) return [notification as unknown as IDataObject];
 	const included = indexIncluded(notification.included);
@@ -167,7 +192,7 @@ export function deliveryItems(
 		reference &&
 		isRecord(attributesOf(reference).changeset)
 	) {
-		return containerUpdatedItems(notification, reference, included, options, warnings);
+		return containerUpdatedItems(notification, reference, included, options, warnings, now);
 	}
-	return [eventItem(notification, included, warnings)];
+	return [eventItem(notification, included, warnings, now)];
 }

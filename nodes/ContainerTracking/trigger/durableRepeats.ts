@@ -160,40 +160,53 @@ async function recordBatch(records: TriggerRecords, batch: Batch): Promise<Set<s
 	return fresh;
 }
 
-async function recordedBefore(context: IExecuteFunctions, key: string): Promise<boolean> {
+/** Of these notification ids, those no execution of this trigger recorded before. */
+async function newAmong(context: IExecuteFunctions, keys: string[]): Promise<Set<string>> {
 	const records = recordsOf(triggerScope(context));
 	records.context = context;
-	// A copy of this notification already waits for the same record: this one is a repeat.
-	if (records.open?.ids.has(key)) return true;
+	// A copy of a notification that already waits for the same record is a repeat.
+	const mine = [...new Set(keys)].filter((key) => !records.open?.ids.has(key));
+	if (mine.length === 0) return new Set();
 	let batch = records.open;
 	if (!batch) {
 		const opened: Batch = { ids: new Set(), done: Promise.resolve(new Set()) };
 		opened.done = inTurn(records, async () => await recordBatch(records, opened));
 		records.open = batch = opened;
 	}
-	batch.ids.add(key);
-	return !(await batch.done).has(key);
+	for (const key of mine) batch.ids.add(key);
+	const fresh = await batch.done;
+	return new Set(mine.filter((key) => fresh.has(key)));
 }
 
-/** The items to pass on: all of them for a new notification, none for one recorded before. */
-export async function passNewNotification(
+/**
+ * The items to pass on: those of notifications no execution recorded before (an execution may
+ * hold the items of several notifications: trigger/deliveryBatches.ts), and items that name no
+ * notification.
+ */
+export async function newNotificationItems(
 	context: IExecuteFunctions,
-): Promise<INodeExecutionData[][]> {
-	const items = context.getInputData();
-	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
-	const key = notificationIdOf(items[0]?.json);
+	items: INodeExecutionData[],
+	deduplicate: boolean,
+): Promise<INodeExecutionData[]> {
 	// A test event (the editor's "Listen for Test Event") may be sent again on purpose, and an
 	// unsaved workflow has no id to record under.
-	if (options.deduplicate === false || key === undefined) return [items];
-	if (context.getMode() === 'manual' || !context.getWorkflow().id) return [items];
+	if (!deduplicate || context.getMode() === 'manual' || !context.getWorkflow().id) return items;
+	const keys = items
+		.map((item) => notificationIdOf(item.json))
+		.filter((key): key is string => key !== undefined);
+	if (keys.length === 0) return items;
 	try {
-		return (await recordedBefore(context, key)) ? [[]] : [items];
+		const fresh = await newAmong(context, keys);
+		return items.filter((item) => {
+			const key = notificationIdOf(item.json);
+			return key === undefined || fresh.has(key);
+		});
 	} catch (error) {
 		// A lost notification is worse than one reported twice: when n8n's store fails, go on.
-		context.logger.warn('Container tracking: could not record the notification id', {
-			notificationId: key,
+		context.logger.warn('Container tracking: could not record the notification ids', {
+			notificationIds: [...new Set(keys)].slice(0, 20),
 			error: (error as Error).message,
 		});
-		return [items];
+		return items;
 	}
 }
