@@ -3,6 +3,7 @@
 // account of 2,000 containers: a reference-only container.transport.available names only a
 // transport event, and the trigger reads GET /containers page by page until the page whose
 // container lists that event. It must stop there: a container on page 3 costs 3 calls, not 20.
+// And a burst of such deliveries, each in its own execution, shares the scans.
 import { randomUUID } from 'node:crypto';
 
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
@@ -45,9 +46,8 @@ describe('Fetch Container When Missing among 2,000 containers', () => {
 			process.stdout.write(`container lookup among ${CONTAINERS}: ${figures.join('; ')}\n`);
 	});
 
-	/** Delivers a reference-only notification naming `eventId`, as the service sends it. */
-	async function lookUp(eventId: string) {
-		const harness = new TriggerHarness(
+	const harness = () =>
+		new TriggerHarness(
 			{
 				registration: 'automatic',
 				events: ['container.transport.available'],
@@ -56,11 +56,25 @@ describe('Fetch Container When Missing among 2,000 containers', () => {
 			{ apiKey: API_KEY, baseUrl: handle.sandbox.url },
 			{ webhookId: randomUUID(), webhookSecret: SECRET },
 		);
+
+	/** A reference-only notification naming `eventId`, as the service sends it. */
+	function availableFor(eventId: string) {
 		const notification = referenceOnly('container.transport.available');
 		notification.data.relationships.reference_object.data.id = eventId;
+		return notification;
+	}
+
+	/** A real transport event of a container, as the service would reference it. */
+	function lastEventOf(container: Resource): string {
+		const events = container.relationships!.transport_events.data as Array<{ id: string }>;
+		return events[events.length - 1].id;
+	}
+
+	/** Delivers a reference-only notification naming `eventId` and runs its execution. */
+	async function lookUp(eventId: string) {
 		const before = await pageCalls();
 		const started = performance.now();
-		const { output: items } = await deliverAndRunSigned(harness, notification);
+		const { output: items } = await deliverAndRunSigned(harness(), availableFor(eventId));
 		const ms = performance.now() - started;
 		return { items, calls: (await pageCalls()) - before, ms };
 	}
@@ -83,12 +97,7 @@ describe('Fetch Container When Missing among 2,000 containers', () => {
 		async (where, index) => {
 			const container = containers[index];
 			const page = Math.floor(index / MAX_PAGE_SIZE) + 1;
-			// A real transport event of that container, as the service would reference it.
-			const events = container.relationships!.transport_events.data as Array<{ id: string }>;
-			const event = handle.sandbox.world.store.get(
-				'transport_event',
-				events[events.length - 1].id,
-			)!;
+			const event = handle.sandbox.world.store.get('transport_event', lastEventOf(container))!;
 			expect(event.relationships!.container.data).toMatchObject({ id: container.id });
 
 			const { items, calls, ms } = await lookUp(event.id);
@@ -108,4 +117,19 @@ describe('Fetch Container When Missing among 2,000 containers', () => {
 			);
 		},
 	);
+
+	it('100 such deliveries at once, each in its own execution, share the scans: at most two reads of the account, not one each', async () => {
+		const picked = Array.from({ length: 100 }, (_, index) => containers[index * 20 + 7]);
+		const before = await pageCalls();
+		const runs = await Promise.all(
+			picked.map(
+				async (container) =>
+					await deliverAndRunSigned(harness(), availableFor(lastEventOf(container))),
+			),
+		);
+		const calls = (await pageCalls()) - before;
+		expect(runs.map((run) => run.output[0]?.container_id)).toEqual(picked.map((c) => c.id));
+		expect(calls).toBeLessThanOrEqual((2 * CONTAINERS) / MAX_PAGE_SIZE);
+		figures.push(`100 at once: ${calls} calls`);
+	});
 });

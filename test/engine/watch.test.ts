@@ -382,6 +382,67 @@ describe('Container Tracking Trigger watch', () => {
 		expect(emittedIds(watch).sort()).toEqual(failed.map((entry) => entry.id).sort());
 	});
 
+	it('1,000 missed notifications, in a log served either way: each starts the workflow once, in a few executions, for about a call per 100', async () => {
+		for (const order of ['newest_first', 'oldest_first']) {
+			await handle.stop();
+			handle = await startTestSandbox({ timeScale: TIME_SCALE, trackingDelaySeconds: 0 });
+			const harness = harnessFor();
+			bridge.harness = harness;
+			await harness.activate();
+			const webhookId = String(harness.staticData.webhookId);
+			const containers = await trackManyContainers(
+				handle,
+				Array.from({ length: 100 }, (_, index) =>
+					withCheckDigit(`MSKU${String(620_000 + index * 3)}`),
+				),
+				'MAEU',
+			);
+			// The webhook is off (the service turned it off) and logs what it does not send.
+			expect(
+				(
+					await handle.control.patch('/webhook_settings', {
+						log_order: order,
+						log_while_inactive: true,
+					})
+				).status,
+			).toBe(200);
+			await handle.api.patch(`/webhooks/${webhookId}`, {
+				data: { type: 'webhook', attributes: { active: false } },
+			});
+			for (let round = 0; round < 10; round++)
+				for (const container of containers) {
+					const changed = await handle.control.post(`/containers/${container.id}/changes`, {
+						kind: 'set_pickup_appointment',
+						at: new Date(Date.UTC(2026, 11, 1 + round, 8)).toISOString(),
+					});
+					expect(changed.status).toBe(200);
+				}
+			const missed = notificationLog(handle).filter(
+				(entry) => entry.relationships.webhook.data.id === webhookId,
+			);
+			expect(missed).toHaveLength(1_000);
+			expect(missed.every((entry) => entry.attributes.delivery_status === 'failed')).toBe(true);
+
+			const logReads = await countRequests(handle, 'GET', '/webhook_notifications');
+			const oneByOne = await countRequests(handle, 'GET', '/webhook_notifications/*');
+			const watch = await watching(harness);
+			await eventually(() => (emittedIds(watch).length >= 1_000 ? true : undefined), {
+				timeoutMs: 30_000,
+				what: `1,000 missed notifications caught up (log ${order})`,
+			});
+			expect([...emittedIds(watch)].sort()).toEqual(missed.map((entry) => entry.id).sort());
+			// Executions of up to 200 notifications, not 1,000; the log read a page per 100 (and the
+			// first page again, oldest first), no notification read on its own.
+			expect(watch.emitted.length).toBeLessThanOrEqual(6);
+			expect(await logReads()).toBeLessThanOrEqual(12);
+			expect(await oneByOne()).toBe(0);
+			await sleep(WATCH_MS + 1_000);
+			expect(emittedIds(watch)).toHaveLength(1_000);
+			await watch.close();
+			open = [];
+		}
+	}, 120_000);
+
 	it('a webhook turned off, or given other events, at the service is set right within the watch interval', async () => {
 		const harness = harnessFor();
 		bridge.harness = harness;

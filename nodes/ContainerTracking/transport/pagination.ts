@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { z } from 'zod';
 
-import { listDocumentCore } from '../schemas/jsonApi';
+import { listDocumentCore, type links } from '../schemas/jsonApi';
 import type { DocumentWarnings } from '../schemas/warnings';
 import { indexIncluded, type IncludedIndex } from '../records/jsonApi';
 import {
@@ -18,13 +18,13 @@ export interface PageWalk {
 	included: IDataObject[];
 }
 
-export interface ListPage extends PageWalk {
-	/** The service's link to the next page; absent on the last page. */
-	next?: string;
-	/** Its links to the previous and the last page, where it gives them. */
-	prev?: string;
-	last?: string;
-}
+/**
+ * A page with the service's links to the next page (absent on the last), the previous and the
+ * last, where it gives them.
+ */
+export type ListPage = PageWalk & {
+	[name in 'next' | 'prev' | 'last']?: NonNullable<z.infer<typeof links>[name]>;
+};
 
 /**
  * One page of a list: the first (with `qs` and `pageSize`), or the one a `links.next` of an
