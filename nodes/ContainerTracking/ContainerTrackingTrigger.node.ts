@@ -26,7 +26,8 @@ import {
 	webhookExists,
 } from './trigger/registration';
 import { repeatStoreFor, triggerScope } from './trigger/repeats';
-import { notificationItems, type ItemOptions } from './trigger/notificationItems';
+import { reportsAnything } from './trigger/deliveryItems';
+import { deliveryItem, type ItemOptions } from './trigger/notificationItems';
 import { hasValidSignature } from './trigger/signature';
 import { startWatch } from './trigger/watch';
 
@@ -318,7 +319,11 @@ export class ContainerTrackingTrigger implements INodeType {
 	 * `webhook` returned: trigger/execution.ts.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await triggerExecution(this);
+		const options = this.getNodeParameter('options', 0, {}) as TriggerOptions;
+		return await triggerExecution(this, {
+			...itemOptions(options),
+			deduplicate: options.deduplicate !== false,
+		});
 	}
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
@@ -370,14 +375,18 @@ export class ContainerTrackingTrigger implements INodeType {
 			return { webhookResponse: { message: 'Already received' } };
 		}
 
-		const items = notificationItems(notification, body, itemOptions(options));
-		if (items.length === 0) return { webhookResponse: { message: 'Nothing to report' } };
+		if (!reportsAnything(notification, itemOptions(options)))
+			return { webhookResponse: { message: 'Nothing to report' } };
 
 		// A test event runs at once, as the editor waits for it.
 		const windowMs = this.getMode() === 'manual' ? 0 : batchWindowMs(this, options);
 		const part = await joinBatch(
 			scope,
-			{ notificationId, items, release: () => repeats?.release(notificationId) },
+			{
+				notificationId,
+				items: [deliveryItem(body)],
+				release: () => repeats?.release(notificationId),
+			},
 			windowMs,
 			this.getResponseObject(),
 		);

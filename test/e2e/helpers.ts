@@ -357,6 +357,15 @@ export interface SandboxWebhook {
 	attributes: { url: string; events: string[]; active: boolean; secret: string };
 }
 
+/** Waits until n8n registered a webhook with the sandbox (it activates just after it is up). */
+export async function webhookRegistered(handle: SandboxHandle): Promise<void> {
+	await eventually(async () => ((await sandboxWebhooks(handle)).length > 0 ? true : undefined), {
+		timeoutMs: 60_000,
+		intervalMs: 200,
+		what: 'n8n to register its webhook with the sandbox',
+	});
+}
+
 /** The webhooks registered with the sandbox right now. */
 export async function sandboxWebhooks(handle: SandboxHandle): Promise<SandboxWebhook[]> {
 	return (await handle.api.get('/webhooks')).data.data as SandboxWebhook[];

@@ -25,6 +25,7 @@ import {
 	startE2e,
 	TRIGGER_TYPE,
 	workflow,
+	webhookRegistered,
 	type Collector,
 	type E2eContext,
 } from './helpers';
@@ -87,12 +88,7 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 		);
 		await ctx.activate(WORKFLOW_ID);
 		n8n = await ctx.start();
-		// n8n activates published workflows just after the editor is up.
-		await eventually(async () => ((await sandboxWebhooks()).length > 0 ? true : undefined), {
-			timeoutMs: 60_000,
-			intervalMs: 200,
-			what: 'n8n to register its webhook with the sandbox',
-		});
+		await webhookRegistered(ctx.handle);
 	}, SETUP_TIMEOUT);
 
 	afterAll(async () => {

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import { MAX_PAGE_SIZE } from '../../nodes/ContainerTracking/transport/pagination';
 import type { Resource } from '../../sandbox/world/store';
-import { deliverAndRunSigned, referenceOnly, SECRET } from '../support/deliveries';
+import { deliverSigned, referenceOnly, SECRET } from '../support/deliveries';
 import {
 	API_KEY,
 	countRequests,
@@ -74,7 +74,7 @@ describe('Fetch Container When Missing among 2,000 containers', () => {
 	async function lookUp(eventId: string) {
 		const before = await pageCalls();
 		const started = performance.now();
-		const { output: items } = await deliverAndRunSigned(harness(), availableFor(eventId));
+		const { items } = await deliverSigned(harness(), availableFor(eventId));
 		const ms = performance.now() - started;
 		return { items, calls: (await pageCalls()) - before, ms };
 	}
@@ -124,11 +124,11 @@ describe('Fetch Container When Missing among 2,000 containers', () => {
 		const runs = await Promise.all(
 			picked.map(
 				async (container) =>
-					await deliverAndRunSigned(harness(), availableFor(lastEventOf(container))),
+					await deliverSigned(harness(), availableFor(lastEventOf(container))),
 			),
 		);
 		const calls = (await pageCalls()) - before;
-		expect(runs.map((run) => run.output[0]?.container_id)).toEqual(picked.map((c) => c.id));
+		expect(runs.map((run) => run.items[0]?.container_id)).toEqual(picked.map((c) => c.id));
 		expect(calls).toBeLessThanOrEqual((2 * CONTAINERS) / MAX_PAGE_SIZE);
 		figures.push(`100 at once: ${calls} calls`);
 	});

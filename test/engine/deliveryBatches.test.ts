@@ -70,7 +70,7 @@ describe('deliveries that arrive together', () => {
 		const results = await burst(harness, bodies);
 		const leaders = started(results);
 		expect(leaders).toHaveLength(1);
-		expect(leaders[0].items).toHaveLength(10);
+		expect(leaders[0].carried).toHaveLength(10);
 		const followers = results.filter((r) => !r.result.workflowData);
 		expect(followers.map((r) => r.sent?.status)).toEqual(followers.map(() => 503));
 

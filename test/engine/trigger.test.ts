@@ -16,7 +16,6 @@ import {
 	type SandboxHandle,
 } from '../support/sandbox';
 import {
-	deliverAndRunSigned,
 	deliverSigned,
 	fixtureNotification,
 	HEADER,
@@ -576,7 +575,7 @@ describe('Container Tracking Trigger', () => {
 			// service refuses, the lookup fails and the item goes on without the container.
 			const notification = fixtureNotification('container.transport.available');
 			const refused = activated({ fetchContainer: true }, { apiKey: 'revoked-key' });
-			const { output } = await deliverAndRunSigned(refused, notification);
+			const { items: output } = await deliverSigned(refused, notification);
 			expect(output).toHaveLength(1);
 			expect(output[0]).toMatchObject({
 				event: 'container.transport.available',

@@ -72,19 +72,11 @@ export async function startBridge(): Promise<Bridge> {
 				),
 			);
 			harness.deliver(raw, headers).then(
-				async ({ result, sent, items }) => {
+				({ result, sent, items }) => {
 					const started = result.workflowData !== undefined && harness.creationAnswer === 200;
 					const status = sent?.status ?? (result.workflowData ? harness.creationAnswer : 200);
 					response.writeHead(status).end();
-					const run = started ? await harness.run(items) : undefined;
-					bridge.calls.push({
-						path,
-						status,
-						notificationId,
-						started,
-						items: run?.items.map((item) => item.json) ?? [],
-						error: run?.error,
-					});
+					bridge.calls.push({ path, status, notificationId, started, items });
 				},
 				(error: unknown) => {
 					bridge.calls.push({

@@ -68,11 +68,3 @@ export async function deliverSigned(
 	});
 }
 
-/** Signs and delivers, and runs the execution the delivery started (its `output`). */
-export async function deliverAndRunSigned(harness: TriggerHarness, body: Doc) {
-	const bytes = JSON.stringify(body);
-	return harness.deliverAndRun(bytes, {
-		[HEADER]: sign(bytes, SECRET),
-		'Content-Type': 'application/json',
-	});
-}

@@ -1,6 +1,8 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
 // Starts a real sandbox on a free port for a test file, and gives it an axios client that
 // authenticates like a user would and never throws on an HTTP status (tests assert on them).
+import http from 'node:http';
+
 import axios, { type AxiosInstance } from 'axios';
 
 import { setRateWindow } from '../../nodes/ContainerTracking/transport/rateLimit';
@@ -45,6 +47,9 @@ export async function startTestSandbox(
 			baseURL,
 			headers: { Authorization: `Token ${API_KEY}`, Accept: 'application/json' },
 			validateStatus: () => true,
+			// A connection is not kept: one the sandbox closes after its idle timeout just as the
+			// client reuses it would fail the test with ECONNRESET (the node itself repeats such calls).
+			httpAgent: new http.Agent({ keepAlive: false }),
 			// Brackets stay unencoded in page[number]/page[size], as the service writes them.
 			paramsSerializer: {
 				encode: (value: string) =>

@@ -35,7 +35,10 @@ export interface SentResponse {
 }
 
 export interface Watch {
-	/** What the watch started the workflow with, one entry per emit. */
+	/**
+	 * The executions the watch started, one entry per emit, in order: what the trigger put out in
+	 * each, once it ran (empty until then).
+	 */
 	emitted: Array<{ items: IDataObject[]; deduplicationKey?: string }>;
 	close(): Promise<void>;
 }
@@ -125,7 +128,8 @@ export class TriggerHarness {
 
 	/**
 	 * Starts the node's watch as n8n does for an active workflow (`trigger()` through n8n-core's
-	 * TriggerContext); every emit is kept, with its deduplication key, until `close`.
+	 * TriggerContext); every emit starts an execution, kept with its deduplication key, until
+	 * `close`.
 	 */
 	async watch(): Promise<Watch> {
 		const emitted: Watch['emitted'] = [];
@@ -136,7 +140,11 @@ export class TriggerHarness {
 			'trigger',
 			'activate',
 			(data, _response, _done, deduplicationKey) => {
-				emitted.push({ items: (data[0] ?? []).map((item) => item.json), deduplicationKey });
+				const execution: Watch['emitted'][number] = { items: [], deduplicationKey };
+				emitted.push(execution);
+				void this.run((data[0] ?? []).map((item) => item.json)).then((run) => {
+					execution.items = run.items.map((item) => item.json);
+				});
 			},
 		);
 		const response = await this.trigger.trigger.call(context);
@@ -151,22 +159,12 @@ export class TriggerHarness {
 		return await runNode(this.node, items, this.credentials, 'webhook');
 	}
 
-	/** A delivery, and the execution it started, if it started one. */
-	async deliverAndRun(
-		rawBody: Buffer | string,
-		headers: Record<string, string>,
-	): Promise<Awaited<ReturnType<TriggerHarness['deliver']>> & { output: IDataObject[] }> {
-		const delivered = await this.deliver(rawBody, headers);
-		if (!delivered.result.workflowData) return { ...delivered, output: [] };
-		const run = await this.run(delivered.items);
-		if (run.error) throw run.error;
-		return { ...delivered, output: run.items.map((item) => item.json) };
-	}
-
 	/**
-	 * One delivery as n8n's webhook server hands it to the node. When it starts an execution,
-	 * n8n answers it after creating the execution (`creationAnswer`); the answer object is an
-	 * event emitter, as Express's is, so the node can tell when that happened.
+	 * One delivery as n8n's webhook server hands it to the node, and the execution it started:
+	 * `items` are what the trigger puts out in it (none when it started none), `carried` what
+	 * `webhook` handed the execution. n8n answers a delivery that starts an execution once it
+	 * created it (`creationAnswer`); the answer object is an event emitter, as Express's is, so
+	 * the node can tell when that happened.
 	 */
 	async deliver(
 		rawBody: Buffer | string,
@@ -175,6 +173,7 @@ export class TriggerHarness {
 		result: IWebhookResponseData;
 		sent: SentResponse | undefined;
 		items: IDataObject[];
+		carried: IDataObject[];
 	}> {
 		const raw = Buffer.isBuffer(rawBody) ? rawBody : Buffer.from(rawBody, 'utf8');
 		const lowerCased = Object.fromEntries(
@@ -230,13 +229,17 @@ export class TriggerHarness {
 			null,
 		);
 		const result = await this.trigger.webhook.call(context);
-		const items = (result.workflowData?.[0] ?? []).map((item) => item.json);
+		const carried = (result.workflowData?.[0] ?? []).map((item) => item.json);
 		// n8n answers the node's own way (noWebhookResponse), or once it created the execution.
 		if (!result.noWebhookResponse) {
 			const status = result.workflowData ? this.creationAnswer : 200;
 			response.statusCode = status;
 			setImmediate(() => response.emit('finish'));
 		}
-		return { result, sent, items };
+		if (!result.workflowData || this.creationAnswer !== 200)
+			return { result, sent, items: [], carried };
+		const run = await this.run(carried);
+		if (run.error) throw run.error;
+		return { result, sent, items: run.items.map((item) => item.json), carried };
 	}
 }

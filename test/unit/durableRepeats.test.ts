@@ -4,11 +4,13 @@
 // trigger did not make them one after the other. (In a real n8n: test/e2e/trigger.test.ts.)
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { ContainerTrackingTrigger } from '../../nodes/ContainerTracking/ContainerTrackingTrigger.node';
 import { notificationIdOf } from '../../nodes/ContainerTracking/trigger/durableRepeats';
-import { triggerExecution } from '../../nodes/ContainerTracking/trigger/execution';
+import { deliveryItem } from '../../nodes/ContainerTracking/trigger/notificationItems';
 
 /** The trigger's execute(), as n8n runs it in the execution a delivery started. */
-const passNewNotification = triggerExecution;
+const passNewNotification = async (context: IExecuteFunctions) =>
+	await new ContainerTrackingTrigger().execute.call(context);
 
 let stores = 0;
 
@@ -45,7 +47,7 @@ function executionOf(
 ): IExecuteFunctions {
 	return {
 		getInputData: (): INodeExecutionData[] => items.map((json) => ({ json })),
-		getNodeParameter: () => options,
+		getNodeParameter: (name: string) => (name === 'options' ? options : 'changes'),
 		getWorkflow: () => ({ id: store.workflowId }),
 		getMode: () => mode,
 		logger: { warn: (message: string) => warnings.push(message) },
@@ -215,6 +217,8 @@ describe('durable repeat detection inside the execution', () => {
 		expect(notificationIdOf({ notification_id: 'n-1' })).toBe('n-1');
 		expect(notificationIdOf({ data: { id: 'n-2', type: 'webhook_notification' } })).toBe('n-2');
 		expect(notificationIdOf({ data: {} })).toBeUndefined();
+		// What a delivery hands its execution (trigger/notificationItems.ts).
+		expect(notificationIdOf(deliveryItem({ data: { id: 'n-3' } }))).toBe('n-3');
 		expect(notificationIdOf(undefined)).toBeUndefined();
 	});
 });

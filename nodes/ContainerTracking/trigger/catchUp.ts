@@ -6,7 +6,8 @@ import { deliveryCore, membersOf, type JsonApiResource } from '../schemas';
 import { fetchPage, MAX_PAGE_SIZE, type ListPage } from '../transport/pagination';
 import { containerTrackingRequest } from '../transport/request';
 import { MAX_BATCH_DELIVERIES, MAX_BATCH_ITEMS } from './deliveryBatches';
-import { notificationItems, type ItemOptions } from './notificationItems';
+import { reportsAnything } from './deliveryItems';
+import { deliveryItem, type ItemOptions } from './notificationItems';
 import { repeatStoreFor, triggerScope } from './repeats';
 
 /**
@@ -230,14 +231,14 @@ async function deliveryOf(
 	return response.status === 404 ? undefined : response.body;
 }
 
-/** The items a live delivery of `body` would have started the workflow with, marked caught up. */
+/**
+ * What a live delivery of `body` would have handed the execution, marked caught up; none when
+ * it gives no item (Only These Fields), undefined when it is not a notification.
+ */
 function caughtUpItems(body: unknown, settings: CatchUpSettings): IDataObject[] | undefined {
 	const delivery = deliveryCore.safeParse(body);
 	if (!delivery.success) return undefined;
-	return notificationItems(delivery.data, body, settings.items).map((item) => ({
-		...item,
-		caught_up: true,
-	}));
+	return reportsAnything(delivery.data, settings.items) ? [deliveryItem(body, true)] : [];
 }
 
 type CaughtUpIds = Record<string, number>;

@@ -172,6 +172,29 @@ function eventItem(
 	return withWarnings(item, warnings);
 }
 
+/** The changeset of a `container.updated` whose reference object carries a readable one. */
+function changesetOf(notification: Delivery, included: IncludedIndex): unknown {
+	if (notification.data.attributes.event !== 'container.updated') return undefined;
+	const changeset = attributesOf(referenceOf(notification, included)).changeset;
+	return isRecord(changeset) ? changeset : undefined;
+}
+
+/**
+ * Whether a delivery gives any item, without making them: only a `container.updated` whose
+ * changes Only These Fields leaves out gives none. What a delivery's answer waits for.
+ */
+export function reportsAnything(notification: Delivery, options: DeliveryOptions): boolean {
+	if (options.raw) return true;
+	const changeset = changesetOf(notification, indexIncluded(notification.included));
+	if (changeset === undefined) return true;
+	return (
+		splitChangeset(changeset, {
+			expandHoldsAndFees: options.expandHoldsAndFees,
+			fields: options.fields,
+		}).length > 0
+	);
+}
+
 /**
  * The items one delivery starts the workflow with; none when nothing is left after filtering.
  * `warnings` (what the delivery carries that the interface does not promise) go on every item.
@@ -187,11 +210,7 @@ export function deliveryItems(
 	const reference = referenceOf(notification, included);
 	// A container.updated whose changeset cannot be read still starts the workflow: one item, with
 	// the reference flattened and the warning that says what was wrong.
-	if (
-		notification.data.attributes.event === 'container.updated' &&
-		reference &&
-		isRecord(attributesOf(reference).changeset)
-	) {
+	if (reference && changesetOf(notification, included) !== undefined) {
 		return containerUpdatedItems(notification, reference, included, options, warnings, now);
 	}
 	return [eventItem(notification, included, warnings, now)];

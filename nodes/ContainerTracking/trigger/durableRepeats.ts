@@ -5,6 +5,7 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
+import { deliveryOf } from './notificationItems';
 import { triggerScope } from './repeats';
 
 /**
@@ -64,11 +65,15 @@ function recordsOf(scope: string): TriggerRecords {
 	return records;
 }
 
-/** The notification an item came from: `notification_id`, or the raw notification's `data.id`. */
+/**
+ * The notification an item came from: `notification_id`, or the `data.id` of the notification it
+ * carries (trigger/execution.ts) or is (raw output).
+ */
 export function notificationIdOf(item: IDataObject | undefined): string | undefined {
 	if (!item) return undefined;
 	if (typeof item.notification_id === 'string' && item.notification_id) return item.notification_id;
-	const data = item.data as IDataObject | undefined;
+	const carried = deliveryOf(item) ?? item;
+	const data = carried.data as IDataObject | undefined;
 	return typeof data?.id === 'string' && data.id ? data.id : undefined;
 }
 

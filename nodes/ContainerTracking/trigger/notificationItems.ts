@@ -28,3 +28,20 @@ export function notificationItems(
 		options.raw ? [] : documentWarnings(webhookNotificationEnvelope, body).all,
 	);
 }
+
+/**
+ * What `webhook` and the catch-up hand the execution: each notification as the service sent it,
+ * one item each. Its items are made in the execution, so that a delivery waits for its answer
+ * only while it is identified, verified and recorded.
+ */
+const DELIVERY = 'container_tracking_delivery';
+
+export function deliveryItem(body: unknown, caughtUp = false): IDataObject {
+	return { [DELIVERY]: body as IDataObject, ...(caughtUp ? { caught_up: true } : {}) };
+}
+
+/** The notification an execution's item carries; undefined for any other item. */
+export function deliveryOf(item: IDataObject): IDataObject | undefined {
+	const body = item[DELIVERY];
+	return typeof body === 'object' && body !== null ? (body as IDataObject) : undefined;
+}
