@@ -128,7 +128,7 @@ describe('e2e: a burst of deliveries in a real n8n', () => {
 			const served = ctx.handle.served('container', id).attributes;
 			expect(last).toMatchObject({
 				number: served.number,
-				available_for_pickup: served.available_for_pickup,
+				ready_for_pickup: served.available_for_pickup,
 				pickup_status: 'ready',
 				last_free_day: served.pickup_lfd,
 			});

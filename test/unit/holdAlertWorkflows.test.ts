@@ -119,8 +119,8 @@ describe('the hold-alert examples, email and Slack', () => {
 			'fallbackOutput',
 		);
 		expect(wiring(email)['Placed or released?']).toEqual([
-			['Get container (placed)'],
-			['Get container (released)'],
+			['Alert text (placed)'],
+			['Alert text (released)'],
 		]);
 	});
 });
@@ -128,14 +128,16 @@ describe('the hold-alert examples, email and Slack', () => {
 describe('the Alert text nodes, run on trigger items', () => {
 	const code = (name: string) => String(node(email, name).parameters.jsCode);
 
-	/** The node's code as n8n's Code node runs it for one item ("Run Once for Each Item"). */
+	/**
+	 * The node's code as n8n's Code node runs it for one item ("Run Once for Each Item"): the
+	 * trigger's item, carrying the container (`box`) as the delivery made it.
+	 */
 	async function run(name: string, held: Record<string, unknown>, box: Record<string, unknown>) {
 		const context = vm.createContext({
 			$: (nodeName: string) => {
-				if (nodeName !== 'Container hold changed') throw new Error(`no node ${nodeName}`);
-				return { item: { json: held } };
+				throw new Error(`the alert reads no other node (asked for ${nodeName})`);
 			},
-			$json: box,
+			$json: { ...held, container: box },
 			DateTime,
 		});
 		const result = (await vm.runInContext(`(async () => {\n${code(name)}\n})()`, context)) as {

@@ -216,10 +216,7 @@ function includedFor(entry: LoggedNotification): JsonApiResource[] | undefined {
  * The notification as a delivery carries it: from its page when the page included its reference
  * object, else read on its own (one call).
  */
-async function deliveryOf(
-	context: ITriggerFunctions,
-	entry: LoggedNotification,
-): Promise<unknown> {
+async function deliveryOf(context: ITriggerFunctions, entry: LoggedNotification): Promise<unknown> {
 	const included = includedFor(entry);
 	if (included) return { data: entry.record, included };
 	const response = await containerTrackingRequest.call(
@@ -368,10 +365,7 @@ export async function catchUp(
 			// A live copy that reached this process first already ran; one that comes later is a repeat.
 			if (repeats && !repeats.claim(entry.id)) continue;
 			const batchItems = batch.reduce((sum, caught) => sum + caught.items.length, 0);
-			if (
-				batch.length >= MAX_BATCH_DELIVERIES ||
-				batchItems + items.length > MAX_BATCH_ITEMS
-			)
+			if (batch.length >= MAX_BATCH_DELIVERIES || batchItems + items.length > MAX_BATCH_ITEMS)
 				emitBatch();
 			batch.push({ id: entry.id, items });
 		}

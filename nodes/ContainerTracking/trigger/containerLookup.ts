@@ -2,30 +2,45 @@ import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { containerItem } from '../actions/container/summary';
-import { indexIncluded, relatedIdentifiers } from '../records/jsonApi';
+import { indexIncluded, relatedIdentifiers, type IncludedIndex } from '../records/jsonApi';
 import type { JsonApiResource } from '../schemas';
 import { fetchPage } from '../transport/pagination';
-import { CREDENTIAL_NAME, type ContainerTrackingContext } from '../transport/request';
+import {
+	containerTrackingRequest,
+	CREDENTIAL_NAME,
+	type ContainerTrackingContext,
+} from '../transport/request';
 
 /**
- * Fetch Container When Missing. Deliveries of some events carry only their reference object (a
- * transport event id, e.g. `container.transport.available`): the container is the one whose
- * relationships list that event. The service cannot look a container up by event, so its
- * containers are read page by page (with what names the last free day's facility), stopping at
- * the page that holds every container sought.
+ * Fetch Container When Missing, in the execution. Two kinds of delivery lack what an item
+ * should say of its container:
+ * - some carry only their reference object (a transport event id, e.g.
+ *   `container.transport.available`): the container is the one whose relationships list that
+ *   event, and the service cannot look a container up by event;
+ * - some include the container but not a record its last free day or terminal is named from
+ *   (trigger/deliveryItems.ts, `container_state_complete`): the container is read again.
  *
- * Such deliveries come in bursts (a terminal's availability run), so one scan serves every
- * execution of this process that waits for one, not one scan each: a scan starts for all that
- * wait; those that ask while it runs are served by the pages it reads after they asked (a page
- * read earlier may predate their notification), and the rest by the next scan, which starts as
- * soon as this one ends. A burst costs a few scans of the account, whatever its size in events.
+ * Both are served by reading the account's containers page by page (with what names the last
+ * free day's facility), stopping at the page that holds every container sought; a few containers
+ * known by id are read one by one instead, when that costs fewer calls. Such deliveries come in
+ * bursts (a terminal's availability run), so one scan serves every execution of this process that
+ * waits for one, not one scan each: a scan starts for all that wait; those that ask while it runs
+ * are served by the pages it reads after they asked (a page read earlier may predate their
+ * notification), and the rest by the next scan, which starts as soon as this one ends. A burst
+ * costs a few scans of the account, whatever its size in events.
  */
 
 /** The records a page includes, so that the container is worked out as Container → Get gives it. */
 const INCLUDE = 'shipment,pod_terminal,pickup_facility';
 
+/** A container sought: by a transport event it lists, or by its own id. */
+type Sought = { eventId: string } | { containerId: string };
+
+const keyOf = (sought: Sought) =>
+	'eventId' in sought ? `event:${sought.eventId}` : `container:${sought.containerId}`;
+
 interface Waiter {
-	eventId: string;
+	key: string;
 	/** When it asked: only a page requested later can serve it. */
 	since: number;
 	settle(found: IDataObject | undefined): void;
@@ -36,6 +51,8 @@ interface Scanner {
 	/** Waiters the next scan is for. */
 	queued: Waiter[];
 	running: boolean;
+	/** Pages the last whole scan read: what a scan costs, against reading containers one by one. */
+	pages?: number;
 }
 
 const scanners = new Map<string, Scanner>();
@@ -62,7 +79,7 @@ async function accountKey(context: ContainerTrackingContext): Promise<string> {
 /** The container as Container → Get gives it, with when it was read. */
 function foundContainer(
 	record: JsonApiResource,
-	included: ReturnType<typeof indexIncluded>,
+	included: IncludedIndex,
 	readAt: Date,
 ): IDataObject {
 	return { ...containerItem(record, included, readAt), container_as_of: readAt.toISOString() };
@@ -75,7 +92,7 @@ async function scan(context: ContainerTrackingContext, scanner: Scanner): Promis
 		while (scanner.queued.length > 0) {
 			const mine = new Map<string, Waiter[]>();
 			for (const waiter of scanner.queued.splice(0))
-				mine.set(waiter.eventId, [...(mine.get(waiter.eventId) ?? []), waiter]);
+				mine.set(waiter.key, [...(mine.get(waiter.key) ?? []), waiter]);
 			try {
 				await scanOnce(context, scanner, mine);
 			} catch (error) {
@@ -94,22 +111,26 @@ async function scanOnce(
 ): Promise<void> {
 	const seen = new Set<string>();
 	let pageUrl: string | undefined;
-	for (;;) {
+	for (let pages = 1; ; pages++) {
 		const requestedAt = Date.now();
 		const page = await fetchPage.call(context, '/containers', {
 			qs: { include: INCLUDE },
 			pageUrl,
-			what: 'looking up the container of a transport event',
+			what: 'looking up containers',
 		});
 		const included = indexIncluded(page.included);
 		const readAt = new Date();
 		for (const record of page.records as unknown as JsonApiResource[]) {
-			for (const event of relatedIdentifiers(record, 'transport_events')) {
-				const waiters = sought.get(event.id) ?? [];
-				sought.delete(event.id);
+			const keys = [
+				`container:${record.id}`,
+				...relatedIdentifiers(record, 'transport_events').map((event) => `event:${event.id}`),
+			];
+			for (const key of keys) {
+				const waiters = sought.get(key) ?? [];
+				sought.delete(key);
 				// Those queued for the next scan whose page this is: served now.
 				const early = scanner.queued.filter(
-					(waiter) => waiter.eventId === event.id && waiter.since <= requestedAt,
+					(waiter) => waiter.key === key && waiter.since <= requestedAt,
 				);
 				if (waiters.length === 0 && early.length === 0) continue;
 				scanner.queued = scanner.queued.filter((waiter) => !early.includes(waiter));
@@ -119,37 +140,68 @@ async function scanOnce(
 		}
 		pageUrl = page.next;
 		// A page seen before, or an empty one, ends the walk: never loop on a bad link.
-		if (sought.size === 0 || !pageUrl || seen.has(pageUrl) || page.records.length === 0) break;
-		seen.add(pageUrl);
+		const ended = !pageUrl || seen.has(pageUrl) || page.records.length === 0;
+		if (ended) scanner.pages = pages;
+		if (sought.size === 0 || ended) break;
+		seen.add(pageUrl!);
 	}
 	for (const waiters of sought.values()) for (const waiter of waiters) waiter.settle(undefined);
 }
 
-/**
- * The containers whose relationships list these transport events, as Container → Get gives
- * them; an event no container lists is absent from the answer.
- */
-export async function containersOfEvents(
+/** One container read on its own, as Container → Get reads it; undefined when it is gone. */
+async function readContainer(
 	context: ContainerTrackingContext,
-	eventIds: string[],
+	id: string,
+): Promise<IDataObject | undefined> {
+	const response = await containerTrackingRequest.call(
+		context,
+		'GET',
+		`/containers/${encodeURIComponent(id)}`,
+		{ qs: { include: INCLUDE }, acceptStatuses: [404] },
+	);
+	const data = response.body.data as JsonApiResource | undefined;
+	if (response.status === 404 || !data) return undefined;
+	return foundContainer(data, indexIncluded(response.body.included), new Date());
+}
+
+/**
+ * The containers sought, as Container → Get gives them, by what they were sought by; one no
+ * container answers to is absent from the answer.
+ */
+async function findContainers(
+	context: ContainerTrackingContext,
+	sought: Sought[],
 ): Promise<Map<string, IDataObject>> {
 	const scanner = scannerFor(await accountKey(context));
+	const wanted = [...new Map(sought.map((entry) => [keyOf(entry), entry])).values()];
+	const found = new Map<string, IDataObject>();
+	// A few known by id cost fewer calls one by one than a scan of the account.
+	const byId = wanted.filter((entry) => 'containerId' in entry);
+	const alone =
+		byId.length === wanted.length && byId.length < Math.max(2, scanner.pages ?? 2)
+			? (byId as Array<{ containerId: string }>)
+			: [];
+	for (const { containerId } of alone) {
+		const container = await readContainer(context, containerId);
+		if (container) found.set(keyOf({ containerId }), container);
+	}
+	if (alone.length > 0) return found;
+
 	const since = Date.now();
-	const answers = [...new Set(eventIds)].map(
-		(eventId) =>
+	const answers = wanted.map(
+		(entry) =>
 			new Promise<[string, IDataObject | undefined]>((resolve, reject) =>
 				scanner.queued.push({
-					eventId,
+					key: keyOf(entry),
 					since,
-					settle: (found) => resolve([eventId, found]),
+					settle: (container) => resolve([keyOf(entry), container]),
 					fail: reject,
 				}),
 			),
 	);
 	if (!scanner.running) void scan(context, scanner);
-	const found = new Map<string, IDataObject>();
-	for (const [eventId, container] of await Promise.all(answers))
-		if (container) found.set(eventId, container);
+	for (const [key, container] of await Promise.all(answers))
+		if (container) found.set(key, container);
 	return found;
 }
 
@@ -164,47 +216,55 @@ function nameContainer(item: IDataObject, container: IDataObject): void {
 	item.container = container;
 }
 
-/** Items about a transport event whose delivery did not include the container. */
-export function itemsMissingContainer(items: IDataObject[]): IDataObject[] {
-	return items.filter(
-		(item) =>
-			!item.container_number &&
-			item.reference_type === 'transport_event' &&
-			typeof item.reference_id === 'string',
-	);
+/** What an item lacks of its container, if anything: the container, or records of its state. */
+function soughtFor(item: IDataObject): Sought | undefined {
+	const container = item.container as IDataObject | undefined;
+	if (container && container.container_state_complete === false && typeof container.id === 'string')
+		return { containerId: container.id };
+	if (!item.container_number && item.reference_type === 'transport_event')
+		return typeof item.reference_id === 'string' ? { eventId: item.reference_id } : undefined;
+	return undefined;
 }
 
 /**
- * Looks up the containers the items lack (one shared scan, above) and names them on the items.
- * A lookup that fails does not hold the notifications back: their items go on without the
- * container, with `container_lookup_error` saying why.
+ * Looks up what the items lack of their containers (above) and puts it on them. A lookup that
+ * fails does not hold the notifications back: their items go on as the delivery made them, with
+ * `container_lookup_error` saying why.
  */
 export async function addMissingContainers(
 	context: ContainerTrackingContext,
 	items: IDataObject[],
 ): Promise<void> {
-	const missing = itemsMissingContainer(items);
-	if (missing.length === 0) return;
+	const lacking = items
+		.map((item) => ({ item, sought: soughtFor(item) }))
+		.filter((entry): entry is { item: IDataObject; sought: Sought } => entry.sought !== undefined);
+	if (lacking.length === 0) return;
 	let found: Map<string, IDataObject>;
 	try {
-		found = await containersOfEvents(
+		found = await findContainers(
 			context,
-			missing.map((item) => String(item.reference_id)),
+			lacking.map((entry) => entry.sought),
 		);
 	} catch (error) {
 		const { message, description } = error as { message: string; description?: string };
-		for (const item of missing)
+		for (const { item } of lacking)
 			warn(item, `The container could not be looked up: ${message}`, description);
 		return;
 	}
-	for (const item of missing) {
-		const container = found.get(String(item.reference_id));
+	for (const { item, sought } of lacking) {
+		const container = found.get(keyOf(sought));
 		if (container) nameContainer(item, container);
+		else if ('eventId' in sought)
+			warn(
+				item,
+				`No container of the account lists transport event ${sought.eventId}`,
+				'The container may have been deleted, or the service lists its events elsewhere.',
+			);
 		else
 			warn(
 				item,
-				`No container of the account lists transport event ${String(item.reference_id)}`,
-				'The container may have been deleted, or the service lists its events elsewhere.',
+				`Container ${sought.containerId} could not be read again`,
+				'It may have been deleted.',
 			);
 	}
 }

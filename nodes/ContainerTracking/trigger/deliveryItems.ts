@@ -11,6 +11,7 @@ import {
 	flattenResource,
 	indexIncluded,
 	relatedIdentifier,
+	relatedIdentifiers,
 	relatedRecord,
 	type IncludedIndex,
 } from '../records/jsonApi';
@@ -47,11 +48,17 @@ function subjects(reference: JsonApiResource | undefined, included: IncludedInde
 	return { container, shipment, terminal };
 }
 
+/** The records Container → Get includes, which name the last free day's facility and terminal. */
+const STATE_RELATIONSHIPS = ['shipment', 'pod_terminal', 'pickup_facility'];
+
 /**
  * The container as Container → Get gives it (readiness and why, last free day with its facility
  * and zone, holds, fees, terminal), worked out from the records the delivery includes, so that a
  * workflow needs no call to the service for what the delivery already says. `container_as_of`
- * is when this state was true: when the service made the notification (else now).
+ * is when this state was true: when the service made the notification (else now);
+ * `container_state_complete` whether the delivery included every record Container → Get would
+ * (a container on rail may come without its inland facility): Fetch Container When Missing reads
+ * the others (trigger/containerLookup.ts).
  */
 function workedOutContainer(
 	notification: Delivery,
@@ -60,9 +67,13 @@ function workedOutContainer(
 	now: Date,
 ): IDataObject | undefined {
 	if (!container) return undefined;
+	const complete = STATE_RELATIONSHIPS.every((name) =>
+		relatedIdentifiers(container, name).every((ref) => included.has(`${ref.type}:${ref.id}`)),
+	);
 	return {
 		...containerItem(container, included, now),
 		container_as_of: notification.data.attributes.created_at ?? now.toISOString(),
+		container_state_complete: complete,
 	};
 }
 

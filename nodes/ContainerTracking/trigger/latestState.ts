@@ -1,11 +1,14 @@
 import { omit } from 'lodash';
 import type { IDataObject, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
 
+import { simplifyContainer } from '../actions/simplify';
+
 /**
  * Output → Latest State per Container: the items of one execution folded into one per
- * container, shaped as Container → Get gives a container, with what changed beside it. A
- * workflow that keeps a view of each container (a board, a sheet, a database row) then writes a
- * container once per execution, however many of its changes the execution holds.
+ * container, shaped as Container → Get gives a container by default (Simplify on:
+ * actions/simplify.ts), with what changed beside it. A workflow that keeps a view of each
+ * container (a board, a sheet, a database row) then writes a container once per execution,
+ * however many of its changes the execution holds, and reads it as it reads Container → Get.
  *
  * The state is the newest the items carry (`container_as_of`: when the service made the
  * notification, or when the trigger looked the container up), whatever order the items came in.
@@ -34,10 +37,13 @@ function folded(group: INodeExecutionData[]): INodeExecutionData {
 	const newest = jsons.reduce((best, item) => (asOf(item) >= asOf(best) ? item : best));
 	const state = newest.container as IDataObject | undefined;
 	const json: IDataObject = {
-		...(state ?? {
-			id: newest.container_id,
-			number: newest.container_number ?? null,
-		}),
+		...(state
+			? {
+					...simplifyContainer(state),
+					container_as_of: state.container_as_of,
+					container_state_complete: state.container_state_complete ?? true,
+				}
+			: { id: newest.container_id, number: newest.container_number ?? null }),
 		container_id: newest.container_id,
 		container_number: (state?.number as string | undefined) ?? newest.container_number ?? null,
 		notification_ids: unique(jsons.map((item) => item.notification_id)) as string[],
