@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
 /**
- * A delivery storm in a real n8n 2.40.7 with the packed package (`npm run bench`), for one n8n
+ * A delivery storm in a real n8n (scripts/n8n-runtime.mjs) with the packed package (`npm run bench`), for one n8n
  * (SQLite) and for queue mode (Postgres, Redis, main, webhook process, two workers):
  *
  * 1. Two published workflows on the same bodies: the Container Tracking Trigger ("Use a Webhook
@@ -215,9 +215,11 @@ async function startCollector(): Promise<Collector> {
 		request.on('data', (chunk: Buffer) => chunks.push(chunk));
 		request.on('end', () => {
 			try {
-				const { id } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string };
-				ran.set(id, (ran.get(id) ?? 0) + 1);
-				if (!firstReportAt.has(id)) firstReportAt.set(id, performance.now());
+				const { ids } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { ids: string[] };
+				for (const id of new Set(ids)) {
+					ran.set(id, (ran.get(id) ?? 0) + 1);
+					if (!firstReportAt.has(id)) firstReportAt.set(id, performance.now());
+				}
 			} catch {
 				ran.set('(unreadable)', (ran.get('(unreadable)') ?? 0) + 1);
 			}
@@ -259,6 +261,8 @@ async function drained(collector: Collector, quietMs = 5000, maxMs = 600_000): P
 
 function workflows(collector: Collector) {
 	const credential = { id: 'ctBenchCredential', name: 'Container Tracking bench' };
+	// Once per execution, with the notification id of every item: an execution of the trigger
+	// (node version 1.2) may hold several notifications that arrived together.
 	const report = (name: string, idExpression: string) => ({
 		id: randomUUID(),
 		name,
@@ -271,7 +275,7 @@ function workflows(collector: Collector) {
 			url: collector.url,
 			sendBody: true,
 			specifyBody: 'json',
-			jsonBody: `={{ JSON.stringify({ id: ${idExpression} }) }}`,
+			jsonBody: `={{ JSON.stringify({ ids: $input.all().map((item) => ${idExpression}) }) }}`,
 			options: {},
 		},
 	});
@@ -283,13 +287,13 @@ function workflows(collector: Collector) {
 				id: randomUUID(),
 				name: 'Container updated',
 				type: 'n8n-nodes-container-tracking.containerTrackingTrigger',
-				typeVersion: 1.1,
+				typeVersion: 1.2,
 				position: [0, 0],
 				webhookId: TRIGGER_WEBHOOK_ID,
 				credentials: { containerTrackingApi: credential },
 				parameters: { registration: 'existing', secret: SECRET, options: {} },
 			},
-			report('Report', '$json.notification_id'),
+			report('Report', 'item.json.notification_id'),
 		],
 		connections: {
 			'Container updated': { main: [[{ node: 'Report', type: 'main', index: 0 }]] },
@@ -314,7 +318,7 @@ function workflows(collector: Collector) {
 					options: {},
 				},
 			},
-			report('Report', '$json.body.data.id'),
+			report('Report', 'item.json.body.data.id'),
 		],
 		connections: { Webhook: { main: [[{ node: 'Report', type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1' },
@@ -327,7 +331,7 @@ function workflows(collector: Collector) {
 			data: { apiKey: API_KEY, baseUrl: 'http://127.0.0.1:9/v2', signatureHeader: HEADER },
 		},
 	];
-	// The same Webhook node with one option written as an expression. n8n 2.40.7 gives a request
+	// The same Webhook node with one option written as an expression. n8n 2.x gives a request
 	// to its own Webhook node with only fixed parameters no expression isolate; a request to any
 	// other node (every community trigger) or to a Webhook node with an expression gets one.
 	const control = {

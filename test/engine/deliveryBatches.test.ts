@@ -6,7 +6,10 @@ import { randomUUID } from 'node:crypto';
 
 import { sleep, type IDataObject, type INodeParameters } from 'n8n-workflow';
 
-import { MAX_BATCH_DELIVERIES } from '../../nodes/ContainerTracking/trigger/deliveryBatches';
+import {
+	IDLE_MS,
+	MAX_BATCH_DELIVERIES,
+} from '../../nodes/ContainerTracking/trigger/deliveryBatches';
 import { deliverSigned, referenceOnly, SECRET } from '../support/deliveries';
 import { TriggerHarness } from '../support/trigger';
 
@@ -95,6 +98,31 @@ describe('deliveries that arrive together', () => {
 		const [failed, failedCopy] = await burst(harness, [failing, failing]);
 		expect(failed.result.workflowData).toBeDefined();
 		expect(failedCopy.sent?.status).toBe(503);
+	});
+
+	it('deliveries arriving every 20 ms for half a second gather in one batch after the first', async () => {
+		const harness = harnessOf();
+		await sleep(1_100);
+		const sent: Array<Promise<Delivered>> = [];
+		for (let index = 0; index < 25; index++) {
+			sent.push(deliverSigned(harness, referenceOnly()));
+			await sleep(20);
+		}
+		const sizes = started(await Promise.all(sent)).map((leader) => leader.items.length);
+		expect(sizes[0]).toBe(1);
+		expect(sizes.slice(1).reduce((sum, size) => sum + size, 0)).toBe(24);
+		expect(sizes.length).toBeLessThanOrEqual(3);
+	});
+
+	it('a sender that waits for each answer is not held for the window: a quiet batch closes after IDLE_MS', async () => {
+		const harness = harnessOf();
+		const before = performance.now();
+		for (let index = 0; index < 10; index++) {
+			const { result } = await deliverSigned(harness, referenceOnly());
+			expect(result.workflowData).toBeDefined();
+		}
+		// Ten windows would be ten seconds.
+		expect(performance.now() - before).toBeLessThan(10 * (IDLE_MS + 150));
 	});
 
 	it('a batch holds at most MAX_BATCH_DELIVERIES deliveries', async () => {

@@ -7,9 +7,11 @@ import { sleep, type IDataObject } from 'n8n-workflow';
  * its answers fall behind, the service's deliveries time out and are sent again.
  *
  * The first delivery of a batch (its leader) waits until `windowMs` after the previous batch of
- * this trigger closed — not at all after a quiet spell — and until that batch's execution was
- * created; the deliveries arriving meanwhile join its batch (a batch is full at
- * MAX_BATCH_DELIVERIES or MAX_BATCH_ITEMS). The leader's `webhook()` then returns every item of
+ * this trigger closed — not at all after a quiet spell, and no longer than IDLE_MS after the last
+ * delivery joined, so that a sender that waits for each answer is not held — and until that
+ * batch's execution was created; the deliveries arriving meanwhile join its batch (a batch is
+ * full at MAX_BATCH_DELIVERIES or MAX_BATCH_ITEMS). Under a burst a trigger thus starts one
+ * execution a window; a trickle starts one per delivery, as before. The leader's `webhook()` then returns every item of
  * the batch: n8n creates one execution for them and answers the leader. The others are answered
  * only then, when the leader's answer went out 2xx: n8n 2.x answers a delivery that starts an
  * execution after the execution exists (in the database; in queue mode, queued too). A batch
@@ -30,6 +32,8 @@ export const MAX_BATCH_ITEMS = 2_000;
 export const FOLLOWER_WAIT_MS = 8_000;
 /** Longest a leader waits for the previous batch's execution to be created. */
 const PREVIOUS_WAIT_MS = 5_000;
+/** A batch no delivery joined for this long closes before its window ends. */
+export const IDLE_MS = 100;
 
 export interface BatchedDelivery {
 	notificationId: string;
@@ -47,6 +51,8 @@ export interface LeaderAnswer {
 interface Batch {
 	deliveries: BatchedDelivery[];
 	items: number;
+	/** When the last delivery joined. */
+	joinedAt: number;
 	/** Wakes the leader early: the batch is full. */
 	wake(): void;
 	woken: Promise<void>;
@@ -80,7 +86,7 @@ function newBatch(): Batch {
 	let settle: (created: boolean) => void = () => undefined;
 	const woken = new Promise<void>((resolve) => (wake = resolve));
 	const created = new Promise<boolean>((resolve) => (settle = resolve));
-	return { deliveries: [], items: 0, wake, woken, created, settle };
+	return { deliveries: [], items: 0, joinedAt: Date.now(), wake, woken, created, settle };
 }
 
 function isFull(batch: Batch): boolean {
@@ -132,6 +138,7 @@ export async function joinBatch(
 	if (open) {
 		open.deliveries.push(delivery);
 		open.items += delivery.items.length;
+		open.joinedAt = Date.now();
 		if (isFull(open)) {
 			close(lane, open);
 			open.wake();
@@ -146,8 +153,11 @@ export async function joinBatch(
 		const previous = lane.previous;
 		lane.previous = batch.created;
 		lane.open = batch;
-		const due = lane.lastClosedAt + windowMs - Date.now();
-		if (due > 0 && !isFull(batch)) await Promise.race([sleep(due), batch.woken]);
+		for (;;) {
+			const due = Math.min(lane.lastClosedAt + windowMs, batch.joinedAt + IDLE_MS) - Date.now();
+			if (due <= 0 || isFull(batch)) break;
+			await Promise.race([sleep(due), batch.woken]);
+		}
 		close(lane, batch);
 		await within(previous, PREVIOUS_WAIT_MS, false);
 	}
