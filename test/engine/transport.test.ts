@@ -61,6 +61,47 @@ describe('transport: rate limits, retries and errors', () => {
 		expect(data.faults).toEqual([]);
 	});
 
+	it('waits out six 429s in a row (what five counted waits could not), within its Outage Tolerance', async () => {
+		await handle.control.post('/faults', {
+			path: '/tracking_requests/infer_number',
+			kind: 'rate_limited',
+			count: 6,
+			retry_after: 1,
+		});
+		const { items, error } = await runContainerTrackingNode(
+			infer,
+			[{ number: 'MSCU6639870' }],
+			credentials(),
+		);
+		expect(error).toBeUndefined();
+		expect(items[0].json.scac).toBe('MSCU');
+		expect((await handle.control.get('/faults')).data.faults).toEqual([]);
+	});
+
+	it('fails an item at once when a 429 asks for a longer wait than its Outage Tolerance leaves, saying so', async () => {
+		await handle.control.post('/faults', {
+			path: '/tracking_requests/infer_number',
+			kind: 'rate_limited',
+			count: 1,
+			retry_after: 1,
+		});
+		const started = Date.now();
+		// (A longer Retry-After would hold every later call on this key as long: the service said so.)
+		const { items } = await runContainerTrackingNode(
+			{ ...infer, options: { outageTolerance: 0 } },
+			[{ number: 'MSCU6639870' }],
+			credentials(),
+			{ continueOnFail: true },
+		);
+		expect(Date.now() - started).toBeLessThan(1_000);
+		expect(items[0].json).toMatchObject({
+			http_code: '429',
+			error:
+				"The service's rate limit held item 0 longer than its Outage Tolerance (it asked to wait 1 s more)",
+		});
+		expect(String(items[0].json.error_description)).toContain('Outage Tolerance is 0 s');
+	});
+
 	it.each(['error_500', 'drop', 'malformed'])(
 		'retries a call that is safe to repeat after %s',
 		async (kind) => {
