@@ -6,6 +6,7 @@
 import { sleep, type IDataObject } from 'n8n-workflow';
 
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
+import { setRateWindow } from '../../nodes/ContainerTracking/transport/rateLimit';
 import { startBridge, type Bridge } from '../support/bridge';
 import { HEADER, sign } from '../support/deliveries';
 import {
@@ -72,8 +73,12 @@ describe('Container Tracking Trigger watch', () => {
 	beforeEach(async () => {
 		handle = await startTestSandbox({ timeScale: TIME_SCALE, trackingDelaySeconds: 0 });
 		bridge = await startBridge();
+		// The node's rate window compressed as the sandbox's minute is: the watch's calls of one
+		// test do not wait for the minute the calls of the tests before it filled.
+		setRateWindow(60_000 / TIME_SCALE);
 	});
 	afterEach(async () => {
+		setRateWindow(60_000);
 		await Promise.all(open.map(async (watch) => await watch.close()));
 		open = [];
 		await bridge.close();
