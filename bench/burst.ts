@@ -1137,9 +1137,11 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
 
 async function main() {
 	const scripts = await n8nScripts();
-	const commit = git(['rev-parse', '--short', 'HEAD']);
-	// dist is built from these at this commit (npm run bench:burst builds first).
-	const dirty = git(['status', '--porcelain', '--', 'nodes', 'credentials']) !== '';
+	// What was measured: the nodes (dist is built from them at this commit: npm run bench:burst
+	// builds first) and the examples, as the last commit that changed them left them.
+	const product = ['nodes', 'credentials', 'examples'];
+	const commit = `${git(['rev-parse', '--short', 'HEAD'])}, product code of ${git(['log', '-1', '--format=%h %cs', '--', ...product])}`;
+	const dirty = git(['status', '--porcelain', '--', ...product]) !== '';
 	const runs: RunFigures[] = [];
 	const plan: Array<{ scenario: string; mode: string; n: number | null }> = [];
 	for (const scenario of SCENARIOS)
@@ -1158,7 +1160,7 @@ async function main() {
 				mode,
 				deployment: MODE_NAMES[mode] ?? mode,
 				measured_at: measuredAt,
-				commit: `${commit}${dirty ? ' (with uncommitted changes to nodes/ or credentials/)' : ''}`,
+				commit: `${commit}${dirty ? ' with uncommitted changes' : ''}`,
 				...figures,
 			} as RunFigures);
 		} catch (error) {

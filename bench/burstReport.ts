@@ -101,7 +101,7 @@ function sharedRows(
 	return {
 		header: [
 			['Measured', '', ...cell((run) => `${run.measured_at.slice(0, 16).replace('T', ' ')} UTC`)],
-			['Commit of dist', '', ...cell((run) => run.commit)],
+			['Commit; product code measured', '', ...cell((run) => run.commit)],
 			['Other work on the machine, mean', '', ...cell(load)],
 			[
 				'Ended',
