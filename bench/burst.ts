@@ -623,6 +623,23 @@ async function checkBoard(rig: Rig, numbers: Set<string>): Promise<BoardCheck> {
 	return check;
 }
 
+/**
+ * An attempt's answer as the figures count it: the error when there was none (`timeout`), the
+ * status of a 2xx, and the status with the message of any other (n8n's "Database is not ready!"
+ * and the trigger's "Not recorded: send it again" are both 503).
+ */
+function answerKind(attempt: Json): string {
+	if (attempt.status === null) return String(attempt.error);
+	if (attempt.status >= 200 && attempt.status < 300) return String(attempt.status);
+	let message = String(attempt.answer ?? '').slice(0, 60);
+	try {
+		message = String(JSON.parse(attempt.answer).message ?? message);
+	} catch {
+		// Not JSON: its first characters.
+	}
+	return message ? `${attempt.status} "${message}"` : String(attempt.status);
+}
+
 /** Delivery attempts to one webhook, from the sandbox's log. */
 async function deliveryFigures(rig: Rig, webhookId: string, stats: Json) {
 	const { deliveries } = await call(
@@ -638,9 +655,7 @@ async function deliveryFigures(rig: Rig, webhookId: string, stats: Json) {
 		attempts: attempts.length,
 		attempts_per_notification:
 			notifications === 0 ? null : Math.round((attempts.length / notifications) * 100) / 100,
-		answers: countBy(attempts, (attempt) =>
-			attempt.status === null ? String(attempt.error) : String(attempt.status),
-		),
+		answers: countBy(attempts, answerKind),
 		answer_ms: {
 			p50: percentile(durations, 0.5),
 			p95: percentile(durations, 0.95),

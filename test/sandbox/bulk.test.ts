@@ -1,8 +1,12 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
 // The control API for a busy account (sandbox/bulk.ts, sandbox/http/requestStats.ts), over real
 // HTTP: tracking hundreds of containers in one call without the rate limit, as the API would
 // track them; one scenario played on many containers, their starts spread over a few seconds,
 // boxes where it cannot happen skipped with the reason; the API's calls counted by key, route and
 // answer; the delivery log filtered by webhook.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import { checkContainerNumber } from '../../nodes/ContainerTracking/logic/iso6346';
 import type { DeliveryAttempt } from '../../sandbox/webhooks/delivery';
 import {
@@ -340,8 +344,51 @@ describe('sandbox: the control API for many containers', () => {
 		const attempts = (
 			await handle.control.get('/deliveries', { params: { webhook_id: refused.id } })
 		).data.deliveries as DeliveryAttempt[];
-		expect(attempts.map((attempt) => [attempt.webhook_id, attempt.status])).toEqual([
-			[refused.id, 503],
-		]);
+		expect(attempts.map((attempt) => [attempt.webhook_id, attempt.status, attempt.answer])).toEqual(
+			[[refused.id, 503, null]],
+		);
+	});
+
+	it("logs the start of each receiver's answer, so that one 503 is told from another", async () => {
+		const said = JSON.stringify({
+			code: 503,
+			message: 'Database is not ready!',
+			padding: 'x'.repeat(400),
+		});
+		const server = http.createServer((request, response) => {
+			request.resume();
+			request.on('end', () => {
+				response.writeHead(503, { 'Content-Type': 'application/json' });
+				response.end(said);
+			});
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		try {
+			const [box] = (await trackMany({ count: 1, scac: 'MSCU' })).map(
+				(request) => request.container_ids[0],
+			);
+			const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+			const webhook = await subscribe(handle, receiver, ['container.updated'], url);
+			await handle.control.patch('/webhook_settings', { retry_base_seconds: 60 });
+			await handle.control.post(`/containers/${box}/changes`, {
+				kind: 'set_availability',
+				available: true,
+			});
+			const attempts = await eventually(
+				async () => {
+					const found = (
+						await handle.control.get('/deliveries', { params: { webhook_id: webhook.id } })
+					).data.deliveries as DeliveryAttempt[];
+					return found.length > 0 ? found : undefined;
+				},
+				{ what: 'the attempt logged' },
+			);
+			expect(attempts.map((attempt) => [attempt.status, attempt.answer])).toEqual([
+				[503, said.slice(0, 300)],
+			]);
+		} finally {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		}
 	});
 });
