@@ -21,9 +21,9 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-import { OWNER } from '../test/e2e/helpers';
 import { startTestSandbox, trackContainer } from '../test/support/sandbox';
 import { startWebhookReceiver } from '../test/support/webhookReceiver';
+import { checkedCli, n8nScripts, queueMode, singleN8n, type Deployment } from './deployments';
 
 const DELIVERIES = Number(process.env.STORM_DELIVERIES ?? 2000);
 const CONCURRENCY = 20;
@@ -48,7 +48,6 @@ const CONTROL_PATH = 'storm-webhook-node-expression';
 const API_KEY = 'bench-key';
 
 type Doc = Record<string, unknown> & { data: { id: string; attributes: { id: string } } };
-type Env = Record<string, string>;
 
 // ------------------------------------------------------------------------------ the bodies
 
@@ -354,74 +353,10 @@ function workflows(collector: Collector) {
 	return { trigger, webhookNode, control, credentials };
 }
 
-interface Deployment {
-	name: string;
-	webhookBase: string;
-	cli(args: string[]): Promise<{ code: number | string; stdout: string; stderr: string }>;
-	start(): Promise<void>;
-	restart(): Promise<void>;
-	stop(): Promise<void>;
-}
-
-interface N8nScripts {
-	freePort(): Promise<number>;
-	prepareInstance(options: unknown): Promise<{ n8nDir: string; env: Env }>;
-	n8nCli(
-		n8nDir: string,
-		env: Env,
-		args: string[],
-	): Promise<{ code: number | string; stdout: string; stderr: string }>;
-	startN8n(n8nDir: string, env: Env): Promise<{ stop(): Promise<void> }>;
-	activateWorkflowArgs(workflowId: string): string[];
-	N8N_VERSION: string;
-}
-
-async function singleN8n(): Promise<Deployment> {
-	// @ts-expect-error: an .mjs helper shared with the scripts
-	const lib = (await import('../scripts/lib/n8n.mjs')) as N8nScripts;
-	const userFolder = mkdtempSync(path.join(os.tmpdir(), 'ct-storm-'));
-	const port = await lib.freePort();
-	const { n8nDir, env } = await lib.prepareInstance({
-		userFolder,
-		port,
-		brokerPort: await lib.freePort(),
-		owner: OWNER,
-	});
-	Object.assign(env, N8N_ENV);
-	if (PROFILE_DIR) env.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${PROFILE_DIR}`;
-	let running: { stop(): Promise<void> } | undefined;
-	return {
-		name: `one n8n (SQLite)${ENV_LABEL}`,
-		webhookBase: `http://127.0.0.1:${port}`,
-		cli: (args) => lib.n8nCli(n8nDir, env, args),
-		async start() {
-			running = await lib.startN8n(n8nDir, env);
-		},
-		async restart() {
-			await running?.stop();
-			running = await lib.startN8n(n8nDir, env);
-		},
-		async stop() {
-			await running?.stop();
-			rmSync(userFolder, { recursive: true, force: true });
-		},
-	};
-}
-
-async function queueMode(): Promise<Deployment> {
-	// @ts-expect-error: an .mjs helper shared with the scripts
-	const lib = (await import('../scripts/lib/queue.mjs')) as {
-		prepareQueueCluster(options: unknown): Promise<Deployment & { webhookBaseUrl: string }>;
-	};
-	const cluster = await lib.prepareQueueCluster({ owner: OWNER, workers: 2, extra: N8N_ENV });
-	return {
-		name: `queue mode (main, webhook process, 2 workers; Postgres, Redis)${ENV_LABEL}`,
-		webhookBase: cluster.webhookBaseUrl,
-		cli: (args) => cluster.cli(args),
-		start: () => cluster.start(),
-		restart: () => cluster.restart(),
-		stop: () => cluster.stop(),
-	};
+/** The deployment `mode` names, with the settings STORM_N8N_ENV gives every n8n process. */
+function deploymentFor(mode: string): Promise<Deployment> {
+	const options = { env: N8N_ENV, label: ENV_LABEL };
+	return mode === 'queue' ? queueMode(options) : singleN8n({ ...options, profileDir: PROFILE_DIR });
 }
 
 async function waitForWebhook(url: string): Promise<void> {
@@ -451,11 +386,10 @@ function ratios(trigger: Row, other: Row) {
 	};
 }
 
-async function runDeployment(make: () => Promise<Deployment>, template: Doc) {
+async function runDeployment(mode: string, template: Doc) {
 	const collector = await startCollector();
-	const deployment = await make();
-	// @ts-expect-error: an .mjs helper shared with the scripts
-	const scripts = (await import('../scripts/lib/n8n.mjs')) as N8nScripts;
+	const deployment = await deploymentFor(mode);
+	const scripts = await n8nScripts();
 	const fixtures = mkdtempSync(path.join(os.tmpdir(), 'ct-storm-fixtures-'));
 	try {
 		const { trigger, webhookNode, control, credentials } = workflows(collector);
@@ -472,11 +406,8 @@ async function runDeployment(make: () => Promise<Deployment>, template: Doc) {
 			scripts.activateWorkflowArgs(trigger.id),
 			scripts.activateWorkflowArgs(webhookNode.id),
 			scripts.activateWorkflowArgs(control.id),
-		]) {
-			const result = await deployment.cli(args);
-			if (result.code !== 0)
-				throw new Error(`n8n ${args[0]}: ${(result.stderr + result.stdout).slice(-2000)}`);
-		}
+		])
+			await checkedCli(deployment, args);
 		await deployment.start();
 		const triggerUrl = `${deployment.webhookBase}/webhook/${TRIGGER_WEBHOOK_ID}/webhook`;
 		const webhookNodeUrl = `${deployment.webhookBase}/webhook/${WEBHOOK_PATH}`;
@@ -613,9 +544,8 @@ async function main() {
 	const { doc: template, source } = await templateNotification();
 	const results: Array<Awaited<ReturnType<typeof runDeployment>>> = [];
 	for (const mode of MODES) {
-		const make = mode === 'queue' ? queueMode : singleN8n;
 		process.stdout.write(`storm: ${mode}\n`);
-		results.push(await runDeployment(make, template));
+		results.push(await runDeployment(mode, template));
 	}
 	// A run of one mode (STORM_MODES) keeps the other mode's last figures beside it.
 	const dir = path.join(__dirname, 'results');
@@ -633,8 +563,7 @@ async function main() {
 	const report = {
 		measured_at: new Date().toISOString(),
 		node: process.version,
-		// @ts-expect-error: an .mjs helper shared with the scripts
-		n8n: ((await import('../scripts/lib/n8n.mjs')) as N8nScripts).N8N_VERSION,
+		n8n: (await n8nScripts()).N8N_VERSION,
 		cpus: os.cpus().length,
 		body: { source, bytes: Buffer.byteLength(JSON.stringify(template)) },
 		deliveries: DELIVERIES,

@@ -20,6 +20,8 @@ const HELP = `Usage: npm run sandbox -- [options]
   --port <n>                 port to listen on (default ${DEFAULT_OPTIONS.port}; 0 picks a free one)
   --host <address>           address to listen on (default ${DEFAULT_OPTIONS.host})
   --api-key <key>            the API key clients must send (default ${DEFAULT_OPTIONS.apiKey})
+  --extra-api-key <key>      another key of the same account, with rate limits of its own
+                             (repeatable)
   --signature-header <name>  header carrying webhook signatures (default ${DEFAULT_OPTIONS.signatureHeader})
   --time-scale <x>           sandbox seconds per real second (default 1); compresses rate-limit
                              windows, journeys and delivery retries
@@ -89,6 +91,7 @@ async function main(): Promise<void> {
 			port: { type: 'string' },
 			host: { type: 'string' },
 			'api-key': { type: 'string' },
+			'extra-api-key': { type: 'string', multiple: true },
 			'signature-header': { type: 'string' },
 			'time-scale': { type: 'string' },
 			'duplicate-rate': { type: 'string' },
@@ -114,6 +117,7 @@ async function main(): Promise<void> {
 		port: number(values.port, 'port', 0, 65535),
 		host: values.host,
 		apiKey: values['api-key'],
+		extraApiKeys: values['extra-api-key'],
 		signatureHeader: values['signature-header'],
 		timeScale: number(values['time-scale'], 'time-scale', 0.001),
 		duplicateRate: number(values['duplicate-rate'], 'duplicate-rate', 0, 1),

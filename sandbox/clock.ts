@@ -42,9 +42,8 @@ export class SandboxClock {
  * is due, earliest first.
  */
 export class ClockScheduler {
-	private entries: Array<{ at: number; seq: number; run: (at: number) => void }> = [];
+	private entries: Array<{ at: number; run: (at: number) => void }> = [];
 	private timer: NodeJS.Timeout | undefined;
-	private seq = 0;
 	private stopped = false;
 
 	constructor(
@@ -53,8 +52,17 @@ export class ClockScheduler {
 	) {}
 
 	schedule(at: number, run: (at: number) => void): void {
-		this.entries.push({ at, seq: this.seq++, run });
-		this.entries.sort((a, b) => a.at - b.at || a.seq - b.seq);
+		// After every entry due at the same time or earlier: the entries stay in time order, and
+		// those of one time in the order they were scheduled. A binary search, not a sort per
+		// entry: a scenario played on 2,000 boxes schedules some 20,000 steps at once.
+		let low = 0;
+		let high = this.entries.length;
+		while (low < high) {
+			const middle = (low + high) >>> 1;
+			if (this.entries[middle].at <= at) low = middle + 1;
+			else high = middle;
+		}
+		this.entries.splice(low, 0, { at, run });
 		this.arm();
 	}
 

@@ -1,9 +1,10 @@
 /**
  * The control API under /_sandbox/ (same API key as the service): move the clock, play a
- * scenario or emit one change for a container, inject faults (counted or at a rate, before or
- * after the request is processed), take the service down for a while (an outage), switch drift
- * on and off, read the delivery log, and set how webhooks are served (retry base, delivery
- * timeout, deactivation after failures, logging while inactive).
+ * scenario or emit one change for a container, track many containers or play a scenario on many
+ * at once (sandbox/bulk.ts), inject faults (counted or at a rate, before or after the request is
+ * processed), take the service down for a while (an outage), switch drift on and off, read the
+ * delivery log and the calls made to the API (sandbox/http/requestStats.ts), and set how webhooks
+ * are served (retry base, delivery timeout, deactivation after failures, logging while inactive).
  */
 import type { DriftSwitch } from './drift';
 import { badRequest, conflict, unprocessable, type ApiAnswer } from './http/jsonApi';
@@ -25,7 +26,9 @@ import {
 	withoutHold,
 	type ContainerAttributes,
 } from './world/containerChanges';
+import { bulkHandlers } from './bulk';
 import { DemoDirector } from './demo';
+import type { RequestStats } from './http/requestStats';
 import { playScenario } from './scenarios';
 import { describePhase, hasLeft } from './world/phase';
 import { DAY, HOUR, isoTimestamp, parseLastFreeDay } from './world/time';
@@ -41,7 +44,7 @@ export interface ControlRequest {
 export interface ControlRoute {
 	method: string;
 	pattern: string;
-	handle(request: ControlRequest): ApiAnswer;
+	handle(request: ControlRequest): ApiAnswer | Promise<ApiAnswer>;
 }
 
 type Change = (attributes: ContainerAttributes) => void;
@@ -416,6 +419,7 @@ export function controlRoutes(
 	defaults: { scenarioGapMs: number },
 	drift: DriftSwitch,
 	outage: Outage,
+	stats: RequestStats,
 ): ControlRoute[] {
 	const director = new DemoDirector(world);
 	/** `gap_seconds` of a scenario's body: sandbox seconds between its steps. */
@@ -584,7 +588,11 @@ export function controlRoutes(
 			pattern: '/deliveries',
 			handle: (request) => {
 				const event = request.query.get('event');
-				const deliveries = dispatcher.log.filter((entry) => !event || entry.event === event);
+				const webhookId = request.query.get('webhook_id');
+				const deliveries = dispatcher.log.filter(
+					(entry) =>
+						(!event || entry.event === event) && (!webhookId || entry.webhook_id === webhookId),
+				);
 				return { status: 200, body: { deliveries } };
 			},
 		},
@@ -593,6 +601,47 @@ export function controlRoutes(
 			pattern: '/deliveries',
 			handle: () => {
 				dispatcher.log.length = 0;
+				return { status: 204 };
+			},
+		},
+		{
+			method: 'POST',
+			pattern: '/tracking_requests',
+			handle: (request) => bulkHandlers.trackMany(world, request.body),
+		},
+		{
+			method: 'POST',
+			pattern: '/scenarios/:name',
+			handle: (request) =>
+				bulkHandlers.playOnMany(world, request.params.name, request.body, defaults.scenarioGapMs),
+		},
+		{
+			// The calls since the last reset, and each webhook's notifications as the log has them now.
+			method: 'GET',
+			pattern: '/stats',
+			handle: () => {
+				const statuses = dispatcher.notifications.statusesByWebhook();
+				const webhooks = Object.fromEntries(
+					Object.entries(statuses).map(([id, notifications]) => {
+						const webhook = world.store.get('webhook', id);
+						return [
+							id,
+							{
+								url: webhook?.attributes.url ?? null,
+								active: webhook?.attributes.active ?? null,
+								notifications,
+							},
+						];
+					}),
+				);
+				return { status: 200, body: { ...stats.body(), webhooks } };
+			},
+		},
+		{
+			method: 'DELETE',
+			pattern: '/stats',
+			handle: () => {
+				stats.reset();
 				return { status: 204 };
 			},
 		},

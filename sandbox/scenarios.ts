@@ -22,7 +22,7 @@ import {
 	waitsForPickup,
 	type Phase,
 } from './world/phase';
-import { lastFreeDay } from './world/time';
+import { isoTimestamp, lastFreeDay } from './world/time';
 import type { World } from './world/world';
 
 export const SCENARIOS = [
@@ -117,17 +117,8 @@ export function scenarioRefusal(world: World, containerId: string, name: string)
 /** A container's attributes changed one step of a scenario; never once the box has left. */
 type Step = (attributes: Attributes) => void;
 
-/**
- * Plays a scenario now, one step every `gapMs`; returns the number of steps. Throws 400 for an
- * unknown name and 409 when the scenario cannot happen on the box.
- */
-export function playScenario(
-	world: World,
-	containerId: string,
-	name: string,
-	gapMs: number,
-): number {
-	const container = world.requireContainer(containerId);
+/** The scenario's name, checked: 400 for a name no scenario has. */
+export function requireScenario(name: string): ScenarioName {
 	if (!isScenario(name)) {
 		throw badRequest(
 			`unknown scenario ${name}; try ${SCENARIOS.join(', ')}`,
@@ -135,34 +126,117 @@ export function playScenario(
 			'invalid',
 		);
 	}
-	if (name === 'journey') {
+	return name;
+}
+
+/** The 409 a scenario that cannot happen on the box answers, naming the box's state. */
+function scenarioConflict(world: World, containerId: string, name: string, refusal: string) {
+	const number = String(world.requireContainer(containerId).attributes.number);
+	return conflict(`${name} cannot happen on container ${number}: ${refusal}`, {
+		parameter: 'name',
+	});
+}
+
+/**
+ * Plays a scenario from `startAt` (sandbox time, default now), one step every `gapMs`; returns
+ * the number of steps. Throws 400 for an unknown name and 409 when the scenario cannot happen on
+ * the box now: whether it can is decided when it is asked for, however late it starts.
+ */
+export function playScenario(
+	world: World,
+	containerId: string,
+	name: string,
+	gapMs: number,
+	startAt = world.clock.now(),
+): number {
+	world.requireContainer(containerId);
+	const scenario = requireScenario(name);
+	if (scenario === 'journey') {
 		// Steps due now run now, as for every other scenario: with a gap of 0 the box has arrived
 		// at its end when the call answers, not at the scheduler's next tick.
-		const steps = world.playJourney(containerId, gapMs);
+		const steps = world.playJourney(containerId, gapMs, undefined, startAt);
 		world.scheduler.runDue();
 		return steps;
 	}
-	const refusal = scenarioRefusal(world, containerId, name);
-	if (refusal) {
-		throw conflict(
-			`${name} cannot happen on container ${String(container.attributes.number)}: ${refusal}`,
-			{ parameter: 'name' },
-		);
-	}
+	const refusal = scenarioRefusal(world, containerId, scenario);
+	if (refusal) throw scenarioConflict(world, containerId, scenario, refusal);
 	const play = world.scenariosPlayed++;
-	const now = world.clock.now();
 	let journeySteps = 0;
-	if (name === 'ready_for_pickup')
-		journeySteps = world.playJourney(containerId, gapMs, 'available');
-	const steps = scenarioSteps(world, containerId, name, play);
+	if (scenario === 'ready_for_pickup')
+		journeySteps = world.playJourney(containerId, gapMs, 'available', startAt);
+	const steps = scenarioSteps(world, containerId, scenario, play);
 	steps.forEach((step, index) =>
-		world.scheduler.schedule(now + (journeySteps + index) * gapMs, (at) => {
+		world.scheduler.schedule(startAt + (journeySteps + index) * gapMs, (at) => {
 			if (hasLeft(world.requireContainer(containerId).attributes)) return;
 			world.changeContainer(containerId, at, step);
 		}),
 	);
 	world.scheduler.runDue();
 	return journeySteps + steps.length;
+}
+
+export interface ScenarioStart {
+	container_id: string;
+	container_number: string;
+	steps: number;
+	/** Sandbox time of its first step. */
+	starts_at: string;
+}
+
+export interface ScenarioSkip {
+	container_id: string;
+	container_number: string;
+	/** Why the scenario cannot happen on the box, as the single-container route's 409 says it. */
+	reason: string;
+}
+
+export interface ScenarioBurst {
+	started: ScenarioStart[];
+	skipped: ScenarioSkip[];
+	/** Sandbox time of the last step of all. */
+	endsAt: number;
+}
+
+/**
+ * Plays a scenario on many containers, their starts spread evenly over `spreadMs` of sandbox time
+ * from now (the first now, the last `spreadMs` later), each one step every `gapMs`. A box where
+ * the scenario cannot happen now is skipped with the reason, and the spread is shared by the
+ * others. Throws 400 for an unknown name, 404 for an unknown container (before anything starts).
+ */
+export function playScenarioOnMany(
+	world: World,
+	containerIds: string[],
+	name: string,
+	{ gapMs, spreadMs }: { gapMs: number; spreadMs: number },
+): ScenarioBurst {
+	const scenario = requireScenario(name);
+	const containers = containerIds.map((id) => world.requireContainer(id));
+	const skipped: ScenarioSkip[] = [];
+	const playable = containers.filter((container) => {
+		const reason = scenarioRefusal(world, container.id, scenario);
+		if (reason)
+			skipped.push({
+				container_id: container.id,
+				container_number: String(container.attributes.number),
+				reason,
+			});
+		return reason === null;
+	});
+	const now = world.clock.now();
+	const interval = playable.length > 1 ? spreadMs / (playable.length - 1) : 0;
+	let endsAt = now;
+	const started = playable.map((container, index) => {
+		const startAt = now + index * interval;
+		const steps = playScenario(world, container.id, scenario, gapMs, startAt);
+		endsAt = Math.max(endsAt, startAt + Math.max(0, steps - 1) * gapMs);
+		return {
+			container_id: container.id,
+			container_number: String(container.attributes.number),
+			steps,
+			starts_at: isoTimestamp(startAt),
+		};
+	});
+	return { started, skipped, endsAt };
 }
 
 function scenarioSteps(

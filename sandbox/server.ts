@@ -25,6 +25,7 @@ import {
 	type ApiAnswer,
 } from './http/jsonApi';
 import { RateLimiter } from './http/rateLimiter';
+import { presentedKey, RequestStats, tokenOf } from './http/requestStats';
 import { WebhookDispatcher } from './webhooks/delivery';
 import { Store, type Resource } from './world/store';
 import { World } from './world/world';
@@ -33,6 +34,11 @@ export interface SandboxOptions {
 	port: number;
 	host: string;
 	apiKey: string;
+	/**
+	 * More keys of the same account, each with its own rate limits (they are per key): a bench
+	 * reads with one of its own without spending the budget of the client it measures.
+	 */
+	extraApiKeys: string[];
 	signatureHeader: string;
 	/** Sandbox seconds per real second: compresses rate windows, journeys and retry backoff. */
 	timeScale: number;
@@ -74,6 +80,7 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
 	port: 4010,
 	host: '127.0.0.1',
 	apiKey: 'sandbox-key',
+	extraApiKeys: [],
 	signatureHeader: 'X-SVC-Webhook-Signature',
 	timeScale: 1,
 	duplicateRate: 0,
@@ -103,6 +110,8 @@ export interface Sandbox {
 	 * `outage.start({ seconds: 2, kind: '503' })`, `outage.status()`, `outage.end()`.
 	 */
 	outage: Outage;
+	/** Calls to /v2 by API key, route and answer since the last reset (`GET /_sandbox/stats`). */
+	stats: RequestStats;
 	/** Whether drift is on right now (the control API switches it; so may a test). */
 	drift: DriftSwitch;
 	/**
@@ -239,18 +248,15 @@ function unauthorized(detail: string): ApiError {
 	return new ApiError(401, [{ status: '401', title: 'Unauthorized', detail }]);
 }
 
-/**
- * `Authorization: Token <key>`: the word Token, one space, the key
- * (docs/service.md, "Base URL and authentication").
- */
-function checkApiKey(header: string | undefined, apiKey: string): string {
+/** The key of `Authorization: Token <key>`, when it is one of the account's keys; else 401. */
+function checkApiKey(header: string | undefined, apiKeys: string[]): string {
 	if (!header)
 		throw unauthorized('Missing Authorization header; send "Authorization: Token <API key>"');
-	const parsed = /^Token ([^\s]+)$/.exec(header);
-	if (!parsed)
+	const key = tokenOf(header);
+	if (key === undefined)
 		throw unauthorized('Malformed Authorization header; send "Authorization: Token <API key>"');
-	if (parsed[1] !== apiKey) throw unauthorized('Unknown API key');
-	return parsed[1];
+	if (!apiKeys.includes(key)) throw unauthorized('Unknown API key');
+	return key;
 }
 
 export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Promise<Sandbox> {
@@ -260,6 +266,8 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 	const outage = new Outage();
 	const drift: DriftSwitch = { enabled: options.drift };
 	const limiter = new RateLimiter(clock);
+	const stats = new RequestStats();
+	const apiKeys = [options.apiKey, ...options.extraApiKeys];
 	let baseUrl = '';
 	const reportError = (error: unknown) => {
 		process.stderr.write(
@@ -298,6 +306,7 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 			{ scenarioGapMs: options.scenarioGapSeconds * 1000 },
 			drift,
 			outage,
+			stats,
 		),
 	);
 
@@ -308,7 +317,7 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 		method: string,
 		path: string,
 	): Promise<ApiAnswer | undefined> => {
-		const apiKey = checkApiKey(request.headers.authorization, options.apiKey);
+		const apiKey = checkApiKey(request.headers.authorization, apiKeys);
 		const found = match(api, method, path);
 		// Unknown routes get the service's HTML 404 page, not a JSON:API error.
 		if (found === undefined) return undefined;
@@ -381,7 +390,16 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 	) => {
 		const path = url.pathname.slice('/v2'.length) || '/';
 		const method = request.method ?? 'GET';
-		const failure = outage.take(`${method} ${match(api, method, path)?.route.pattern ?? path}`);
+		const pattern = match(api, method, path)?.route.pattern;
+		// Counted once the call is over, answered or not (a dropped call, an outage's timeout).
+		response.once('close', () =>
+			stats.record(
+				presentedKey(request.headers.authorization),
+				`${method} ${pattern ?? '(unknown route)'}`,
+				response.writableFinished ? response.statusCode : null,
+			),
+		);
+		const failure = outage.take(`${method} ${pattern ?? path}`);
 		if (failure !== undefined) {
 			answerWithOutage(failure, request, response);
 			return;
@@ -416,14 +434,14 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 		response: http.ServerResponse,
 		url: URL,
 	) => {
-		checkApiKey(request.headers.authorization, options.apiKey);
+		checkApiKey(request.headers.authorization, apiKeys);
 		const path = url.pathname.slice('/_sandbox'.length) || '/';
 		const found = match(control, request.method ?? 'GET', path);
 		if (found === undefined) throw notFound();
 		const body = parseJson(await readBody(request));
 		send(
 			response,
-			found.route.handle({
+			await found.route.handle({
 				method: request.method ?? 'GET',
 				params: found.params,
 				query: url.searchParams,
@@ -476,6 +494,7 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 		dispatcher,
 		faults,
 		outage,
+		stats,
 		drift,
 		served: (record) => (drift.enabled ? driftRecord(record, 'primary') : copy(record)),
 		async stop() {

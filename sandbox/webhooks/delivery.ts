@@ -74,7 +74,15 @@ export interface DeliveryAttempt {
 	duplicate: boolean;
 	delivered_at: string;
 	duration_ms: number;
+	/**
+	 * The first 300 characters of the receiver's answer, null when it sent none: which of a
+	 * receiver's 503s was which (a workflow's "send it again" or n8n's "Database is not ready!").
+	 */
+	answer: string | null;
 }
+
+/** How much of a receiver's answer the log keeps. */
+const ANSWER_LOGGED = 300;
 
 export function signBody(body: string | Buffer, secret: string): string {
 	return createHmac('sha256', secret).update(body).digest('hex');
@@ -223,6 +231,7 @@ export class WebhookDispatcher {
 				duplicate: copies === 'is_copy',
 				delivered_at: isoTimestamp(this.clock.now()),
 				duration_ms: Date.now() - started,
+				answer: result.answer,
 			});
 			// A copy changes nothing: its original decided the notification's status.
 			if (copies === 'is_copy') return;
@@ -272,13 +281,13 @@ export class WebhookDispatcher {
 		url: string,
 		body: string,
 		headers: Record<string, string>,
-	): Promise<{ status: number | null; error: string | null }> {
+	): Promise<{ status: number | null; error: string | null; answer: string | null }> {
 		return new Promise((resolve) => {
 			let target: URL;
 			try {
 				target = new URL(url);
 			} catch {
-				resolve({ status: null, error: 'invalid url' });
+				resolve({ status: null, error: 'invalid url', answer: null });
 				return;
 			}
 			const client = target.protocol === 'https:' ? https : http;
@@ -290,16 +299,27 @@ export class WebhookDispatcher {
 					timeout: this.options.timeoutMs,
 				},
 				(response) => {
-					response.resume();
-					response.on('end', () => resolve({ status: response.statusCode ?? null, error: null }));
+					let answer = '';
+					response.setEncoding('utf8');
+					response.on('data', (chunk: string) => {
+						if (answer.length < ANSWER_LOGGED) answer += chunk;
+					});
+					const logged = () => (answer === '' ? null : answer.slice(0, ANSWER_LOGGED));
+					response.on('end', () =>
+						resolve({ status: response.statusCode ?? null, error: null, answer: logged() }),
+					);
 					response.on('error', (error) =>
-						resolve({ status: response.statusCode ?? null, error: error.message }),
+						resolve({
+							status: response.statusCode ?? null,
+							error: error.message,
+							answer: logged(),
+						}),
 					);
 				},
 			);
 			request.on('timeout', () => request.destroy(new Error('timeout')));
 			request.on('error', (error: NodeJS.ErrnoException) =>
-				resolve({ status: null, error: error.code ?? error.message }),
+				resolve({ status: null, error: error.code ?? error.message, answer: null }),
 			);
 			request.end(body);
 		});

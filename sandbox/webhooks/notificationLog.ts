@@ -86,6 +86,18 @@ export class NotificationLog {
 		return oldestFirst ? newest.reverse() : newest;
 	}
 
+	/** How many notifications of each webhook are pending, succeeded and failed, by webhook id. */
+	statusesByWebhook(): Record<string, Record<DeliveryStatus, number>> {
+		const counts: Record<string, Record<DeliveryStatus, number>> = {};
+		for (const record of this.store.list(NOTIFICATION_TYPE)) {
+			const webhookId = (record.relationships?.webhook?.data as { id: string } | null)?.id;
+			if (!webhookId) continue;
+			counts[webhookId] ??= { pending: 0, succeeded: 0, failed: 0 };
+			counts[webhookId][record.attributes.delivery_status as DeliveryStatus] += 1;
+		}
+		return counts;
+	}
+
 	/** The records the delivery of notification `id` carried in `included`, as it carried them. */
 	carriedBy(id: string): Resource[] | undefined {
 		return this.carried.get(id)?.map((record) => copy(record));

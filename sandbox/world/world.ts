@@ -286,12 +286,17 @@ export class World {
 	}
 
 	/**
-	 * Plays a container's natural journey now, one step every `gapMs` of sandbox time (each
-	 * stamped with the time it is played at): all the rest of it, or up to and including its next
-	 * step named `untilStep` (none when that already happened), after which the rest follows at
-	 * its own times. Returns the number of steps played.
+	 * Plays a container's natural journey from `startAt` (sandbox time, default now), one step every
+	 * `gapMs` of sandbox time (each stamped with the time it is played at): all the rest of it, or
+	 * up to and including its next step named `untilStep` (none when that already happened), after
+	 * which the rest follows at its own times. Returns the number of steps played.
 	 */
-	playJourney(containerId: string, gapMs: number, untilStep?: string): number {
+	playJourney(
+		containerId: string,
+		gapMs: number,
+		untilStep?: string,
+		startAt = this.clock.now(),
+	): number {
 		const journey = this.requireJourney(containerId);
 		const last =
 			untilStep === undefined
@@ -300,10 +305,9 @@ export class World {
 						(step, index) => index >= journey.next && step.name === untilStep,
 					);
 		if (last < journey.next) return 0;
-		const now = this.clock.now();
 		for (let index = journey.next; index <= last; index++) {
 			const offset = index - journey.next;
-			this.scheduler.schedule(now + offset * gapMs, (at) => {
+			this.scheduler.schedule(startAt + offset * gapMs, (at) => {
 				if (journey.next !== index) return;
 				this.runStep(journey, at);
 				if (index === last) this.scheduleNextNaturalStep(journey);

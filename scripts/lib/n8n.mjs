@@ -254,16 +254,49 @@ export async function login(baseUrl, email, password) {
 	return cookie.split(';')[0];
 }
 
-/** One call of n8n's REST API as the user of `cookie`; its `data`, or an error naming the call. */
+/**
+ * One call of n8n's REST API as the user of `cookie`; its `data`, or an error naming the call.
+ * An n8n that does not answer within two minutes fails the call (a busy n8n under a bench must
+ * not hang whoever asks).
+ */
 export async function restCall(baseUrl, cookie, method, pathname, body) {
 	const response = await fetch(`${baseUrl}/rest${pathname}`, {
 		method,
 		headers: { Cookie: cookie, 'Content-Type': 'application/json', 'browser-id': 'ct-scripts' },
 		body: body === undefined ? undefined : JSON.stringify(body),
+		signal: AbortSignal.timeout(120_000),
 	});
 	const text = await response.text();
 	if (!response.ok) throw new Error(`${method} /rest${pathname}: ${response.status} ${text}`);
 	return JSON.parse(text).data;
+}
+
+/**
+ * Every execution of a workflow, newest first, as n8n's REST API lists them (id, status, mode,
+ * createdAt, startedAt, stoppedAt…; no run data), read in pages of 100. 2.40 cut a larger limit
+ * to 100 silently and pages by lastId; 2.41 answers 400 to both and pages by the nextCursor it
+ * returns.
+ */
+export async function listExecutions(baseUrl, cookie, workflowId) {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const executions = [];
+	let next = '';
+	for (;;) {
+		const page = await restCall(
+			baseUrl,
+			cookie,
+			'GET',
+			`/executions?filter=${filter}&limit=100${next}`,
+		);
+		executions.push(...page.results);
+		if ('nextCursor' in page) {
+			if (!page.nextCursor) return executions;
+			next = `&cursor=${page.nextCursor}`;
+		} else {
+			if (page.results.length < 100) return executions;
+			next = `&lastId=${executions[executions.length - 1].id}`;
+		}
+	}
 }
 
 /**

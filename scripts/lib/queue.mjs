@@ -13,8 +13,15 @@ import { ensureServices, startPostgres, startRedis } from './services.mjs';
 /**
  * Starts Postgres and Redis and prepares (does not start) the n8n processes: import workflows
  * with `cli()` first, then `start()`. `stop()` stops everything and removes the folders.
+ * `onLog(name, text)` sees everything each process prints, as it prints it.
  */
-export async function prepareQueueCluster({ owner, workers = 2, extra = {}, keep = false } = {}) {
+export async function prepareQueueCluster({
+	owner,
+	workers = 2,
+	extra = {},
+	keep = false,
+	onLog,
+} = {}) {
 	const n8nDir = await ensureN8n();
 	await ensureServices();
 	const root = mkdtempSync(path.join(os.tmpdir(), 'ct-queue-'));
@@ -92,7 +99,13 @@ export async function prepareQueueCluster({ owner, workers = 2, extra = {}, keep
 		async start() {
 			const launch = async (spec) => {
 				if (!running.has(spec.name))
-					running.set(spec.name, await startN8n(n8nDir, spec.env, { command: spec.command }));
+					running.set(
+						spec.name,
+						await startN8n(n8nDir, spec.env, {
+							command: spec.command,
+							onLog: onLog && ((text) => onLog(spec.name, text)),
+						}),
+					);
 			};
 			await launch(specs[0]);
 			await Promise.all(specs.slice(1).map(launch));

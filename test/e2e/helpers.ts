@@ -55,6 +55,12 @@ interface N8nLib {
 		trigger: string,
 		timeoutMs?: number,
 	): Promise<{ data: string; status: string }>;
+	/** Every execution of a workflow (no run data), newest first. */
+	listExecutions(
+		url: string,
+		cookie: string,
+		workflowId: string,
+	): Promise<Array<{ id: string; status: string; mode: string; stoppedAt: string }>>;
 	/** The CLI command that activates (2.x: publishes) a workflow from n8n's next start. */
 	activateWorkflowArgs(workflowId: string): string[];
 	N8N_VERSION: string;

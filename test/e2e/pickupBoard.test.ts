@@ -13,6 +13,7 @@ import { DateTime } from 'luxon';
 
 import { eventually } from '../support/sandbox';
 import { importNative } from '../support/importNative';
+import { BOARD_INCLUDES, boardRowParts, expectedBoardRow } from '../support/pickupBoardRows';
 import {
 	ctNode,
 	n8nLib,
@@ -28,7 +29,6 @@ import {
 
 const BOARD = { id: 'ctPickupBoard', webhookId: 'c2f1d7e4-8a3b-4c59-b6d0-2e9f4a7c1b83' };
 const READER_ID = 'e2eBoardReader';
-const INCLUDE = ['shipment', 'pod_terminal', 'pickup_facility'];
 /** Seconds between a scenario's steps: each delivery's run is over before the next change. */
 const GAP_SECONDS = 1;
 const TEST_TIMEOUT = 5 * 60_000;
@@ -42,56 +42,6 @@ interface PickupBoardTableLib {
 		baseUrl: string,
 		cookie: string,
 	): Promise<{ projectId: string; table: { id: string; name: string } }>;
-}
-
-const READINESS: Record<string, string> = {
-	ready: 'Ready',
-	on_hold: 'On hold',
-	not_available: 'Not available',
-	out_of_sync: 'Out of sync',
-	unknown: 'Unknown',
-};
-const FEE_COLUMNS = ['demurrage', 'exam', 'extended_dwell_time'];
-
-/**
- * A board row as examples/README.md (section 2) describes its columns, worked out here from a
- * Container → Get item without the workflow's expressions.
- */
-function expectedRow(item: Item): Row {
-	const byType = item.fees_by_type as Record<string, number> | null;
-	const fee = (type: string) => (byType === null ? null : (byType[type] ?? 0));
-	const otherFees =
-		byType === null
-			? null
-			: Math.round(
-					Object.entries(byType)
-						.filter(([type]) => ![...FEE_COLUMNS, 'total'].includes(type))
-						.reduce((sum, [, amount]) => sum + amount, 0) * 100,
-				) / 100;
-	const zone = item.last_free_day_timezone as string | null;
-	const offset = zone
-		? DateTime.fromISO(String(item.last_free_day), { zone }).toFormat('ZZ')
-		: undefined;
-	return {
-		container_number: item.number,
-		status: item.current_status,
-		readiness: READINESS[String(item.pickup_status)] ?? item.pickup_status,
-		ready_for_pickup: item.ready_for_pickup,
-		why_not_ready: item.ready_for_pickup === true ? '' : item.pickup_status_reason,
-		active_holds: (item.active_holds as string[]).join(', '),
-		last_free_day: item.last_free_day_date,
-		days_left: item.days_until_last_free_day,
-		last_free_day_at: item.last_free_day_facility,
-		last_free_day_time_zone: zone ? `${zone} (UTC${offset})` : null,
-		last_free_day_source: item.last_free_day_source,
-		fees_demurrage: fee('demurrage'),
-		fees_exam: fee('exam'),
-		fees_extended_dwell_time: fee('extended_dwell_time'),
-		fees_other: otherFees,
-		fees_total: item.fees_total,
-		fees_currency: item.fees_currency,
-		terminal: item.terminal,
-	};
 }
 
 describe('e2e: the Pickup board example keeps one Data Table row per container', () => {
@@ -145,25 +95,10 @@ describe('e2e: the Pickup board example keeps one Data Table row per container',
 		return new Map(items.map((item) => [String(item.number), item]));
 	};
 	/** The board's executions that deliveries started. */
-	const boardRuns = async (): Promise<Array<{ id: string; status: string; stoppedAt: string }>> => {
-		const filter = encodeURIComponent(JSON.stringify({ workflowId: BOARD.id }));
-		// Pages of at most 100, newest first. 2.40.7 cut a larger limit to 100 and pages by lastId;
-		// 2.41 answers 400 to both and pages by the nextCursor it returns.
-		const runs: Array<{ id: string; status: string; stoppedAt: string; mode: string }> = [];
-		let next = '';
-		for (;;) {
-			const page = await n8nRest('GET', `/executions?filter=${filter}&limit=100${next}`);
-			runs.push(...page.results);
-			if ('nextCursor' in page) {
-				if (!page.nextCursor) break;
-				next = `&cursor=${page.nextCursor}`;
-			} else {
-				if (page.results.length < 100) break;
-				next = `&lastId=${runs[runs.length - 1].id}`;
-			}
-		}
-		return runs.filter((run) => run.mode === 'webhook');
-	};
+	const boardRuns = async (): Promise<Array<{ id: string; status: string; stoppedAt: string }>> =>
+		(await (await n8nLib()).listExecutions(n8n.url, n8n.cookie, BOARD.id)).filter(
+			(run) => run.mode === 'webhook',
+		);
 	const boardWebhookId = async () => {
 		const { data } = await ctx.handle.api.get('/webhooks');
 		const webhook = (data.data as Array<{ id: string; attributes: { url: string } }>).find(
@@ -178,11 +113,11 @@ describe('e2e: the Pickup board example keeps one Data Table row per container',
 		expect([...numbers].sort()).toEqual([...containerIds.keys()].sort());
 		for (const row of board) {
 			// id, createdAt and updatedAt are n8n's own columns.
-			const { id, createdAt, updatedAt, updated_at: writtenAt, ...columns } = row;
-			expect([id, createdAt, updatedAt]).not.toContain(undefined);
+			const { columns, n8nColumns, writtenAt } = boardRowParts(row);
+			expect(n8nColumns).not.toContain(undefined);
 			const item = gets.get(String(row.container_number));
 			expect(item).toBeDefined();
-			expect(columns).toEqual(expectedRow(item!));
+			expect(columns).toEqual(expectedBoardRow(item!));
 			expect(Date.parse(String(writtenAt))).toBeGreaterThanOrEqual(since);
 			expect(Date.parse(String(writtenAt))).toBeLessThanOrEqual(Date.now());
 		}
@@ -211,7 +146,7 @@ describe('e2e: the Pickup board example keeps one Data Table row per container',
 						resource: 'container',
 						operation: 'get',
 						containerId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
-						options: { include: INCLUDE },
+						options: { include: BOARD_INCLUDES },
 					},
 					{ after: ['All containers'] },
 				),

@@ -1,0 +1,1231 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/require-node-api-error */
+/**
+ * `npm run bench:burst`: a busy account's burst (issue 29) in a real n8n with the packed package
+ * and two examples published as shipped, read from examples/ when it runs: Container holds →
+ * email (its SMTP credential pointing at a local inbox, scripts/lib/mail.mjs) and the Pickup board
+ * (its Data Table created by running examples/pickup-board-table.json over REST). The sandbox runs
+ * in a process of its own (sandbox/cli.ts) and n8n calls it with its own API key; the bench reads
+ * with another key, so that its reads spend none of n8n's rate limit.
+ *
+ * - burst: N containers tracked at once; then, within about 15 s, every one becomes ready for
+ *   pickup (scenario `ready_for_pickup`) and 20 % get a customs hold (`customs_hold`). Measured
+ *   until every hold alert expected has been emailed, the board equals the service for every
+ *   container and the service has nothing left to deliver, or until the time limit.
+ * - catch_up: n8n stopped; customs holds on enough containers that the service fails to deliver
+ *   1,000 notifications to the two workflows (retries compressed); then n8n started, and measured
+ *   until every missed alert was emailed and the board is right.
+ *
+ * A plain HTTP receiver subscribed to the same events answers every delivery at once: the
+ * machine's floor beside n8n's answers. Figures go to bench/results/burst.json and burst.md, with
+ * issue 29's targets beside them; a run of some parts keeps the other parts' last figures.
+ *
+ * BURST_N=150,500  BURST_MODES=single,queue  BURST_SCENARIOS=burst,catch_up
+ * BURST_LIMIT_MINUTES (every run's limit; default 15 for N ≤ 150 and the catch-up, 30 above)
+ * BURST_CATCH_UP=1000 (notifications missed)
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+
+import { DateTime } from 'luxon';
+
+import { containerItem } from '../nodes/ContainerTracking/actions/container/summary';
+import { simplifyContainer } from '../nodes/ContainerTracking/actions/simplify';
+import { indexIncluded } from '../nodes/ContainerTracking/records/jsonApi';
+import type { Delivery, JsonApiResource } from '../nodes/ContainerTracking/schemas';
+import { deliveryItems } from '../nodes/ContainerTracking/trigger/deliveryItems';
+import { OWNER } from '../test/e2e/helpers';
+import {
+	BOARD_INCLUDES,
+	boardRowParts,
+	expectedBoardRow,
+	type BoardRow,
+} from '../test/support/pickupBoardRows';
+import { startWebhookReceiver, type WebhookReceiver } from '../test/support/webhookReceiver';
+import { writeBurstReport, type BurstResults, type RunFigures } from './burstReport';
+import { checkedCli, n8nScripts, queueMode, singleN8n, type Deployment } from './deployments';
+import { ProcessSampler, type Usage } from './processTree';
+
+const SIZES = (process.env.BURST_N ?? '150,500').split(',').map(Number);
+const MODES = (process.env.BURST_MODES ?? 'single,queue').split(',');
+const SCENARIOS = (process.env.BURST_SCENARIOS ?? 'burst,catch_up').split(',');
+const LIMIT_MINUTES = process.env.BURST_LIMIT_MINUTES
+	? Number(process.env.BURST_LIMIT_MINUTES)
+	: undefined;
+const CATCH_UP_NOTIFICATIONS = Number(process.env.BURST_CATCH_UP ?? 1000);
+/**
+ * The machine is shared: a run ends when n8n's memory reaches this (BURST_MEMORY_CAP_GB) or the
+ * machine has less than 3 GB left, and n8n is stopped at once below 1.5 GB, before the kernel
+ * picks what to kill.
+ */
+const MEMORY_CAP_BYTES = Number(process.env.BURST_MEMORY_CAP_GB ?? 12) * 2 ** 30;
+const LOW_MEMORY_BYTES = 3 * 2 ** 30;
+const OUT_OF_MEMORY_BYTES = 1.5 * 2 ** 30;
+
+/** Issue 29, "Acceptance". */
+export const TARGETS = {
+	attemptsPerNotification: 1.2,
+	/** The last hold email and the board, after the burst's last change. */
+	minutesFor: (n: number) => (n <= 150 ? 3 : 10),
+	failedExecutions: 0,
+	peakMemoryBytes: 1.5 * 2 ** 30,
+	catchUpMinutes: 12,
+};
+const limitMinutes = (n: number) => LIMIT_MINUTES ?? (n <= 150 ? 15 : 30);
+const CATCH_UP_LIMIT_MINUTES = LIMIT_MINUTES ?? 15;
+
+/** The burst: starts spread over 8 s, steps half a second apart: every change within about 15 s. */
+const BURST = { spreadSeconds: 8, readyGapSeconds: 0.5, holdGapSeconds: 1, holdShare: 0.2 };
+const SCAC = 'MSCU';
+const N8N_KEY = 'n8n-key';
+const BENCH_KEY = 'bench-key';
+const SIGNATURE_HEADER = 'X-SVC-Webhook-Signature';
+const CREDENTIAL = { id: 'ctSandboxCredential', name: 'Container Tracking sandbox' };
+const TRIGGER_TYPE = 'n8n-nodes-container-tracking.containerTrackingTrigger';
+/** How often the board is compared with the service: at most 60 of the bench's calls a minute. */
+const BOARD_CHECK_MS = 5_000;
+const POLL_MS = 2_000;
+const TIMELINE_MS = 30_000;
+const REPO = path.resolve(__dirname, '..');
+const EXAMPLES = path.join(REPO, 'examples');
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const say = (text: string) => process.stdout.write(`[burst] ${text}\n`);
+const seconds = (ms: number) => Math.round(ms / 100) / 10;
+
+// Workflow files and deliveries are JSON read field by field.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+// ------------------------------------------------------------------------------ the examples
+
+interface Example {
+	workflow: Json;
+	id: string;
+	name: string;
+	trigger: { name: string; webhookId: string; events: string[]; options: Json };
+	/** Whether its Container → Get node (the last one, when it has several) simplifies. */
+	containerGetSimplifies: boolean;
+}
+
+function loadExample(file: string): Example {
+	const workflow = JSON.parse(readFileSync(file, 'utf8'));
+	const trigger = (workflow.nodes as Json[]).find((node) => node.type === TRIGGER_TYPE);
+	if (!trigger) throw new Error(`${file} has no Container Tracking Trigger`);
+	const containerGet = (workflow.nodes as Json[])
+		.filter(
+			(node) => node.parameters?.resource === 'container' && node.parameters?.operation === 'get',
+		)
+		.pop();
+	return {
+		// Simplify is on unless the node turns it off (actions/simplify.ts).
+		containerGetSimplifies: ![false, 'false'].includes(containerGet?.parameters?.simplify),
+		workflow,
+		id: workflow.id,
+		name: workflow.name,
+		trigger: {
+			name: trigger.name,
+			webhookId: trigger.webhookId,
+			events: trigger.parameters.events ?? [],
+			options: trigger.parameters.options ?? {},
+		},
+	};
+}
+
+/**
+ * The hold changes the alert workflow emails: the values its Switch compares `$json.change` with
+ * (examples/hold-alerts.json: placed and activated, cleared). Read from the file, so that the bench
+ * expects what the example as it is now sends.
+ */
+function emailedChanges(example: Example): Set<string> {
+	const found = new Set<string>();
+	const visit = (value: Json) => {
+		if (Array.isArray(value)) value.forEach(visit);
+		else if (value && typeof value === 'object') {
+			if (
+				typeof value.leftValue === 'string' &&
+				value.leftValue.includes('$json.change') &&
+				typeof value.rightValue === 'string'
+			)
+				found.add(value.rightValue);
+			Object.values(value).forEach(visit);
+		}
+	};
+	for (const node of example.workflow.nodes as Json[])
+		if (node.type === 'n8n-nodes-base.switch') visit(node.parameters);
+	if (found.size === 0)
+		throw new Error(
+			`${example.name}: no Switch compares $json.change; bench/burst.ts cannot tell which hold changes are emailed`,
+		);
+	return found;
+}
+
+/** The items the example's trigger makes of a delivery (trigger/deliveryItems.ts), as it is set. */
+function triggerItems(example: Example, body: Json): Json[] {
+	if (!example.trigger.events.includes(body?.data?.attributes?.event)) return [];
+	const options = example.trigger.options;
+	return deliveryItems(body as Delivery, {
+		expandHoldsAndFees: options.expandHoldsAndFees !== false,
+		fields: options.fields ?? [],
+		raw: options.raw === true,
+	});
+}
+
+// ------------------------------------------------------------------------------ the sandbox
+
+interface SandboxProcess {
+	url: string;
+	controlUrl: string;
+	log(): string;
+	stop(): Promise<void>;
+}
+
+/** sandbox/cli.ts in a process of its own, n8n's key and the bench's. */
+async function startSandboxProcess(): Promise<SandboxProcess> {
+	const child = spawn(
+		process.execPath,
+		[
+			'--import',
+			'tsx',
+			'sandbox/cli.ts',
+			...['--port', '0', '--api-key', N8N_KEY, '--extra-api-key', BENCH_KEY],
+			...['--tracking-delay', '1'],
+		],
+		{ cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] },
+	);
+	let log = '';
+	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+	const url = await new Promise<string>((resolve, reject) => {
+		const read = (chunk: Buffer) => {
+			log = (log + chunk.toString()).slice(-100_000);
+			const ready = /Sandbox ready at (\S+)/.exec(log);
+			if (ready) resolve(ready[1]);
+		};
+		child.stdout.on('data', read);
+		child.stderr.on('data', read);
+		void exited.then(() => reject(new Error(`the sandbox exited:\n${log}`)));
+	});
+	return {
+		url,
+		controlUrl: url.replace(/\/v2$/, '/_sandbox'),
+		log: () => log,
+		async stop() {
+			if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+			await exited;
+		},
+	};
+}
+
+async function call(url: string, method: string, body?: unknown): Promise<Json> {
+	const response = await fetch(url, {
+		method,
+		headers: { Authorization: `Token ${BENCH_KEY}`, 'Content-Type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await response.text();
+	if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text.slice(0, 2000)}`);
+	return text ? JSON.parse(text) : undefined;
+}
+
+/** Every record of a list of the service, page by page (with the bench's key). */
+async function readList(
+	sandbox: SandboxProcess,
+	pathname: string,
+): Promise<{ data: JsonApiResource[]; included: JsonApiResource[] }> {
+	const data: JsonApiResource[] = [];
+	const included: JsonApiResource[] = [];
+	const separator = pathname.includes('?') ? '&' : '?';
+	for (let page = 1; ; page++) {
+		const document = await call(
+			`${sandbox.url}${pathname}${separator}page[number]=${page}&page[size]=100`,
+			'GET',
+		);
+		data.push(...document.data);
+		included.push(...(document.included ?? []));
+		if (!document.links?.next) return { data, included };
+	}
+}
+
+// ------------------------------------------------------------------------------ n8n's log
+
+/** Lines of n8n's log that say something went wrong, counted by what they say. */
+class LogCounter {
+	readonly counts = new Map<string, number>();
+	lines = 0;
+	private partial = new Map<string, string>();
+
+	read = (process: string, text: string) => {
+		const lines = ((this.partial.get(process) ?? '') + text).split('\n');
+		this.partial.set(process, lines.pop() ?? '');
+		for (const line of lines) {
+			this.lines += 1;
+			// Stack frames are counted with the line they belong to, not on their own.
+			if (/^\s*at /.test(line)) continue;
+			if (!/error|warn|fail|timed out|not ready|abort|exceeded|heap/i.test(line)) continue;
+			const normalized = line
+				// eslint-disable-next-line no-control-regex
+				.replace(/\u001b\[[0-9;]*m/g, '')
+				.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<id>')
+				.replace(/\d+(\.\d+)?/g, '#')
+				.replace(/\s+/g, ' ')
+				.trim()
+				.slice(0, 160);
+			this.counts.set(normalized, (this.counts.get(normalized) ?? 0) + 1);
+		}
+	};
+
+	top(count = 12): Array<{ line: string; count: number }> {
+		return [...this.counts]
+			.sort((a, b) => b[1] - a[1])
+			.slice(0, count)
+			.map(([line, times]) => ({ line, count: times }));
+	}
+}
+
+// ------------------------------------------------------------------------------ the rig
+
+interface Rig {
+	mode: string;
+	deployment: Deployment;
+	sandbox: SandboxProcess;
+	mail: { messages: Json[]; smtpHost: string; smtpPort: number; stop(): Promise<void> };
+	receiver: WebhookReceiver;
+	cookie: string;
+	table: { projectId: string; id: string };
+	holdAlerts: Example;
+	board: Example;
+	webhookIds: { holdAlerts: string; board: string; receiver: string };
+	log: LogCounter;
+	/** When each email arrived (Date.now()), in the order of `mail.messages`. */
+	mailArrivals: number[];
+	stopMailClock(): void;
+}
+
+async function setUp(mode: string): Promise<Rig> {
+	const scripts = await n8nScripts();
+	// @ts-expect-error: an .mjs helper shared with the scripts
+	const mailLib = (await import('../scripts/lib/mail.mjs')) as {
+		startMailServer(): Promise<Rig['mail']>;
+		smtpCredential(server: Rig['mail']): unknown;
+	};
+	// @ts-expect-error: an .mjs helper shared with the scripts
+	const tableLib = (await import('../scripts/lib/pickupBoardTable.mjs')) as {
+		PICKUP_BOARD_SETUP: { file: string };
+		createPickupBoardTable(
+			baseUrl: string,
+			cookie: string,
+		): Promise<{ projectId: string; table: { id: string } }>;
+	};
+	const holdAlerts = loadExample(path.join(EXAMPLES, 'hold-alerts.json'));
+	const board = loadExample(path.join(EXAMPLES, 'pickup-board.json'));
+	const log = new LogCounter();
+	const sandbox = await startSandboxProcess();
+	const started: Array<{ stop(): Promise<void> }> = [sandbox];
+	try {
+		const mail = await mailLib.startMailServer();
+		started.push(mail);
+		const receiver = await startWebhookReceiver(SIGNATURE_HEADER);
+		started.push({ stop: () => receiver.close() });
+		const deployment =
+			mode === 'queue'
+				? await queueMode({ onLog: log.read })
+				: await singleN8n({ onLog: log.read });
+		started.push(deployment);
+
+		const fixtures = mkdtempSync(path.join(os.tmpdir(), 'ct-burst-'));
+		const write = (name: string, value: unknown) => {
+			const file = path.join(fixtures, name);
+			writeFileSync(file, JSON.stringify(value));
+			return file;
+		};
+		const credentials = [
+			{
+				...CREDENTIAL,
+				type: 'containerTrackingApi',
+				data: { apiKey: N8N_KEY, baseUrl: sandbox.url, signatureHeader: SIGNATURE_HEADER },
+			},
+			mailLib.smtpCredential(mail),
+		];
+		await checkedCli(deployment, [
+			'import:credentials',
+			`--input=${write('credentials.json', credentials)}`,
+		]);
+		for (const example of [holdAlerts, board])
+			await checkedCli(deployment, [
+				'import:workflow',
+				`--input=${write(`${example.id}.json`, example.workflow)}`,
+			]);
+		await checkedCli(deployment, [
+			'import:workflow',
+			`--input=${tableLib.PICKUP_BOARD_SETUP.file}`,
+		]);
+		for (const example of [holdAlerts, board])
+			await checkedCli(deployment, scripts.activateWorkflowArgs(example.id));
+		rmSync(fixtures, { recursive: true, force: true });
+
+		await deployment.start();
+		const cookie = await scripts.login(deployment.restBase, OWNER.email, OWNER.password);
+		const created = await tableLib.createPickupBoardTable(deployment.restBase, cookie);
+		const webhookUrl = (example: Example) =>
+			`${deployment.webhookBase}/webhook/${example.trigger.webhookId}/webhook`;
+		const registered = async () => {
+			const { data } = await readList(sandbox, '/webhooks');
+			const find = (example: Example) =>
+				data.find(
+					(webhook) =>
+						webhook.attributes?.url === webhookUrl(example) && webhook.attributes?.active === true,
+				)?.id;
+			return { holdAlerts: find(holdAlerts), board: find(board) };
+		};
+		let ids = await registered();
+		for (let waited = 0; !(ids.holdAlerts && ids.board); waited += 500) {
+			if (waited > 120_000) throw new Error('the examples registered no webhooks within 2 minutes');
+			await sleep(500);
+			ids = await registered();
+		}
+		// The beside-figure: a receiver subscribed to every event either workflow gets.
+		const events = [...new Set([...holdAlerts.trigger.events, ...board.trigger.events])];
+		const subscribed = await call(`${sandbox.url}/webhooks`, 'POST', {
+			data: { type: 'webhook', attributes: { url: receiver.url, events, active: true } },
+		});
+		receiver.secrets.set(subscribed.data.id, subscribed.data.attributes.secret);
+
+		const mailArrivals: number[] = [];
+		const mailClock = setInterval(() => {
+			while (mailArrivals.length < mail.messages.length) mailArrivals.push(Date.now());
+		}, 100);
+		return {
+			mode,
+			deployment,
+			sandbox,
+			mail,
+			receiver,
+			cookie,
+			table: { projectId: created.projectId, id: created.table.id },
+			holdAlerts,
+			board,
+			webhookIds: {
+				holdAlerts: ids.holdAlerts!,
+				board: ids.board!,
+				receiver: subscribed.data.id,
+			},
+			log,
+			mailArrivals,
+			stopMailClock: () => clearInterval(mailClock),
+		};
+	} catch (error) {
+		for (const item of started.reverse()) await item.stop().catch(() => undefined);
+		throw error;
+	}
+}
+
+async function tearDown(rig: Rig): Promise<void> {
+	rig.stopMailClock();
+	await rig.deployment.stop().catch((error: Error) => say(`stopping n8n: ${error.message}`));
+	await rig.receiver.close();
+	await rig.mail.stop();
+	await rig.sandbox.stop();
+}
+
+// ------------------------------------------------------------------------------ measuring
+
+function percentile(values: number[], share: number): number | null {
+	if (values.length === 0) return null;
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)];
+}
+
+const countBy = <T>(values: T[], key: (value: T) => string) =>
+	values.reduce<Record<string, number>>((counts, value) => {
+		counts[key(value)] = (counts[key(value)] ?? 0) + 1;
+		return counts;
+	}, {});
+
+/** An alert, as the bench tells alerts apart: container, hold, placed or released, minute. */
+function alertKey(number: unknown, hold: unknown, released: boolean, minute: number | null) {
+	return `${String(number)}|${String(hold).toLowerCase()}|${released ? 'released' : 'placed'}|${minute ?? '?'}`;
+}
+
+/** The alerts the hold alert workflow should send for the deliveries the receiver got. */
+function expectedAlerts(rig: Rig, changes: Set<string>, withMinute: boolean): string[] {
+	const seen = new Set<string>();
+	const keys: string[] = [];
+	for (const delivery of rig.receiver.deliveries) {
+		const id = delivery.body?.data?.id;
+		if (seen.has(id)) continue;
+		seen.add(id);
+		for (const item of triggerItems(rig.holdAlerts, delivery.body)) {
+			if (!changes.has(item.change)) continue;
+			const minute = withMinute ? Math.floor(Date.parse(item.changed_at) / 60_000) : null;
+			keys.push(
+				alertKey(item.container_number, item.hold?.name, item.change === 'cleared', minute),
+			);
+		}
+	}
+	return keys;
+}
+
+/** An email's alert key, read from its subject and its "Changed at" line. */
+function emailKey(message: Json, withMinute: boolean): string {
+	const subject = /^(\S+) hold (placed|released) on (\S+)$/.exec(String(message.subject));
+	const changedAt = /^Changed at: (.+?) \(/m.exec(String(message.text ?? ''));
+	const parsed = changedAt
+		? DateTime.fromFormat(changedAt[1], 'yyyy-MM-dd HH:mm ZZ', { setZone: true })
+		: undefined;
+	const minute = withMinute && parsed?.isValid ? Math.floor(parsed.toMillis() / 60_000) : null;
+	return subject
+		? alertKey(subject[3], subject[1], subject[2] === 'released', minute)
+		: `unreadable|${String(message.subject)}`;
+}
+
+interface AlertCount {
+	expected: number;
+	sent: number;
+	matched: number;
+	missing: number;
+	/** The same alert emailed more often than it happened. */
+	duplicates: number;
+	/** Emails that match no alert the bench expected. */
+	unexpected: number;
+	/** When the email that completed the expected ones arrived (Date.now()), if they are complete. */
+	completeAt: number | null;
+	/** Whether the emails were told apart by the minute of their "Changed at" line. */
+	byMinute: boolean;
+}
+
+function countAlerts(rig: Rig, changes: Set<string>): AlertCount {
+	// The minute tells apart two alerts of one hold on one box; when no email has a readable
+	// "Changed at" line (the example changed its text), alerts are matched without it.
+	const byMinute = rig.mail.messages.some((message) => !emailKey(message, true).endsWith('|?'));
+	const expected = expectedAlerts(rig, changes, byMinute);
+	const remaining = new Map<string, number>();
+	for (const key of expected) remaining.set(key, (remaining.get(key) ?? 0) + 1);
+	let matched = 0;
+	let duplicates = 0;
+	let unexpected = 0;
+	let completeAt: number | null = null;
+	rig.mail.messages.forEach((message, index) => {
+		const key = emailKey(message, byMinute);
+		const left = remaining.get(key);
+		if (left === undefined) unexpected += 1;
+		else if (left === 0) duplicates += 1;
+		else {
+			remaining.set(key, left - 1);
+			matched += 1;
+			if (matched === expected.length) completeAt = rig.mailArrivals[index] ?? Date.now();
+		}
+	});
+	return {
+		expected: expected.length,
+		sent: rig.mail.messages.length,
+		matched,
+		missing: expected.length - matched,
+		duplicates,
+		unexpected,
+		completeAt: expected.length === 0 ? null : completeAt,
+		byMinute,
+	};
+}
+
+/** The board when no check got an answer from n8n. */
+const UNCHECKED_BOARD = {
+	equal: false,
+	containers: 0,
+	rows: 0,
+	missing: 0,
+	duplicated: 0,
+	extra: 0,
+	differing: 0,
+	example: 'n8n answered no board check',
+};
+
+interface BoardCheck {
+	equal: boolean;
+	containers: number;
+	rows: number;
+	missing: number;
+	duplicated: number;
+	extra: number;
+	differing: number;
+	/** One differing row: the column, what the board has, what the service says. */
+	example: string | null;
+}
+
+/** Every row of the board's Data Table, over n8n's REST API. */
+async function boardRows(rig: Rig): Promise<BoardRow[]> {
+	const scripts = await n8nScripts();
+	const rows: BoardRow[] = [];
+	for (let skip = 0; ; skip += 500) {
+		const page = (await scripts.restCall(
+			rig.deployment.restBase,
+			rig.cookie,
+			'GET',
+			`/projects/${rig.table.projectId}/data-tables/${rig.table.id}/rows?take=500&skip=${skip}`,
+		)) as { data: BoardRow[]; count: number };
+		rows.push(...page.data);
+		if (page.data.length < 500) return rows;
+	}
+}
+
+/**
+ * The board against the service: one row per tracked container, each equal to the row its
+ * Container → Get item gives (test/support/pickupBoardRows.ts, the e2e test's rules). The item
+ * is what Container → Get works out (actions/container/summary.ts) from the container the
+ * service serves now with the records the board's node includes.
+ */
+async function checkBoard(rig: Rig, numbers: Set<string>): Promise<BoardCheck> {
+	const [rows, service] = await Promise.all([
+		boardRows(rig),
+		readList(rig.sandbox, `/containers?include=${BOARD_INCLUDES.join(',')}`),
+	]);
+	const included = indexIncluded(service.included);
+	const now = new Date();
+	const byNumber = new Map<string, BoardRow[]>();
+	for (const row of rows) {
+		const number = String(row.container_number);
+		byNumber.set(number, [...(byNumber.get(number) ?? []), row]);
+	}
+	const check: BoardCheck = {
+		equal: false,
+		containers: numbers.size,
+		rows: rows.length,
+		missing: 0,
+		duplicated: 0,
+		extra: [...byNumber.keys()].filter((number) => !numbers.has(number)).length,
+		differing: 0,
+		example: null,
+	};
+	for (const container of service.data) {
+		const number = String(container.attributes?.number);
+		if (!numbers.has(number)) continue;
+		const found = byNumber.get(number) ?? [];
+		if (found.length === 0) check.missing += 1;
+		if (found.length > 1) check.duplicated += 1;
+		if (found.length !== 1) continue;
+		// What Container → Get gives for it (actions/container/get.ts), as the board's node is set.
+		const item = containerItem(container, included, now);
+		const expected = expectedBoardRow(
+			rig.board.containerGetSimplifies ? simplifyContainer(item) : item,
+		);
+		const { columns } = boardRowParts(found[0]);
+		const differs = Object.keys({ ...expected, ...columns }).filter(
+			(column) =>
+				JSON.stringify(columns[column] ?? null) !== JSON.stringify(expected[column] ?? null),
+		);
+		if (differs.length === 0) continue;
+		check.differing += 1;
+		check.example ??= `${number} ${differs[0]}: board ${JSON.stringify(columns[differs[0]])}, service ${JSON.stringify(expected[differs[0]])}`;
+	}
+	check.equal =
+		check.missing === 0 && check.duplicated === 0 && check.extra === 0 && check.differing === 0;
+	return check;
+}
+
+/**
+ * An attempt's answer as the figures count it: the error when there was none (`timeout`), the
+ * status of a 2xx, and the status with the message of any other (n8n's "Database is not ready!"
+ * and the trigger's "Not recorded: send it again" are both 503).
+ */
+function answerKind(attempt: Json): string {
+	if (attempt.status === null) return String(attempt.error);
+	if (attempt.status >= 200 && attempt.status < 300) return String(attempt.status);
+	let message = String(attempt.answer ?? '').slice(0, 60);
+	try {
+		message = String(JSON.parse(attempt.answer).message ?? message);
+	} catch {
+		// Not JSON: its first characters.
+	}
+	return message ? `${attempt.status} "${message}"` : String(attempt.status);
+}
+
+/** Delivery attempts to one webhook, from the sandbox's log. */
+async function deliveryFigures(rig: Rig, webhookId: string, stats: Json) {
+	const { deliveries } = await call(
+		`${rig.sandbox.controlUrl}/deliveries?webhook_id=${webhookId}`,
+		'GET',
+	);
+	const attempts = (deliveries as Json[]).filter((attempt) => !attempt.duplicate);
+	const notifications = new Set(attempts.map((attempt) => attempt.notification_id)).size;
+	const durations = attempts.map((attempt) => attempt.duration_ms as number);
+	return {
+		notifications: stats.webhooks[webhookId]?.notifications ?? null,
+		notifications_attempted: notifications,
+		attempts: attempts.length,
+		attempts_per_notification:
+			notifications === 0 ? null : Math.round((attempts.length / notifications) * 100) / 100,
+		answers: countBy(attempts, answerKind),
+		answer_ms: {
+			p50: percentile(durations, 0.5),
+			p95: percentile(durations, 0.95),
+			max: durations.length ? Math.max(...durations) : null,
+		},
+	};
+}
+
+let flatted: { parse(text: string): Json } | undefined;
+
+/** An execution's result data; n8n keeps it as `flatted` text, read with n8n's own copy. */
+async function readExecution(rig: Rig, id: string): Promise<Json> {
+	if (!flatted) {
+		// @ts-expect-error: an .mjs helper shared with the scripts
+		const runtime = (await import('../scripts/n8n-runtime.mjs')) as { runtimeDir(): string };
+		flatted = createRequire(__filename)(path.join(runtime.runtimeDir(), 'node_modules', 'flatted'));
+	}
+	const scripts = await n8nScripts();
+	const execution = (await scripts.restCall(
+		rig.deployment.restBase,
+		rig.cookie,
+		'GET',
+		`/executions/${id}`,
+	)) as { data: string };
+	return flatted!.parse(execution.data).resultData;
+}
+
+/**
+ * Executions of a workflow since `since`: statuses, modes, durations, how many ran at once, why
+ * some failed (read from the first 20 that did); and their ids.
+ */
+async function executionFigures(rig: Rig, workflowId: string, since: number) {
+	const scripts = await n8nScripts();
+	const all = (await scripts.listExecutions(
+		rig.deployment.restBase,
+		rig.cookie,
+		workflowId,
+	)) as Json[];
+	const runs = all.filter(
+		(run) => Date.parse(run.startedAt ?? run.createdAt ?? 0) >= since || run.status === 'new',
+	);
+	const failed = runs.filter((run) => ['error', 'crashed'].includes(run.status));
+	const durations = runs
+		.filter((run) => run.startedAt && run.stoppedAt)
+		.map((run) => (Date.parse(run.stoppedAt) - Date.parse(run.startedAt)) / 1000);
+	const waits = runs
+		.filter((run) => run.startedAt && run.createdAt)
+		.map((run) => (Date.parse(run.startedAt) - Date.parse(run.createdAt)) / 1000);
+	const edges = runs
+		.filter((run) => run.startedAt)
+		.flatMap((run) => [
+			[Date.parse(run.startedAt), 1],
+			[run.stoppedAt ? Date.parse(run.stoppedAt) : Number.MAX_SAFE_INTEGER, -1],
+		])
+		.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+	let running = 0;
+	let maxRunning = 0;
+	for (const [, step] of edges) maxRunning = Math.max(maxRunning, (running += step));
+	const errors: Record<string, number> = {};
+	for (const run of failed.slice(0, 20)) {
+		const result = await readExecution(rig, run.id).catch(() => undefined);
+		const message = `${result?.lastNodeExecuted ?? '?'}: ${String(result?.error?.message ?? 'no error recorded').slice(0, 200)}`;
+		errors[message] = (errors[message] ?? 0) + 1;
+	}
+	const round = (value: number | null) => (value === null ? null : Math.round(value * 10) / 10);
+	const figures = {
+		total: runs.length,
+		by_status: countBy(runs, (run) => String(run.status)),
+		by_mode: countBy(runs, (run) => String(run.mode)),
+		failed: failed.length,
+		duration_s: { p50: round(percentile(durations, 0.5)), p95: round(percentile(durations, 0.95)) },
+		waited_to_start_s: { p50: round(percentile(waits, 0.5)), p95: round(percentile(waits, 0.95)) },
+		max_running_at_once: maxRunning,
+		errors_of_failed: errors,
+		errors_read_of: Math.min(failed.length, 20),
+	};
+	return { figures, ids: runs.map((run) => String(run.id)) };
+}
+
+interface Observed {
+	ended: 'done' | 'time limit' | 'memory cap' | 'memory cap, n8n stopped';
+	alerts: AlertCount;
+	board: BoardCheck;
+	boardEqualAt: number | null;
+	pendingAtEnd: Record<string, number>;
+	timeline: Array<Record<string, number | string | null>>;
+	/** Board checks that failed (n8n did not answer its REST API), and the last reason. */
+	boardCheckErrors: { count: number; last: string | null };
+}
+
+/** Watches memory while a run is observed: flags the cap, stops n8n when the machine runs out. */
+class MemoryGuard {
+	exceeded: string | null = null;
+	n8nStopped = false;
+
+	constructor(private readonly rig: Rig) {}
+
+	check = (usage: Usage) => {
+		if (usage.rssBytes.n8n >= MEMORY_CAP_BYTES || usage.availableBytes < LOW_MEMORY_BYTES)
+			this.exceeded ??= `n8n ${Math.round(usage.rssBytes.n8n / 2 ** 20)} MB, machine ${Math.round(usage.availableBytes / 2 ** 20)} MB left`;
+		if (usage.availableBytes < OUT_OF_MEMORY_BYTES && !this.n8nStopped) {
+			this.n8nStopped = true;
+			say(`the machine has ${Math.round(usage.availableBytes / 2 ** 20)} MB left: stopping n8n`);
+			void this.rig.deployment.stopN8n();
+		}
+	};
+}
+
+/**
+ * Watches until every expected alert is emailed, the board equals the service and the service
+ * has nothing left to deliver to the workflows (and the receiver), or until `deadline`.
+ */
+async function observe(
+	rig: Rig,
+	numbers: Set<string>,
+	from: number,
+	deadline: number,
+	changes: Set<string>,
+	sampler: ProcessSampler,
+	guard: MemoryGuard,
+): Promise<Observed> {
+	let board: BoardCheck | undefined;
+	const boardCheckErrors: Observed['boardCheckErrors'] = { count: 0, last: null };
+	const checkBoardNow = async () => {
+		try {
+			return await checkBoard(rig, numbers);
+		} catch (error) {
+			boardCheckErrors.count += 1;
+			boardCheckErrors.last = (error as Error).message.slice(0, 300);
+			return undefined;
+		}
+	};
+	let boardEqualAt: number | null = null;
+	let boardCheckedAt = 0;
+	let timelineAt = 0;
+	const timeline: Observed['timeline'] = [];
+	const pendingOf = (stats: Json) =>
+		Object.fromEntries(
+			Object.entries(rig.webhookIds).map(([name, id]) => [
+				name,
+				stats.webhooks[id]?.notifications.pending ?? 0,
+			]),
+		);
+	for (;;) {
+		const stats = await call(`${rig.sandbox.controlUrl}/stats`, 'GET');
+		const pending = pendingOf(stats);
+		const alerts = countAlerts(rig, changes);
+		if (Date.now() - boardCheckedAt >= BOARD_CHECK_MS && !guard.n8nStopped) {
+			boardCheckedAt = Date.now();
+			board = (await checkBoardNow()) ?? board;
+			if (board?.equal) boardEqualAt ??= boardCheckedAt;
+			else boardEqualAt = null;
+		}
+		const usage = sampler.sample();
+		if (Date.now() - timelineAt >= TIMELINE_MS) {
+			timelineAt = Date.now();
+			timeline.push({
+				after_s: seconds(Date.now() - from),
+				emails: alerts.sent,
+				alerts_missing: alerts.missing,
+				board_rows_differing: board ? board.differing + board.missing : null,
+				pending_hold_alerts: pending.holdAlerts,
+				pending_board: pending.board,
+				n8n_rss_mb: Math.round(usage.rssBytes.n8n / 2 ** 20),
+				n8n_429: stats.by_api_key[N8N_KEY]?.rate_limited ?? 0,
+			});
+			say(`${JSON.stringify(timeline[timeline.length - 1])}`);
+		}
+		const settled = Object.values(pending).every((count) => count === 0);
+		const done = settled && alerts.missing === 0 && board?.equal === true;
+		if (done || Date.now() >= deadline || guard.exceeded) {
+			if (guard.exceeded) say(`memory cap: ${guard.exceeded}`);
+			// The board as it is at the end, read once more (while n8n runs).
+			if (!guard.n8nStopped) board = (await checkBoardNow()) ?? board;
+			return {
+				ended: done
+					? 'done'
+					: guard.n8nStopped
+						? 'memory cap, n8n stopped'
+						: guard.exceeded
+							? 'memory cap'
+							: 'time limit',
+				alerts: countAlerts(rig, changes),
+				board: board ?? UNCHECKED_BOARD,
+				boardEqualAt: board?.equal ? boardEqualAt : null,
+				pendingAtEnd: pending,
+				timeline,
+				boardCheckErrors,
+			};
+		}
+		await sleep(POLL_MS);
+	}
+}
+
+/** Everything else a run reports, read once it is over. */
+async function finalFigures(rig: Rig, since: number) {
+	const stats = await call(`${rig.sandbox.controlUrl}/stats`, 'GET');
+	// An n8n that no longer answers (stopped for memory, or too busy) leaves its executions unread.
+	const executions = async (workflowId: string) => {
+		try {
+			return await executionFigures(rig, workflowId, since);
+		} catch (error) {
+			return { figures: { error: (error as Error).message.slice(0, 300) }, ids: [] as string[] };
+		}
+	};
+	const holdAlerts = await executions(rig.holdAlerts.id);
+	const board = await executions(rig.board.id);
+	const n8nCalls = stats.by_api_key[N8N_KEY] ?? { calls: 0, rate_limited: 0, by_route: {} };
+	const figures = {
+		deliveries: {
+			hold_alerts: await deliveryFigures(rig, rig.webhookIds.holdAlerts, stats),
+			pickup_board: await deliveryFigures(rig, rig.webhookIds.board, stats),
+			plain_receiver: await deliveryFigures(rig, rig.webhookIds.receiver, stats),
+		},
+		executions: { hold_alerts: holdAlerts.figures, pickup_board: board.figures },
+		service_calls: {
+			n8n: {
+				calls: n8nCalls.calls,
+				rate_limited: n8nCalls.rate_limited,
+				by_route: Object.fromEntries(
+					Object.entries(n8nCalls.by_route as Record<string, Json>).map(([route, counts]) => [
+						route,
+						{ calls: counts.calls, rate_limited: counts.rate_limited },
+					]),
+				),
+			},
+			bench: {
+				calls: stats.by_api_key[BENCH_KEY]?.calls ?? 0,
+				rate_limited: stats.by_api_key[BENCH_KEY]?.rate_limited ?? 0,
+			},
+		},
+		n8n_log: { lines: rig.log.lines, warnings_and_errors: rig.log.top() },
+	};
+	return { executionIds: { holdAlerts: holdAlerts.ids, board: board.ids }, figures };
+}
+
+function summarizeAlerts(alerts: AlertCount, from: number) {
+	const { completeAt, ...rest } = alerts;
+	return {
+		...rest,
+		all_sent_after_s: completeAt === null ? null : seconds(completeAt - from),
+	};
+}
+
+// ------------------------------------------------------------------------------ the runs
+
+/**
+ * `count` containers tracked at once (the sandbox's control API, no rate limit), their
+ * notifications given a few seconds to go out; their ids and numbers.
+ */
+async function trackBoxes(rig: Rig, count: number) {
+	const tracked = await call(`${rig.sandbox.controlUrl}/tracking_requests`, 'POST', {
+		count,
+		scac: SCAC,
+	});
+	const containerIds: string[] = tracked.tracking_requests.flatMap(
+		(request: Json) => request.container_ids,
+	);
+	const numbers = new Set<string>(
+		tracked.tracking_requests.map((request: Json) => request.request_number),
+	);
+	await sleep(3_000);
+	return { containerIds, numbers };
+}
+
+/** The service's call counters, its delivery log and the receiver's deliveries, from 0. */
+async function resetCounters(rig: Rig): Promise<void> {
+	await call(`${rig.sandbox.controlUrl}/stats`, 'DELETE');
+	await call(`${rig.sandbox.controlUrl}/deliveries`, 'DELETE');
+	rig.receiver.deliveries.length = 0;
+}
+
+async function runBurst(rig: Rig, n: number): Promise<Record<string, unknown>> {
+	const { containerIds, numbers } = await trackBoxes(rig, n);
+	await resetCounters(rig);
+	const guard = new MemoryGuard(rig);
+	const sampler = new ProcessSampler(guard.check);
+	sampler.start();
+	const changes = emailedChanges(rig.holdAlerts);
+	const started = Date.now();
+	const ready = await call(`${rig.sandbox.controlUrl}/scenarios/ready_for_pickup`, 'POST', {
+		container_ids: containerIds,
+		spread_seconds: BURST.spreadSeconds,
+		gap_seconds: BURST.readyGapSeconds,
+	});
+	const readyEnds = Date.now() + ready.ends_in_seconds * 1000;
+	const everyFifth = containerIds.filter(
+		(_, index) => index % Math.round(1 / BURST.holdShare) === 0,
+	);
+	const holds = await call(`${rig.sandbox.controlUrl}/scenarios/customs_hold`, 'POST', {
+		container_ids: everyFifth,
+		spread_seconds: BURST.spreadSeconds,
+		gap_seconds: BURST.holdGapSeconds,
+	});
+	const lastChange = Math.max(readyEnds, Date.now() + holds.ends_in_seconds * 1000);
+	say(
+		`${rig.mode} N=${n}: ${ready.started} boxes ready for pickup (${ready.steps} changes), ${holds.started} customs holds (${holds.steps} changes); last change in ${seconds(lastChange - Date.now())} s`,
+	);
+	const observed = await observe(
+		rig,
+		numbers,
+		lastChange,
+		lastChange + limitMinutes(n) * 60_000,
+		changes,
+		sampler,
+		guard,
+	);
+	sampler.stop();
+	const usage = sampler.summary();
+	return {
+		scenario: 'burst',
+		n,
+		burst: {
+			containers: containerIds.length,
+			ready_for_pickup: { started: ready.started, skipped: ready.skipped, changes: ready.steps },
+			customs_hold: { started: holds.started, skipped: holds.skipped, changes: holds.steps },
+			last_change_after_s: seconds(lastChange - started),
+			...BURST,
+		},
+		ended: observed.ended,
+		time_limit_minutes: limitMinutes(n),
+		alerts: summarizeAlerts(observed.alerts, lastChange),
+		board: {
+			...observed.board,
+			equal_after_s:
+				observed.boardEqualAt === null ? null : seconds(observed.boardEqualAt - lastChange),
+			checked_every_s: BOARD_CHECK_MS / 1000,
+		},
+		pending_at_end: observed.pendingAtEnd,
+		board_check_errors: observed.boardCheckErrors,
+		...(await finalFigures(rig, 0)).figures,
+		usage,
+		timeline: observed.timeline,
+	};
+}
+
+/** Notification ids each trigger put on its items, per execution, for the executions `ids`. */
+async function notificationsRun(
+	rig: Rig,
+	example: Example,
+	ids: string[],
+): Promise<Map<string, number>> {
+	const runs = new Map<string, number>();
+	for (const id of ids) {
+		const result = await readExecution(rig, id);
+		const items = result?.runData?.[example.trigger.name]?.[0]?.data?.main?.[0] ?? [];
+		const once = new Set<string>(items.map((item: Json) => String(item.json?.notification_id)));
+		for (const notification of once) runs.set(notification, (runs.get(notification) ?? 0) + 1);
+	}
+	return runs;
+}
+
+async function runCatchUp(rig: Rig): Promise<Record<string, unknown>> {
+	// Three container.updated notifications a customs hold, to each workflow subscribed to it.
+	const subscribed = [rig.holdAlerts, rig.board].filter((example) =>
+		example.trigger.events.includes('container.updated'),
+	).length;
+	const { containerIds, numbers } = await trackBoxes(
+		rig,
+		Math.ceil(CATCH_UP_NOTIFICATIONS / (3 * subscribed)),
+	);
+	await rig.deployment.stopN8n();
+	const settings = await call(`${rig.sandbox.controlUrl}/webhook_settings`, 'GET');
+	// 12 retries from 2 ms, doubling: the service gives up on each notification within 10 s.
+	await call(`${rig.sandbox.controlUrl}/webhook_settings`, 'PATCH', { retry_base_seconds: 0.002 });
+	await resetCounters(rig);
+	const holds = await call(`${rig.sandbox.controlUrl}/scenarios/customs_hold`, 'POST', {
+		container_ids: containerIds,
+		spread_seconds: BURST.spreadSeconds,
+		gap_seconds: BURST.holdGapSeconds,
+	});
+	await sleep(holds.ends_in_seconds * 1000);
+	let stats: Json;
+	for (let waited = 0; ; waited += 1000) {
+		stats = await call(`${rig.sandbox.controlUrl}/stats`, 'GET');
+		const pending = [rig.webhookIds.holdAlerts, rig.webhookIds.board].reduce(
+			(sum, id) => sum + (stats.webhooks[id]?.notifications.pending ?? 0),
+			0,
+		);
+		if (pending === 0) break;
+		if (waited > 120_000) throw new Error(`${pending} notifications still pending after 2 minutes`);
+		await sleep(1000);
+	}
+	await call(`${rig.sandbox.controlUrl}/webhook_settings`, 'PATCH', {
+		retry_base_seconds: settings.retry_base_seconds,
+	});
+	const missed = {
+		hold_alerts: stats.webhooks[rig.webhookIds.holdAlerts]?.notifications.failed ?? 0,
+		pickup_board: stats.webhooks[rig.webhookIds.board]?.notifications.failed ?? 0,
+	};
+	say(
+		`${rig.mode}: n8n down, ${missed.hold_alerts + missed.pickup_board} notifications failed; starting n8n`,
+	);
+
+	const guard = new MemoryGuard(rig);
+	const sampler = new ProcessSampler(guard.check);
+	sampler.start();
+	const started = Date.now();
+	await rig.deployment.start();
+	const ready = Date.now();
+	const changes = emailedChanges(rig.holdAlerts);
+	const observed = await observe(
+		rig,
+		numbers,
+		started,
+		started + CATCH_UP_LIMIT_MINUTES * 60_000,
+		changes,
+		sampler,
+		guard,
+	);
+	sampler.stop();
+	const usage = sampler.summary();
+	const { figures, executionIds } = await finalFigures(rig, started);
+
+	// Which missed notifications ran, and how often: from the log's failed notifications and the
+	// trigger items of every execution since n8n started.
+	const log = await readList(rig.sandbox, '/webhook_notifications');
+	const ranOnce = async (example: Example, webhookId: string, ids: string[]) => {
+		const failed = log.data.filter(
+			(record) =>
+				(record.relationships?.webhook?.data as { id: string } | undefined)?.id === webhookId &&
+				record.attributes?.delivery_status === 'failed',
+		);
+		// Only notifications the trigger makes items of start the workflow (the hold alerts take
+		// hold changes only): told by the receiver's copy of the same notification.
+		const twin = new Map<string, Json>();
+		for (const delivery of rig.receiver.deliveries) {
+			const reference = delivery.body?.data?.relationships?.reference_object?.data?.id;
+			twin.set(`${delivery.body?.data?.attributes?.event}:${reference}`, delivery.body);
+		}
+		const runnable = failed.filter((record) => {
+			const reference = (record.relationships?.reference_object?.data as { id: string }).id;
+			const copy = twin.get(`${record.attributes?.event}:${reference}`);
+			return copy !== undefined && triggerItems(example, copy).length > 0;
+		});
+		const runs = await notificationsRun(rig, example, ids);
+		return {
+			missed: failed.length,
+			missed_that_start_the_workflow: runnable.length,
+			ran: runnable.filter((record) => (runs.get(record.id) ?? 0) >= 1).length,
+			ran_more_than_once: runnable.filter((record) => (runs.get(record.id) ?? 0) > 1).length,
+		};
+	};
+	const notifications = {
+		hold_alerts: await ranOnce(rig.holdAlerts, rig.webhookIds.holdAlerts, executionIds.holdAlerts),
+		pickup_board: await ranOnce(rig.board, rig.webhookIds.board, executionIds.board),
+	};
+	return {
+		scenario: 'catch_up',
+		n: containerIds.length,
+		missed,
+		n8n_ready_after_s: seconds(ready - started),
+		ended: observed.ended,
+		time_limit_minutes: CATCH_UP_LIMIT_MINUTES,
+		alerts: summarizeAlerts(observed.alerts, started),
+		board: {
+			...observed.board,
+			equal_after_s:
+				observed.boardEqualAt === null ? null : seconds(observed.boardEqualAt - started),
+			checked_every_s: BOARD_CHECK_MS / 1000,
+		},
+		notifications_run: notifications,
+		pending_at_end: observed.pendingAtEnd,
+		board_check_errors: observed.boardCheckErrors,
+		...figures,
+		usage,
+		timeline: observed.timeline,
+	};
+}
+
+// ------------------------------------------------------------------------------ main
+
+function git(args: string[]): string {
+	try {
+		return execFileSync('git', args, { cwd: REPO, encoding: 'utf8' }).trim();
+	} catch {
+		return '';
+	}
+}
+
+const MODE_NAMES: Record<string, string> = {
+	single: 'one n8n (SQLite)',
+	queue: 'queue mode (main, webhook process, 2 workers; Postgres, Redis)',
+};
+
+/** The rig of the run under way: stopped whatever ends the bench, Ctrl-C included. */
+let current: Rig | undefined;
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+	process.once(signal, () => {
+		say(`${signal}: stopping n8n, the sandbox and the mail server`);
+		void (current ? tearDown(current) : Promise.resolve()).finally(() => process.exit(130));
+	});
+
+async function main() {
+	const scripts = await n8nScripts();
+	// What was measured: the nodes (dist is built from them at this commit: npm run bench:burst
+	// builds first) and the examples, as the last commit that changed them left them.
+	const product = ['nodes', 'credentials', 'examples'];
+	const commit = `${git(['rev-parse', '--short', 'HEAD'])}, product code of ${git(['log', '-1', '--format=%h %cs', '--', ...product])}`;
+	const dirty = git(['status', '--porcelain', '--', ...product]) !== '';
+	const runs: RunFigures[] = [];
+	const plan: Array<{ scenario: string; mode: string; n: number | null }> = [];
+	for (const scenario of SCENARIOS)
+		for (const mode of MODES)
+			if (scenario === 'burst') for (const n of SIZES) plan.push({ scenario, mode, n });
+			else plan.push({ scenario, mode, n: null });
+	for (const { scenario, mode, n } of plan) {
+		say(`${scenario} in ${MODE_NAMES[mode] ?? mode}${n === null ? '' : `, N=${n}`}`);
+		const measuredAt = new Date().toISOString();
+		const rig = await setUp(mode);
+		current = rig;
+		try {
+			const figures = scenario === 'burst' ? await runBurst(rig, n!) : await runCatchUp(rig);
+			runs.push({
+				key: `${scenario} ${mode}${n === null ? '' : ` ${n}`}`,
+				mode,
+				deployment: MODE_NAMES[mode] ?? mode,
+				measured_at: measuredAt,
+				commit: `${commit}${dirty ? ' with uncommitted changes' : ''}`,
+				...figures,
+			} as RunFigures);
+		} catch (error) {
+			say(`${scenario} ${mode}: ${(error as Error).stack ?? String(error)}`);
+			say(`sandbox log:\n${rig.sandbox.log().slice(-3000)}`);
+			throw error;
+		} finally {
+			current = undefined;
+			await tearDown(rig);
+		}
+		// Written after every run, so that a long run interrupted keeps what it measured.
+		write(runs, scripts.N8N_VERSION);
+	}
+}
+
+function write(runs: RunFigures[], n8nVersion: string) {
+	const dir = path.join(__dirname, 'results');
+	mkdirSync(dir, { recursive: true });
+	const file = path.join(dir, 'burst.json');
+	let previous: RunFigures[] = [];
+	try {
+		previous = (JSON.parse(readFileSync(file, 'utf8')) as BurstResults).runs;
+	} catch {
+		// No earlier figures.
+	}
+	const results: BurstResults = {
+		written_at: new Date().toISOString(),
+		setup: {
+			n8n: n8nVersion,
+			node: process.version,
+			cpus: os.cpus().length,
+			cpu_model: os.cpus()[0]?.model ?? 'unknown',
+			memory_gb: Math.round(os.totalmem() / 2 ** 30),
+		},
+		targets: {
+			attempts_per_notification: TARGETS.attemptsPerNotification,
+			minutes_n150: TARGETS.minutesFor(150),
+			minutes_n500: TARGETS.minutesFor(500),
+			failed_executions: TARGETS.failedExecutions,
+			peak_memory_gb: TARGETS.peakMemoryBytes / 2 ** 30,
+			catch_up_minutes: TARGETS.catchUpMinutes,
+		},
+		// A run of some parts keeps the other parts' last figures.
+		runs: [...previous.filter((old) => !runs.some((fresh) => fresh.key === old.key)), ...runs],
+	};
+	writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+	writeFileSync(path.join(dir, 'burst.md'), writeBurstReport(results));
+}
+
+main().catch((error: unknown) => {
+	process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+	process.exitCode = 1;
+});

@@ -1,0 +1,147 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
+/**
+ * The two n8n deployments the benches drive (bench/storm.ts, bench/burst.ts), each a real n8n
+ * with the packed package: one n8n on SQLite as scripts/lib/n8n.mjs sets it up, and queue mode as
+ * scripts/lib/queue.mjs does (Postgres, Redis, main, webhook process, workers). Import workflows
+ * with `cli` before `start`; `stop` leaves nothing running and removes their folders.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { OWNER } from '../test/e2e/helpers';
+
+export type Env = Record<string, string>;
+export interface CliResult {
+	code: number | string;
+	stdout: string;
+	stderr: string;
+}
+
+/** scripts/lib/n8n.mjs, as the benches use it. */
+export interface N8nScripts {
+	freePort(): Promise<number>;
+	prepareInstance(options: unknown): Promise<{ n8nDir: string; env: Env }>;
+	n8nCli(n8nDir: string, env: Env, args: string[]): Promise<CliResult>;
+	startN8n(
+		n8nDir: string,
+		env: Env,
+		options?: { onLog?: (text: string) => void },
+	): Promise<{ stop(): Promise<void> }>;
+	activateWorkflowArgs(workflowId: string): string[];
+	login(baseUrl: string, email: string, password: string): Promise<string>;
+	restCall(
+		baseUrl: string,
+		cookie: string,
+		method: string,
+		pathname: string,
+		body?: unknown,
+	): Promise<unknown>;
+	listExecutions(baseUrl: string, cookie: string, workflowId: string): Promise<unknown[]>;
+	N8N_VERSION: string;
+}
+
+export async function n8nScripts(): Promise<N8nScripts> {
+	// @ts-expect-error: an .mjs helper shared with the scripts
+	return (await import('../scripts/lib/n8n.mjs')) as N8nScripts;
+}
+
+export interface Deployment {
+	name: string;
+	/** Where the service delivers: n8n's production webhooks are under it. */
+	webhookBase: string;
+	/** n8n's editor and REST API. */
+	restBase: string;
+	cli(args: string[]): Promise<CliResult>;
+	/** Starts every n8n process (the database and queue stay as they are). */
+	start(): Promise<void>;
+	/** Stops every n8n process; the database and queue stay. */
+	stopN8n(): Promise<void>;
+	restart(): Promise<void>;
+	/** Stops everything and removes the folders. */
+	stop(): Promise<void>;
+}
+
+export interface DeploymentOptions {
+	/** More settings for every n8n process. */
+	env?: Env;
+	/** Said after the deployment's name (e.g. the settings `env` changes). */
+	label?: string;
+	/** Sees everything each n8n process prints; `process` names it (`n8n`, `main`, `worker-1`…). */
+	onLog?: (process: string, text: string) => void;
+	/** A folder for CPU profiles of the one n8n (`node --cpu-prof`), written when it stops. */
+	profileDir?: string;
+}
+
+export async function singleN8n(options: DeploymentOptions = {}): Promise<Deployment> {
+	const lib = await n8nScripts();
+	const userFolder = mkdtempSync(path.join(os.tmpdir(), 'ct-bench-'));
+	const port = await lib.freePort();
+	const { n8nDir, env } = await lib.prepareInstance({
+		userFolder,
+		port,
+		brokerPort: await lib.freePort(),
+		owner: OWNER,
+	});
+	Object.assign(env, options.env ?? {});
+	if (options.profileDir) env.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${options.profileDir}`;
+	let running: { stop(): Promise<void> } | undefined;
+	const onLog = options.onLog && ((text: string) => options.onLog!('n8n', text));
+	const deployment: Deployment = {
+		name: `one n8n (SQLite)${options.label ?? ''}`,
+		webhookBase: `http://127.0.0.1:${port}`,
+		restBase: `http://127.0.0.1:${port}`,
+		cli: (args) => lib.n8nCli(n8nDir, env, args),
+		async start() {
+			running ??= await lib.startN8n(n8nDir, env, { onLog });
+		},
+		async stopN8n() {
+			await running?.stop();
+			running = undefined;
+		},
+		async restart() {
+			await deployment.stopN8n();
+			await deployment.start();
+		},
+		async stop() {
+			await deployment.stopN8n();
+			rmSync(userFolder, { recursive: true, force: true });
+		},
+	};
+	return deployment;
+}
+
+export async function queueMode(options: DeploymentOptions = {}): Promise<Deployment> {
+	// @ts-expect-error: an .mjs helper shared with the scripts
+	const lib = (await import('../scripts/lib/queue.mjs')) as {
+		prepareQueueCluster(options: unknown): Promise<
+			Omit<Deployment, 'name' | 'webhookBase' | 'restBase'> & {
+				webhookBaseUrl: string;
+				mainUrl: string;
+			}
+		>;
+	};
+	const cluster = await lib.prepareQueueCluster({
+		owner: OWNER,
+		workers: 2,
+		extra: options.env ?? {},
+		onLog: options.onLog,
+	});
+	return {
+		name: `queue mode (main, webhook process, 2 workers; Postgres, Redis)${options.label ?? ''}`,
+		webhookBase: cluster.webhookBaseUrl,
+		restBase: cluster.mainUrl,
+		cli: (args) => cluster.cli(args),
+		start: () => cluster.start(),
+		stopN8n: () => cluster.stopN8n(),
+		restart: () => cluster.restart(),
+		stop: () => cluster.stop(),
+	};
+}
+
+/** Imports into a deployment that is not running; a failed command throws with its output. */
+export async function checkedCli(deployment: Deployment, args: string[]): Promise<void> {
+	const result = await deployment.cli(args);
+	if (result.code !== 0)
+		throw new Error(`n8n ${args[0]}: ${(result.stderr + result.stdout).slice(-2000)}`);
+}

@@ -1,0 +1,70 @@
+// The Pickup board's rows (examples/pickup-board.json, examples/README.md section 2) worked out
+// from a Container → Get item under the README's column rules, without the workflow's
+// expressions: what test/e2e/pickupBoard.test.ts and bench/burst.ts compare the Data Table with.
+import { DateTime } from 'luxon';
+
+type Item = Record<string, unknown>;
+export type BoardRow = Record<string, unknown>;
+
+/** What the board's Get the container node asks Container → Get to include. */
+export const BOARD_INCLUDES = ['shipment', 'pod_terminal', 'pickup_facility'];
+
+const READINESS: Record<string, string> = {
+	ready: 'Ready',
+	on_hold: 'On hold',
+	not_available: 'Not available',
+	out_of_sync: 'Out of sync',
+	unknown: 'Unknown',
+};
+const FEE_COLUMNS = ['demurrage', 'exam', 'extended_dwell_time'];
+
+/** A board row as examples/README.md (section 2) describes its columns. */
+export function expectedBoardRow(item: Item): BoardRow {
+	const byType = item.fees_by_type as Record<string, number> | null;
+	const fee = (type: string) => (byType === null ? null : (byType[type] ?? 0));
+	const otherFees =
+		byType === null
+			? null
+			: Math.round(
+					Object.entries(byType)
+						.filter(([type]) => ![...FEE_COLUMNS, 'total'].includes(type))
+						.reduce((sum, [, amount]) => sum + amount, 0) * 100,
+				) / 100;
+	const zone = item.last_free_day_timezone as string | null;
+	const offset = zone
+		? DateTime.fromISO(String(item.last_free_day), { zone }).toFormat('ZZ')
+		: undefined;
+	return {
+		container_number: item.number,
+		status: item.current_status,
+		readiness: READINESS[String(item.pickup_status)] ?? item.pickup_status,
+		ready_for_pickup: item.ready_for_pickup,
+		why_not_ready: item.ready_for_pickup === true ? '' : item.pickup_status_reason,
+		active_holds: (item.active_holds as string[]).join(', '),
+		last_free_day: item.last_free_day_date,
+		days_left: item.days_until_last_free_day,
+		last_free_day_at: item.last_free_day_facility,
+		last_free_day_time_zone: zone ? `${zone} (UTC${offset})` : null,
+		last_free_day_source: item.last_free_day_source,
+		fees_demurrage: fee('demurrage'),
+		fees_exam: fee('exam'),
+		fees_extended_dwell_time: fee('extended_dwell_time'),
+		fees_other: otherFees,
+		fees_total: item.fees_total,
+		fees_currency: item.fees_currency,
+		terminal: item.terminal,
+	};
+}
+
+/**
+ * A row of the Data Table as n8n's REST API gives it, split into the board's columns and what
+ * n8n adds (`id`, `createdAt`, `updatedAt`) with the time the workflow wrote it (`updated_at`).
+ */
+export function boardRowParts(row: BoardRow): {
+	columns: BoardRow;
+	n8nColumns: unknown[];
+	writtenAt: unknown;
+} {
+	const { id, createdAt, updatedAt, updated_at: writtenAt, ...columns } = row;
+	return { columns, n8nColumns: [id, createdAt, updatedAt], writtenAt };
+}
