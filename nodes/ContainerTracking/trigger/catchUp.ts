@@ -327,6 +327,9 @@ export async function catchUp(
 	let startedCount = 0;
 	let executions = 0;
 	let batch: Array<{ id: string; items: IDataObject[] }> = [];
+	let batchItems = 0;
+	const caughtUp = (staticData.caughtUp ?? {}) as CaughtUpIds;
+	staticData.caughtUp = caughtUp;
 	const emitBatch = () => {
 		if (batch.length === 0) return;
 		const ids = batch.map((entry) => entry.id);
@@ -339,14 +342,12 @@ export async function catchUp(
 		startedCount += batch.length;
 		executions += 1;
 		batch = [];
+		batchItems = 0;
 	};
 	const remember = (entry: LoggedNotification) => {
 		memory.backlog.delete(entry.id);
 		memory.pending.delete(entry.id);
-		staticData.caughtUp = {
-			...(staticData.caughtUp as CaughtUpIds),
-			[entry.id]: entry.createdAt,
-		};
+		caughtUp[entry.id] = entry.createdAt;
 	};
 	try {
 		for (const entry of due) {
@@ -364,17 +365,17 @@ export async function catchUp(
 			}
 			// A live copy that reached this process first already ran; one that comes later is a repeat.
 			if (repeats && !repeats.claim(entry.id)) continue;
-			const batchItems = batch.reduce((sum, caught) => sum + caught.items.length, 0);
 			if (batch.length >= MAX_BATCH_DELIVERIES || batchItems + items.length > MAX_BATCH_ITEMS)
 				emitBatch();
 			batch.push({ id: entry.id, items });
+			batchItems += items.length;
 		}
 	} finally {
 		// The log's clock, not this process's: the service stamps created_at. Set before the last
 		// emit: n8n saves a trigger's static data with each emit.
 		const readFrom = readStart(memory, newest || now, settings);
 		staticData.catchUpFrom = readFrom;
-		staticData.caughtUp = pruned((staticData.caughtUp ?? {}) as CaughtUpIds, readFrom);
+		staticData.caughtUp = pruned(caughtUp, readFrom);
 		emitBatch();
 	}
 	if (memory.backlog.size > 0)
