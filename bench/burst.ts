@@ -56,6 +56,15 @@ const LIMIT_MINUTES = process.env.BURST_LIMIT_MINUTES
 	: undefined;
 const CATCH_UP_NOTIFICATIONS = Number(process.env.BURST_CATCH_UP ?? 1000);
 /**
+ * More settings for every n8n process, as JSON (BURST_N8N_ENV, e.g.
+ * `{"N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE":"true"}`): a run with settings is kept apart from one
+ * with n8n's defaults, its column named by them.
+ */
+const N8N_ENV = JSON.parse(process.env.BURST_N8N_ENV ?? '{}') as Record<string, string>;
+const SETTINGS = Object.entries(N8N_ENV)
+	.map(([name, value]) => `${name}=${value}`)
+	.join(', ');
+/**
  * The machine is shared: a run ends when n8n's memory reaches this (BURST_MEMORY_CAP_GB) or the
  * machine has less than 3 GB left, and n8n is stopped at once below 1.5 GB, before the kernel
  * picks what to kill.
@@ -330,8 +339,8 @@ async function setUp(mode: string): Promise<Rig> {
 		started.push({ stop: () => receiver.close() });
 		const deployment =
 			mode === 'queue'
-				? await queueMode({ onLog: log.read })
-				: await singleN8n({ onLog: log.read });
+				? await queueMode({ onLog: log.read, env: N8N_ENV })
+				: await singleN8n({ onLog: log.read, env: N8N_ENV });
 		started.push(deployment);
 
 		const fixtures = mkdtempSync(path.join(os.tmpdir(), 'ct-burst-'));
@@ -1171,8 +1180,10 @@ async function main() {
 		try {
 			const figures = scenario === 'burst' ? await runBurst(rig, n!) : await runCatchUp(rig);
 			runs.push({
-				key: `${scenario} ${mode}${n === null ? '' : ` ${n}`}`,
+				key: `${scenario} ${mode}${n === null ? '' : ` ${n}`}${SETTINGS ? ` ${SETTINGS}` : ''}`,
+				scenario,
 				mode,
+				settings: SETTINGS,
 				deployment: MODE_NAMES[mode] ?? mode,
 				measured_at: measuredAt,
 				commit: `${commit}${dirty ? ' with uncommitted changes' : ''}`,

@@ -43,11 +43,16 @@ const duration = (value: number | null, missing: string) => {
 };
 /** ✓ or ✗ after a figure compared with its target. */
 const mark = (ok: boolean) => (ok ? ' ✓' : ' ✗');
-const modeLabel = (run: RunFigures) => (run.mode === 'queue' ? 'queue mode' : 'one n8n');
+/** The deployment, and the n8n settings it ran with beside n8n's defaults (BURST_N8N_ENV). */
+const modeLabel = (run: RunFigures) =>
+	`${run.mode === 'queue' ? 'queue mode' : 'one n8n'}${run.settings ? ` (${String(run.settings)})` : ''}`;
 
 function columns(runs: RunFigures[]): RunFigures[] {
 	return [...runs].sort(
-		(a, b) => MODE_ORDER.indexOf(a.mode) - MODE_ORDER.indexOf(b.mode) || Number(a.n) - Number(b.n),
+		(a, b) =>
+			String(a.settings ?? '').localeCompare(String(b.settings ?? '')) ||
+			MODE_ORDER.indexOf(a.mode) - MODE_ORDER.indexOf(b.mode) ||
+			Number(a.n) - Number(b.n),
 	);
 }
 
