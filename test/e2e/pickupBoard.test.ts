@@ -5,12 +5,15 @@
 // sandbox; the table must then hold exactly one row per container, each equal to what Container →
 // Get says about that container (read by the node in the same n8n) under the README's column
 // rules. Then the hourly branch runs once: it rewrites every row in place, brings back a deleted
-// row and puts right a wrong one, and adds no row.
+// row and puts right a wrong one, and adds no row. Last, a delivery of an old state that arrives
+// late (a new notification id, as a long-retried one has) must leave every row as it is.
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { DateTime } from 'luxon';
 
+import { signBody } from '../../sandbox/webhooks/delivery';
 import { eventually } from '../support/sandbox';
 import { importNative } from '../support/importNative';
 import { BOARD_INCLUDES, boardRowParts, expectedBoardRow } from '../support/pickupBoardRows';
@@ -19,6 +22,7 @@ import {
 	n8nLib,
 	rest,
 	sandboxCredential,
+	sandboxWebhooks,
 	SETUP_TIMEOUT,
 	sleep,
 	START,
@@ -113,13 +117,17 @@ describe('e2e: the Pickup board example keeps one Data Table row per container',
 		expect([...numbers].sort()).toEqual([...containerIds.keys()].sort());
 		for (const row of board) {
 			// id, createdAt and updatedAt are n8n's own columns.
-			const { columns, n8nColumns, writtenAt } = boardRowParts(row);
+			const { columns, n8nColumns, writtenAt, stateAsOf } = boardRowParts(row);
 			expect(n8nColumns).not.toContain(undefined);
 			const item = gets.get(String(row.container_number));
 			expect(item).toBeDefined();
 			expect(columns).toEqual(expectedBoardRow(item!));
 			expect(Date.parse(String(writtenAt))).toBeGreaterThanOrEqual(since);
 			expect(Date.parse(String(writtenAt))).toBeLessThanOrEqual(Date.now());
+			// When the row's state was the service's: a notification's time (whole seconds) or a read's.
+			expect(String(stateAsOf)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+			expect(Date.parse(String(stateAsOf))).toBeGreaterThanOrEqual(since - 1000);
+			expect(Date.parse(String(stateAsOf))).toBeLessThanOrEqual(Date.now());
 		}
 	};
 
@@ -406,6 +414,85 @@ describe('e2e: the Pickup board example keeps one Data Table row per container',
 				expect(after.find((entry) => entry.id === row.id)?.container_number).toBe(
 					row.container_number,
 				);
+		},
+		TEST_TIMEOUT,
+	);
+
+	it(
+		'a delivery of an older state that arrives late leaves every row equal to Container → Get, also after n8n restarted',
+		async () => {
+			const webhookId = await boardWebhookId();
+			const webhook = (await sandboxWebhooks(ctx.handle)).find((entry) => entry.id === webhookId)!;
+			// The first container.updated the board got for a box that has changed much since: it
+			// carries the box before it was released.
+			const { dispatcher } = ctx.handle.sandbox;
+			const about = containerIds.get('MAEU6123458');
+			const oldest = ctx.handle.sandbox.world.store
+				.list('webhook_notification')
+				.filter(
+					(record) =>
+						(record.relationships?.webhook?.data as { id: string } | undefined)?.id === webhookId &&
+						record.attributes.event === 'container.updated' &&
+						(dispatcher.notifications.carriedBy(record.id) ?? []).some(
+							(carried) => carried.type === 'container' && carried.id === about,
+						),
+				)
+				.sort((a, b) =>
+					String(a.attributes.created_at).localeCompare(String(b.attributes.created_at)),
+				)[0];
+			expect(oldest).toBeDefined();
+			const oldAsOf = String(oldest.attributes.created_at);
+			/** Sends it again as a notification the service retried for long: a new id, so it runs. */
+			const deliverLate = async () => {
+				const envelope = dispatcher.notifications.envelope(
+					oldest,
+					ctx.handle.sandbox.url,
+					dispatcher.notifications.carriedBy(oldest.id),
+				) as { data: { id: string; attributes: Record<string, unknown> } };
+				const lateId = randomUUID();
+				envelope.data.id = lateId;
+				if (envelope.data.attributes.id !== undefined) envelope.data.attributes.id = lateId;
+				const body = JSON.stringify(envelope);
+				const answer = await fetch(webhook.attributes.url, {
+					method: 'POST',
+					headers: {
+						'Content-Type': 'application/json',
+						'X-SVC-Webhook-Signature': signBody(body, webhook.attributes.secret),
+					},
+					body,
+				});
+				expect(answer.status).toBe(200);
+				return await eventually(
+					async () => {
+						for (const run of await boardRuns()) {
+							if (!run.stoppedAt) continue;
+							const runData = runDataOf(await n8nRest('GET', `/executions/${run.id}`));
+							const items = outputOf(runData, 'Pickup readiness or deadline changed') ?? [];
+							const late = items.find((item) =>
+								(item.notification_ids as string[]).includes(lateId),
+							);
+							if (late) return { late, written: outputOf(runData, 'Upsert the row') ?? [] };
+						}
+						return undefined;
+					},
+					{ timeoutMs: 60_000, intervalMs: 500, what: 'the late delivery to run' },
+				);
+			};
+
+			// The trigger gave newer states of that box: it reads the box as it is now.
+			const looked = await deliverLate();
+			expect(Date.parse(String(looked.late.container_as_of))).toBeGreaterThan(Date.parse(oldAsOf));
+			expectBoardToMatch(await rows(), await containerGets(), journeyStart);
+
+			// A restarted n8n (or another worker) remembers no state: the item carries the old one,
+			// and the board, whose row is newer, does not take it.
+			await ctx.stopN8n();
+			n8n = await ctx.start();
+			const before = await rows();
+			const carried = await deliverLate();
+			expect(carried.late.container_as_of).toBe(oldAsOf);
+			expect(carried.written).toEqual([]);
+			expect(await rows()).toEqual(before);
 		},
 		TEST_TIMEOUT,
 	);

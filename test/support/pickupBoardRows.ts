@@ -57,14 +57,23 @@ export function expectedBoardRow(item: Item): BoardRow {
 }
 
 /**
- * A row of the Data Table as n8n's REST API gives it, split into the board's columns and what
- * n8n adds (`id`, `createdAt`, `updatedAt`) with the time the workflow wrote it (`updated_at`).
+ * A row of the Data Table as n8n's REST API gives it, split into the board's columns, what n8n
+ * adds (`id`, `createdAt`, `updatedAt`), the time the workflow wrote it (`updated_at`) and the
+ * time its state was the service's (`state_as_of`).
  */
 export function boardRowParts(row: BoardRow): {
 	columns: BoardRow;
 	n8nColumns: unknown[];
 	writtenAt: unknown;
+	stateAsOf: unknown;
 } {
-	const { id, createdAt, updatedAt, updated_at: writtenAt, ...columns } = row;
-	return { columns, n8nColumns: [id, createdAt, updatedAt], writtenAt };
+	const {
+		id,
+		createdAt,
+		updatedAt,
+		updated_at: writtenAt,
+		state_as_of: stateAsOf,
+		...columns
+	} = row;
+	return { columns, n8nColumns: [id, createdAt, updatedAt], writtenAt, stateAsOf };
 }

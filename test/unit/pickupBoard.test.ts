@@ -48,10 +48,13 @@ const SET_TYPE: Record<string, string> = {
 	// An ISO timestamp, which the Data Table reads into its Date column.
 	date: 'string',
 };
-/** Everything but the node that writes the rows, sticky notes, node ids and the webhook's id. */
-const board = (workflow: Workflow, writer: string) => ({
+/**
+ * Everything but the nodes that write the rows (the first of `writers` is where Board columns'
+ * items go), sticky notes, node ids and the webhook's id.
+ */
+const board = (workflow: Workflow, writers: string[]) => ({
 	nodes: workflow.nodes
-		.filter((entry) => entry.name !== writer && entry.type !== 'n8n-nodes-base.stickyNote')
+		.filter((entry) => !writers.includes(entry.name) && entry.type !== 'n8n-nodes-base.stickyNote')
 		.map(({ name, type, typeVersion, parameters, credentials }) => ({
 			name,
 			type,
@@ -67,7 +70,18 @@ const board = (workflow: Workflow, writer: string) => ({
 					: parameters,
 			credentials,
 		})),
-	connections: JSON.stringify(workflow.connections).replaceAll(writer, '<writer>'),
+	connections: JSON.stringify(
+		Object.fromEntries(
+			Object.entries(
+				workflow.connections as Record<string, { main: Array<Array<{ node: string }>> }>,
+			)
+				.filter(([from]) => !writers.includes(from))
+				.map(([from, { main }]) => [
+					from,
+					main.map((targets) => targets.filter(({ node: to }) => !writers.slice(1).includes(to))),
+				]),
+		),
+	).replaceAll(writers[0], '<writer>'),
 });
 
 describe('Pickup board examples', () => {
@@ -118,7 +132,9 @@ describe('Pickup board examples', () => {
 	});
 
 	it('the Google Sheets variant is the same workflow, writing the same columns', () => {
-		expect(board(sheets, 'Append or update the row')).toEqual(board(dataTable, 'Upsert the row'));
+		expect(board(sheets, ['Append or update the row'])).toEqual(
+			board(dataTable, ['Not newer on the board', 'Rows newer on the board', 'Upsert the row']),
+		);
 		const write = node(sheets, 'Append or update the row');
 		expect(write.type).toBe('n8n-nodes-base.googleSheets');
 		expect(write.parameters).toMatchObject({

@@ -4,7 +4,9 @@ import { deliveryCore } from '../schemas';
 import { addMissingContainers } from './containerLookup';
 import { newNotificationItems } from './durableRepeats';
 import { latestStatePerContainer } from './latestState';
+import { markOutdatedStates, rememberStates } from './newestStates';
 import { deliveryOf, notificationItems, type ItemOptions } from './notificationItems';
+import { triggerScope } from './repeats';
 
 /** Output: one item per change (and per hold or fee), or one per container. */
 export const OUTPUT_CHANGES = 'changes';
@@ -27,9 +29,10 @@ function itemsOf(item: INodeExecutionData, options: ItemOptions): INodeExecution
  * What runs in the execution a delivery (or a batch of deliveries, trigger/deliveryBatches.ts,
  * or the catch-up) started: notifications an earlier execution recorded stop here
  * (trigger/durableRepeats.ts); the others become the workflow's items; the containers deliveries
- * did not include are looked up (trigger/containerLookup.ts), here rather than while a delivery
- * waits for its answer, with the execution's time to ride out an outage; then, when asked, one
- * item per container.
+ * did not include, or included older than an earlier execution gave them (trigger/newestStates.ts),
+ * are looked up (trigger/containerLookup.ts), here rather than while a delivery waits for its
+ * answer, with the execution's time to ride out an outage; then, when asked, one item per
+ * container.
  */
 export async function triggerExecution(
 	context: IExecuteFunctions,
@@ -42,11 +45,11 @@ export async function triggerExecution(
 	const fresh = await newNotificationItems(context, input, options.deduplicate);
 	const items = fresh.flatMap((item) => itemsOf(item, options));
 	if (options.raw || items.length === 0) return [items];
-	if (options.fetchContainer)
-		await addMissingContainers(
-			context,
-			items.map((item) => item.json),
-		);
+	const jsons = items.map((item) => item.json);
+	const scope = triggerScope(context);
+	markOutdatedStates(scope, jsons);
+	if (options.fetchContainer) await addMissingContainers(context, jsons);
+	rememberStates(scope, jsons);
 	const output = context.getNodeParameter('output', 0, OUTPUT_CHANGES) as string;
 	return [output === OUTPUT_LATEST_STATE ? latestStatePerContainer(items) : items];
 }

@@ -1,0 +1,53 @@
+// A late notification must not bring an old state back (nodes/ContainerTracking/trigger/newestStates.ts):
+// an item whose container state is older than one an earlier execution of the same trigger gave
+// is marked for a fresh read; items of one execution are not compared with each other.
+import type { IDataObject } from 'n8n-workflow';
+
+import {
+	markOutdatedStates,
+	rememberStates,
+} from '../../nodes/ContainerTracking/trigger/newestStates';
+
+const item = (id: string, asOf: string): IDataObject => ({
+	container_id: id,
+	container: { id, container_as_of: asOf, container_state_complete: true },
+});
+const state = (entry: IDataObject) => entry.container as IDataObject;
+
+describe('newest states per container', () => {
+	it('marks a state older than one an earlier execution gave, and only that one', () => {
+		const scope = 'workflow-a:node-1';
+		const first = [item('c1', '2026-11-26T10:00:05Z'), item('c2', '2026-11-26T10:00:01Z')];
+		markOutdatedStates(scope, first);
+		expect(first.map((entry) => state(entry).container_state_outdated)).toEqual([
+			undefined,
+			undefined,
+		]);
+		rememberStates(scope, first);
+
+		const late = [
+			item('c1', '2026-11-26T10:00:02Z'),
+			item('c1', '2026-11-26T10:00:05Z'),
+			item('c2', '2026-11-26T10:00:09Z'),
+			item('c3', '2026-11-26T09:00:00Z'),
+		];
+		markOutdatedStates(scope, late);
+		expect(late.map((entry) => state(entry).container_state_complete)).toEqual([
+			false,
+			true,
+			true,
+			true,
+		]);
+		expect(state(late[0]).container_state_outdated).toBe(true);
+	});
+
+	it('keeps each trigger apart, and ignores items without a dated state', () => {
+		rememberStates('workflow-b:node-1', [item('c1', '2026-11-26T12:00:00Z')]);
+		const other = [item('c1', '2026-11-26T11:00:00Z'), { container_id: 'c1' }];
+		markOutdatedStates('workflow-c:node-1', other);
+		expect(state(other[0]).container_state_complete).toBe(true);
+		const undated = [{ container_id: 'c1', container: { id: 'c1' } }] as IDataObject[];
+		markOutdatedStates('workflow-b:node-1', undated);
+		expect(state(undated[0]).container_state_complete).toBeUndefined();
+	});
+});
