@@ -114,6 +114,37 @@ describe('deliveries that arrive together', () => {
 		expect(sizes.length).toBeLessThanOrEqual(3);
 	});
 
+	it('while n8n takes longer than the window to create an execution, the deliveries meanwhile gather in one batch, not one per window', async () => {
+		const harness = harnessOf();
+		harness.creationMs = 1_500;
+		await sleep(1_100);
+		// 120 deliveries, one every 25 ms for 3 s.
+		const results = await Promise.all(
+			Array.from({ length: 120 }, async (_, index) => {
+				await sleep(index * 25);
+				const startedAt = performance.now();
+				const delivered = await deliverSigned(harness, referenceOnly());
+				return { delivered, waitedMs: performance.now() - startedAt };
+			}),
+		);
+		const leaders = started(results.map(({ delivered }) => delivered));
+		// The first goes at once; the next gathers until its execution exists (1.5 s), and the one
+		// after until that one's. One batch per 1 s window, each waiting for the one before, would
+		// be four, and their deliveries would wait ever longer.
+		expect(leaders.length).toBeLessThanOrEqual(3);
+		expect(leaders.flatMap((leader) => idsOf(leader.items))).toHaveLength(120);
+		const followers = results.filter(({ delivered }) => !delivered.result.workflowData);
+		expect(followers.every(({ delivered }) => delivered.result.webhookResponse !== undefined)).toBe(
+			true,
+		);
+		expect(
+			followers
+				.map(({ delivered }) => delivered.result.webhookResponse)
+				.filter((answer) => (answer as IDataObject).message !== 'Received'),
+		).toEqual([]);
+		expect(Math.max(...results.map(({ waitedMs }) => waitedMs))).toBeLessThan(4_000);
+	});
+
 	it('a sender that waits for each answer is not held for the window: a quiet batch closes after IDLE_MS', async () => {
 		const harness = harnessOf();
 		const before = performance.now();

@@ -54,6 +54,8 @@ export class TriggerHarness {
 	readonly workflow: Workflow;
 	/** What n8n answers the next deliveries that start an execution (see CreationAnswer). */
 	creationAnswer: CreationAnswer = 200;
+	/** How long n8n takes to create an execution before it answers (a busy n8n takes seconds). */
+	creationMs = 0;
 	private readonly trigger = new ContainerTrackingTrigger();
 
 	constructor(
@@ -234,7 +236,9 @@ export class TriggerHarness {
 		if (!result.noWebhookResponse) {
 			const status = result.workflowData ? this.creationAnswer : 200;
 			response.statusCode = status;
-			setImmediate(() => response.emit('finish'));
+			const answered = () => response.emit('finish');
+			if (result.workflowData && this.creationMs > 0) setTimeout(answered, this.creationMs);
+			else setImmediate(answered);
 		}
 		if (!result.workflowData || this.creationAnswer !== 200)
 			return { result, sent, items: [], carried };

@@ -9,7 +9,8 @@ import { sleep, type IDataObject } from 'n8n-workflow';
  * The first delivery of a batch (its leader) waits until `windowMs` after the previous batch of
  * this trigger closed — not at all after a quiet spell, and no longer than IDLE_MS after the last
  * delivery joined, so that a sender that waits for each answer is not held — and until that
- * batch's execution was created; the deliveries arriving meanwhile join its batch (a batch is
+ * batch's execution was created (at most PREVIOUS_WAIT_MS); the deliveries arriving meanwhile
+ * join its batch (a batch is
  * full at MAX_BATCH_DELIVERIES or MAX_BATCH_ITEMS). Under a burst a trigger thus starts one
  * execution a window; a trickle starts one per delivery, as before. The leader's `webhook()` then returns every item of
  * the batch: n8n creates one execution for them and answers the leader. The others are answered
@@ -149,7 +150,9 @@ export async function joinBatch(
 	batch.deliveries.push(delivery);
 	batch.items = delivery.items.length;
 	if (windowMs > 0) {
-		// One execution is created at a time: the next batch gathers meanwhile.
+		// One execution is created at a time: the next batch gathers meanwhile. It stays open until
+		// the previous one's execution exists, so that the deliveries arriving then join it rather
+		// than queue behind it in batches of their own, each waiting for the one before.
 		const previous = lane.previous;
 		lane.previous = batch.created;
 		lane.open = batch;
@@ -158,8 +161,8 @@ export async function joinBatch(
 			if (due <= 0 || isFull(batch)) break;
 			await Promise.race([sleep(due), batch.woken]);
 		}
+		await Promise.race([within(previous, PREVIOUS_WAIT_MS, false), batch.woken]);
 		close(lane, batch);
-		await within(previous, PREVIOUS_WAIT_MS, false);
 	}
 	watchAnswer(answer, batch);
 	return { role: 'leader', deliveries: batch.deliveries };
