@@ -471,7 +471,14 @@ describe('e2e: the Pickup board example keeps one Data Table row per container',
 							const late = items.find((item) =>
 								(item.notification_ids as string[]).includes(lateId),
 							);
-							if (late) return { late, written: outputOf(runData, 'Upsert the row') ?? [] };
+							if (late)
+								return {
+									late,
+									written: [
+										...(outputOf(runData, 'Write if not newer') ?? []),
+										...(outputOf(runData, 'Upsert the row') ?? []),
+									],
+								};
 						}
 						return undefined;
 					},

@@ -131,9 +131,49 @@ describe('Pickup board examples', () => {
 		});
 	});
 
+	it('the Data Table variant changes a row only where its state is not newer, in one step, and adds a missing one', () => {
+		const write = node(dataTable, 'Write if not newer');
+		expect(write.parameters).toMatchObject({
+			resource: 'row',
+			operation: 'update',
+			dataTableId: { __rl: true, mode: 'name', value: table.name },
+			matchType: 'allConditions',
+			filters: {
+				conditions: [
+					{
+						keyName: 'container_number',
+						condition: 'eq',
+						keyValue: '={{ $json.container_number }}',
+					},
+					{ keyName: 'state_as_of', condition: 'lte', keyValue: '={{ $json.state_as_of }}' },
+				],
+			},
+			columns: { mappingMode: 'autoMapInputData' },
+		});
+		// Text, so that it compares in time order: one format only, UTC with milliseconds.
+		expect(table.columns.find((column) => column.name === 'state_as_of')?.type).toBe('string');
+		expect(node(dataTable, 'No row yet').parameters).toMatchObject({
+			operation: 'rowNotExists',
+			filters: {
+				conditions: [{ keyName: 'container_number', keyValue: '={{ $json.container_number }}' }],
+			},
+		});
+		expect(dataTable.connections['Board columns']).toEqual({
+			main: [
+				[
+					{ node: 'Write if not newer', type: 'main', index: 0 },
+					{ node: 'No row yet', type: 'main', index: 0 },
+				],
+			],
+		});
+		expect(dataTable.connections['No row yet']).toEqual({
+			main: [[{ node: 'Upsert the row', type: 'main', index: 0 }]],
+		});
+	});
+
 	it('the Google Sheets variant is the same workflow, writing the same columns', () => {
 		expect(board(sheets, ['Append or update the row'])).toEqual(
-			board(dataTable, ['Not newer on the board', 'Rows newer on the board', 'Upsert the row']),
+			board(dataTable, ['Write if not newer', 'No row yet', 'Upsert the row']),
 		);
 		const write = node(sheets, 'Append or update the row');
 		expect(write.type).toBe('n8n-nodes-base.googleSheets');

@@ -76,13 +76,22 @@ async function accountKey(context: ContainerTrackingContext): Promise<string> {
 	return `${String(credentials.baseUrl ?? '')}|${key}`;
 }
 
-/** The container as Container → Get gives it, with when it was read. */
+/**
+ * The container as Container → Get gives it, with when it was read, in whole seconds as the
+ * service gives a notification's time: a read and a notification of the same second then count
+ * as equally new, and a view that keeps the later of equals (the Pickup board does) does not
+ * keep a read made a moment before a change over the change's notification.
+ */
 function foundContainer(
 	record: JsonApiResource,
 	included: IncludedIndex,
 	readAt: Date,
 ): IDataObject {
-	return { ...containerItem(record, included, readAt), container_as_of: readAt.toISOString() };
+	const second = new Date(Math.floor(readAt.getTime() / 1000) * 1000);
+	return {
+		...containerItem(record, included, readAt),
+		container_as_of: second.toISOString().replace('.000Z', 'Z'),
+	};
 }
 
 /** Scans until no waiter is queued; each scan serves the waiters queued when it started. */
