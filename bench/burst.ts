@@ -7,7 +7,8 @@
  * in a process of its own (sandbox/cli.ts) and n8n calls it with its own API key; the bench reads
  * with another key, so that its reads spend none of n8n's rate limit.
  *
- * - burst: N containers tracked at once; then, within about 15 s, every one becomes ready for
+ * - burst: N containers tracked at once, and the board's hourly branch run once (a board in use
+ *   has a row for every box tracked before its last hourly run); then, within about 15 s, every one becomes ready for
  *   pickup (scenario `ready_for_pickup`) and 20 % get a customs hold (`customs_hold`). Measured
  *   until every hold alert expected has been emailed, the board equals the service for every
  *   container and the service has nothing left to deliver, or until the time limit.
@@ -831,7 +832,9 @@ async function observe(
 				n8n_rss_mb: Math.round(usage.rssBytes.n8n / 2 ** 20),
 				n8n_429: stats.by_api_key[N8N_KEY]?.rate_limited ?? 0,
 			});
-			say(`${JSON.stringify(timeline[timeline.length - 1])}`);
+			say(
+				`${JSON.stringify(timeline[timeline.length - 1])}${board?.example ? ` e.g. ${board.example}` : ''}`,
+			);
 		}
 		const settled = Object.values(pending).every((count) => count === 0);
 		const done = settled && alerts.missing === 0 && board?.equal === true;
@@ -939,6 +942,11 @@ async function resetCounters(rig: Rig): Promise<void> {
 
 async function runBurst(rig: Rig, n: number): Promise<Record<string, unknown>> {
 	const { containerIds, numbers } = await trackBoxes(rig, n);
+	// A board in use has a row for every box tracked before its last hourly run: its hourly branch
+	// runs once, as it would have before the boxes were discharged.
+	await (
+		await n8nScripts()
+	).runWorkflowByHand(rig.deployment.restBase, rig.cookie, rig.board.id, 'Every hour', 300_000);
 	await resetCounters(rig);
 	const guard = new MemoryGuard(rig);
 	const sampler = new ProcessSampler(guard.check);

@@ -38,6 +38,13 @@ export interface N8nScripts {
 		body?: unknown,
 	): Promise<unknown>;
 	listExecutions(baseUrl: string, cookie: string, workflowId: string): Promise<unknown[]>;
+	runWorkflowByHand(
+		baseUrl: string,
+		cookie: string,
+		workflowId: string,
+		trigger: string,
+		timeoutMs?: number,
+	): Promise<unknown>;
 	N8N_VERSION: string;
 }
 
