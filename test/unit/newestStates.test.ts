@@ -8,9 +8,9 @@ import {
 	rememberStates,
 } from '../../nodes/ContainerTracking/trigger/newestStates';
 
-const item = (id: string, asOf: string): IDataObject => ({
+const item = (id: string, asOf: string, status = 'available'): IDataObject => ({
 	container_id: id,
-	container: { id, container_as_of: asOf, container_state_complete: true },
+	container: { id, current_status: status, container_as_of: asOf, container_state_complete: true },
 });
 const state = (entry: IDataObject) => entry.container as IDataObject;
 
@@ -39,6 +39,33 @@ describe('newest states per container', () => {
 			true,
 		]);
 		expect(state(late[0]).container_state_outdated).toBe(true);
+	});
+
+	it('states of the same second that differ are read again; the same state given twice is not', () => {
+		const scope = 'workflow-d:node-1';
+		rememberStates(scope, [item('c1', '2026-11-26T10:00:05Z', 'on_hold')]);
+		const next = [
+			item('c1', '2026-11-26T10:00:05Z', 'on_hold'),
+			item('c1', '2026-11-26T10:00:05Z', 'available'),
+		];
+		markOutdatedStates(scope, next);
+		expect(next.map((entry) => state(entry).container_state_outdated)).toEqual([true, true]);
+
+		// Within one execution: two notifications of one change agree; two changes of one second do not.
+		const agreeing = [item('c2', '2026-11-26T10:00:07Z'), item('c2', '2026-11-26T10:00:07Z')];
+		markOutdatedStates(scope, agreeing);
+		expect(agreeing.map((entry) => state(entry).container_state_complete)).toEqual([true, true]);
+		const differing = [
+			item('c3', '2026-11-26T10:00:06Z', 'on_hold'),
+			item('c3', '2026-11-26T10:00:07Z', 'on_hold'),
+			item('c3', '2026-11-26T10:00:07Z', 'available'),
+		];
+		markOutdatedStates(scope, differing);
+		expect(differing.map((entry) => state(entry).container_state_complete)).toEqual([
+			true,
+			false,
+			false,
+		]);
 	});
 
 	it('keeps each trigger apart, and ignores items without a dated state', () => {
