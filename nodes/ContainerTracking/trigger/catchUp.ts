@@ -328,8 +328,33 @@ export async function catchUp(
 	let executions = 0;
 	let batch: Array<{ id: string; items: IDataObject[] }> = [];
 	let batchItems = 0;
+	// What is due, by container, oldest first: the executions of one catch-up run at once, so
+	// each container's notifications go into one of them, where its newest state is told apart
+	// (trigger/latestState.ts, trigger/newestStates.ts), and not into two that could write their
+	// states in either order.
+	const byContainer = new Map<string, Array<{ id: string; items: IDataObject[] }>>();
 	const caughtUp = (staticData.caughtUp ?? {}) as CaughtUpIds;
 	staticData.caughtUp = caughtUp;
+	const add = (entry: { id: string; items: IDataObject[] }) => {
+		if (batch.length >= MAX_BATCH_DELIVERIES || batchItems + entry.items.length > MAX_BATCH_ITEMS)
+			emitBatch();
+		batch.push(entry);
+		batchItems += entry.items.length;
+	};
+	const emitDue = () => {
+		for (const entries of byContainer.values()) {
+			const items = entries.reduce((sum, entry) => sum + entry.items.length, 0);
+			// A container's notifications start a batch of their own rather than be split.
+			if (
+				batch.length + entries.length > MAX_BATCH_DELIVERIES ||
+				batchItems + items > MAX_BATCH_ITEMS
+			)
+				emitBatch();
+			for (const entry of entries) add(entry);
+		}
+		byContainer.clear();
+		emitBatch();
+	};
 	const emitBatch = () => {
 		if (batch.length === 0) return;
 		const ids = batch.map((entry) => entry.id);
@@ -365,10 +390,10 @@ export async function catchUp(
 			}
 			// A live copy that reached this process first already ran; one that comes later is a repeat.
 			if (repeats && !repeats.claim(entry.id)) continue;
-			if (batch.length >= MAX_BATCH_DELIVERIES || batchItems + items.length > MAX_BATCH_ITEMS)
-				emitBatch();
-			batch.push({ id: entry.id, items });
-			batchItems += items.length;
+			const containerId = items.find((item) => typeof item.container_id === 'string')
+				?.container_id as string | undefined;
+			const key = containerId ? `container:${containerId}` : `notification:${entry.id}`;
+			byContainer.set(key, [...(byContainer.get(key) ?? []), { id: entry.id, items }]);
 		}
 	} finally {
 		// The log's clock, not this process's: the service stamps created_at. Set before the last
@@ -376,7 +401,7 @@ export async function catchUp(
 		const readFrom = readStart(memory, newest || now, settings);
 		staticData.catchUpFrom = readFrom;
 		staticData.caughtUp = pruned(caughtUp, readFrom);
-		emitBatch();
+		emitDue();
 	}
 	if (memory.backlog.size > 0)
 		context.logger.info(
