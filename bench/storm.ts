@@ -542,28 +542,31 @@ async function runDeployment(mode: string, template: Doc) {
 
 async function main() {
 	const { doc: template, source } = await templateNotification();
-	const results: Array<Awaited<ReturnType<typeof runDeployment>>> = [];
+	const n8nVersion = (await n8nScripts()).N8N_VERSION;
+	const results: Array<Awaited<ReturnType<typeof runDeployment>> & { n8n?: string }> = [];
 	for (const mode of MODES) {
 		process.stdout.write(`storm: ${mode}\n`);
-		results.push(await runDeployment(mode, template));
+		results.push({ ...(await runDeployment(mode, template)), n8n: n8nVersion });
 	}
 	// A run of one mode (STORM_MODES) keeps the other mode's last figures beside it.
 	const dir = path.join(__dirname, 'results');
 	try {
 		const previous = JSON.parse(readFileSync(path.join(dir, 'storm.json'), 'utf8')) as {
+			n8n: string;
 			results: typeof results;
 		};
+		// A kept section says which n8n it was measured on.
 		for (const kept of previous.results.filter(
 			(old) => !results.some((fresh) => fresh.deployment === old.deployment),
 		))
-			results.push(kept);
+			results.push({ ...kept, n8n: kept.n8n ?? previous.n8n });
 	} catch {
 		// No earlier figures.
 	}
 	const report = {
 		measured_at: new Date().toISOString(),
 		node: process.version,
-		n8n: (await n8nScripts()).N8N_VERSION,
+		n8n: n8nVersion,
 		cpus: os.cpus().length,
 		body: { source, bytes: Buffer.byteLength(JSON.stringify(template)) },
 		deliveries: DELIVERIES,
@@ -573,7 +576,7 @@ async function main() {
 	mkdirSync(dir, { recursive: true });
 	writeFileSync(path.join(dir, 'storm.json'), `${JSON.stringify(report, null, 2)}\n`);
 	const lines = [
-		`# Delivery storm in a real n8n ${report.n8n} (${report.measured_at}, Node ${report.node}, ${report.cpus} CPUs)`,
+		`# Delivery storm in a real n8n (last run ${report.measured_at}, n8n ${report.n8n}, Node ${report.node}, ${report.cpus} CPUs)`,
 		'',
 		`${DELIVERIES} signed \`container.updated\` deliveries per node at concurrency ${CONCURRENCY} (${REPEAT_SHARE * 100} % repeats, ${FORGED_SHARE * 100} % forged); body: ${report.body.source}, ${report.body.bytes} bytes. Written by \`bench/storm.ts\`.`,
 		'',
@@ -585,7 +588,8 @@ async function main() {
 	];
 	for (const result of results) {
 		lines.push('', `## ${result.deployment}`, '');
-		if (result.measured_at) lines.push(`Measured ${result.measured_at}.`, '');
+		if (result.measured_at)
+			lines.push(`Measured ${result.measured_at} on n8n ${result.n8n ?? report.n8n}.`, '');
 		const columns = Object.keys(result.rows[0]);
 		lines.push(`| ${columns.join(' | ')} |`, `| ${columns.map(() => '---').join(' | ')} |`);
 		for (const row of result.rows)
