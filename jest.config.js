@@ -39,6 +39,10 @@ module.exports = {
 				// Outages are about time (30 real seconds each); faults.test.ts already runs the same
 				// create answers through the same transport under drift.
 				'/test/engine/serviceOutage\\.test\\.ts$',
+				// The watch is about time and order (when a check runs, what a read starts from); the
+				// deliveries it catches up are the live ones' shapes, which trigger.test.ts and the
+				// end-to-end outage suite run under drift.
+				'/test/engine/watch\\.test\\.ts$',
 			],
 			setupFiles: ['<rootDir>/test/support/env.ts', '<rootDir>/test/support/driftEnv.ts'],
 		},

@@ -238,6 +238,21 @@ function caughtUpItems(body: unknown, settings: CatchUpSettings): IDataObject[] 
 	return reportsAnything(delivery.data, settings.items) ? [deliveryItem(body, true)] : [];
 }
 
+/** The container a delivery is about, when it names one: its reference, or the one it includes. */
+function containerOf(body: unknown): string | undefined {
+	const document = body as {
+		data?: { relationships?: { reference_object?: { data?: { id?: unknown; type?: unknown } } } };
+		included?: Array<{ id?: unknown; type?: unknown }>;
+	};
+	const reference = document?.data?.relationships?.reference_object?.data;
+	if (reference?.type === 'container' && typeof reference.id === 'string') return reference.id;
+	const included = Array.isArray(document?.included) ? document.included : [];
+	const container = included.find(
+		(record) => record?.type === 'container' && typeof record.id === 'string',
+	);
+	return container?.id as string | undefined;
+}
+
 type CaughtUpIds = Record<string, number>;
 
 /** Keeps the ids a later read can still meet: the newest, created since `oldest`. */
@@ -390,8 +405,7 @@ export async function catchUp(
 			}
 			// A live copy that reached this process first already ran; one that comes later is a repeat.
 			if (repeats && !repeats.claim(entry.id)) continue;
-			const containerId = items.find((item) => typeof item.container_id === 'string')
-				?.container_id as string | undefined;
+			const containerId = containerOf(body);
 			const key = containerId ? `container:${containerId}` : `notification:${entry.id}`;
 			byContainer.set(key, [...(byContainer.get(key) ?? []), { id: entry.id, items }]);
 		}
