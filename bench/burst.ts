@@ -567,15 +567,16 @@ interface BoardCheck {
 async function boardRows(rig: Rig): Promise<BoardRow[]> {
 	const scripts = await n8nScripts();
 	const rows: BoardRow[] = [];
-	for (let skip = 0; ; skip += 500) {
+	// n8n gives at most 250 rows a page, whatever `take` asks for: read until `count`.
+	for (;;) {
 		const page = (await scripts.restCall(
 			rig.deployment.restBase,
 			rig.cookie,
 			'GET',
-			`/projects/${rig.table.projectId}/data-tables/${rig.table.id}/rows?take=500&skip=${skip}`,
+			`/projects/${rig.table.projectId}/data-tables/${rig.table.id}/rows?take=250&skip=${rows.length}`,
 		)) as { data: BoardRow[]; count: number };
 		rows.push(...page.data);
-		if (page.data.length < 500) return rows;
+		if (page.data.length === 0 || rows.length >= page.count) return rows;
 	}
 }
 
@@ -1019,7 +1020,14 @@ async function notificationsRun(
 	for (const id of ids) {
 		const result = await readExecution(rig, id);
 		const items = result?.runData?.[example.trigger.name]?.[0]?.data?.main?.[0] ?? [];
-		const once = new Set<string>(items.map((item: Json) => String(item.json?.notification_id)));
+		// One id per item, or several on an item of Output → Latest State per Container.
+		const once = new Set<string>(
+			items.flatMap((item: Json) =>
+				Array.isArray(item.json?.notification_ids)
+					? (item.json.notification_ids as unknown[]).map(String)
+					: [String(item.json?.notification_id)],
+			),
+		);
 		for (const notification of once) runs.set(notification, (runs.get(notification) ?? 0) + 1);
 	}
 	return runs;

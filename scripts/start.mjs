@@ -277,6 +277,12 @@ async function main() {
 			port: n8nPort,
 			brokerPort,
 			owner: OWNER,
+			// The settings README "Capacity" recommends for a busy account: a delivery gets no
+			// expression isolate it does not use, and memory is collected before it piles up.
+			extra: {
+				N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true',
+				NODE_OPTIONS: '--max-old-space-size=1024',
+			},
 		});
 
 		// The hold alerts' emails go to a local inbox: nothing leaves the machine.
