@@ -6,7 +6,7 @@ import { deliveryCore, membersOf, type JsonApiResource } from '../schemas';
 import { fetchPage, MAX_PAGE_SIZE, type ListPage } from '../transport/pagination';
 import { containerTrackingRequest } from '../transport/request';
 import { MAX_BATCH_DELIVERIES, MAX_BATCH_ITEMS } from './deliveryBatches';
-import { reportsAnything } from './deliveryItems';
+import { deliveryContainerId, reportsAnything } from './deliveryItems';
 import { deliveryItem, type ItemOptions } from './notificationItems';
 import { repeatStoreFor, triggerScope } from './repeats';
 
@@ -229,28 +229,18 @@ async function deliveryOf(context: ITriggerFunctions, entry: LoggedNotification)
 }
 
 /**
- * What a live delivery of `body` would have handed the execution, marked caught up; none when
- * it gives no item (Only These Fields), undefined when it is not a notification.
+ * What a live delivery of `body` would have handed the execution, marked caught up, and the
+ * container it is about; no item when it gives none (Only These Fields), undefined when it is not
+ * a notification.
  */
-function caughtUpItems(body: unknown, settings: CatchUpSettings): IDataObject[] | undefined {
+function caughtUpItems(
+	body: unknown,
+	settings: CatchUpSettings,
+): { items: IDataObject[]; containerId?: string } | undefined {
 	const delivery = deliveryCore.safeParse(body);
 	if (!delivery.success) return undefined;
-	return reportsAnything(delivery.data, settings.items) ? [deliveryItem(body, true)] : [];
-}
-
-/** The container a delivery is about, when it names one: its reference, or the one it includes. */
-function containerOf(body: unknown): string | undefined {
-	const document = body as {
-		data?: { relationships?: { reference_object?: { data?: { id?: unknown; type?: unknown } } } };
-		included?: Array<{ id?: unknown; type?: unknown }>;
-	};
-	const reference = document?.data?.relationships?.reference_object?.data;
-	if (reference?.type === 'container' && typeof reference.id === 'string') return reference.id;
-	const included = Array.isArray(document?.included) ? document.included : [];
-	const container = included.find(
-		(record) => record?.type === 'container' && typeof record.id === 'string',
-	);
-	return container?.id as string | undefined;
+	if (!reportsAnything(delivery.data, settings.items)) return { items: [] };
+	return { items: [deliveryItem(body, true)], containerId: deliveryContainerId(delivery.data) };
 }
 
 type CaughtUpIds = Record<string, number>;
@@ -394,7 +384,8 @@ export async function catchUp(
 			// The workflow was deactivated meanwhile: what is left waits for its next activation.
 			if (stopped()) break;
 			const body = await deliveryOf(context, entry);
-			const items = body === undefined ? [] : caughtUpItems(body, settings);
+			const caught = body === undefined ? { items: [] } : caughtUpItems(body, settings);
+			const items = caught?.items;
 			remember(entry);
 			if (!items || items.length === 0) {
 				if (!items)
@@ -405,9 +396,12 @@ export async function catchUp(
 			}
 			// A live copy that reached this process first already ran; one that comes later is a repeat.
 			if (repeats && !repeats.claim(entry.id)) continue;
-			const containerId = containerOf(body);
-			const key = containerId ? `container:${containerId}` : `notification:${entry.id}`;
-			byContainer.set(key, [...(byContainer.get(key) ?? []), { id: entry.id, items }]);
+			const key = caught?.containerId
+				? `container:${caught.containerId}`
+				: `notification:${entry.id}`;
+			const entries = byContainer.get(key);
+			if (entries) entries.push({ id: entry.id, items });
+			else byContainer.set(key, [{ id: entry.id, items }]);
 		}
 	} finally {
 		// The log's clock, not this process's: the service stamps created_at. Set before the last

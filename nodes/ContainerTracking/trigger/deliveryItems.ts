@@ -194,6 +194,12 @@ function changesetOf(notification: Delivery, included: IncludedIndex): unknown {
  * Whether a delivery gives any item, without making them: only a `container.updated` whose
  * changes Only These Fields leaves out gives none. What a delivery's answer waits for.
  */
+/** The id of the container a delivery is about, as its items name it (`container_id`). */
+export function deliveryContainerId(notification: Delivery): string | undefined {
+	const included = indexIncluded(notification.included);
+	return subjects(referenceOf(notification, included), included).container?.id;
+}
+
 export function reportsAnything(notification: Delivery, options: DeliveryOptions): boolean {
 	if (options.raw) return true;
 	const changeset = changesetOf(notification, indexIncluded(notification.included));
