@@ -1,8 +1,10 @@
 // Item building on its own (nodes/ContainerTracking/trigger/deliveryItems.ts), on deliveries
 // written here: the reference and its subjects are read once, a changeset gives one item per
 // changed field (and per hold or fee), a reference-only delivery gives one item.
+import { containerItem } from '../../nodes/ContainerTracking/actions/container/summary';
+import { indexIncluded } from '../../nodes/ContainerTracking/records/jsonApi';
 import { deliveryItems } from '../../nodes/ContainerTracking/trigger/deliveryItems';
-import type { Delivery } from '../../nodes/ContainerTracking/schemas';
+import type { Delivery, JsonApiResource } from '../../nodes/ContainerTracking/schemas';
 
 const options = { expandHoldsAndFees: true, fields: [], raw: false };
 
@@ -113,5 +115,52 @@ describe('deliveryItems', () => {
 				container_number: null,
 			}),
 		]);
+	});
+
+	it('works the container out from the records Container → Get includes, not from more the delivery carried', () => {
+		// A container going inland by rail without its pickup facility yet: the delivery also carries
+		// the shipment's destination ramp, which Container → Get (shipment, pod_terminal,
+		// pickup_facility) does not include. The item names the facility as Get does, so a view
+		// written from deliveries and from Get does not change back and forth.
+		const container: JsonApiResource = {
+			id: 'c-1',
+			type: 'container',
+			attributes: {
+				number: 'MSCU1000022',
+				final_destination_timezone: 'America/New_York',
+				import_deadlines: { pickup_lfd_rail: '2026-11-30T05:00:00Z' },
+			},
+			relationships: {
+				shipment: { data: { id: 's-1', type: 'shipment' } },
+				pickup_facility: { data: null },
+			},
+		};
+		const shipment: JsonApiResource = {
+			id: 's-1',
+			type: 'shipment',
+			attributes: { destination_name: 'Columbus' },
+			relationships: { destination_terminal: { data: { id: 'ramp-1', type: 'terminal' } } },
+		};
+		const ramp: JsonApiResource = {
+			id: 'ramp-1',
+			type: 'terminal',
+			attributes: { name: 'CSX - Columbus Intermodal Terminal' },
+		};
+		const delivery = containerUpdated({ pickup_lfd: [null, '2026-11-30T05:00:00Z'] });
+		delivery.included = [
+			...delivery.included!.filter((record) => record.type !== 'container'),
+			container,
+			shipment,
+			ramp,
+		];
+		const now = new Date('2026-11-27T12:00:00Z');
+		const [item] = deliveryItems(delivery, options, [], now);
+		const asGet = containerItem(container, indexIncluded([shipment]), now);
+		expect(asGet.last_free_day_facility).toBe('Columbus');
+		expect(item.container).toMatchObject({
+			last_free_day_facility: 'Columbus',
+			shipment: asGet.shipment,
+			container_state_complete: true,
+		});
 	});
 });

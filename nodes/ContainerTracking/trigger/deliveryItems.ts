@@ -67,11 +67,18 @@ function workedOutContainer(
 	now: Date,
 ): IDataObject | undefined {
 	if (!container) return undefined;
-	const complete = STATE_RELATIONSHIPS.every((name) =>
-		relatedIdentifiers(container, name).every((ref) => included.has(`${ref.type}:${ref.id}`)),
-	);
+	const references = STATE_RELATIONSHIPS.flatMap((name) => relatedIdentifiers(container, name));
+	const complete = references.every((ref) => included.has(`${ref.type}:${ref.id}`));
+	// Only the records Container → Get would include: a delivery may carry more (the shipment's
+	// destination terminal), and an item that named more than Get does would differ from it, so a
+	// view written from both would change back and forth.
+	const asGetIncludes: IncludedIndex = new Map();
+	for (const ref of references) {
+		const record = included.get(`${ref.type}:${ref.id}`);
+		if (record) asGetIncludes.set(`${ref.type}:${ref.id}`, record);
+	}
 	return {
-		...containerItem(container, included, now),
+		...containerItem(container, asGetIncludes, now),
 		container_as_of: notification.data.attributes.created_at ?? now.toISOString(),
 		container_state_complete: complete,
 	};
