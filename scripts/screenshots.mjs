@@ -441,8 +441,16 @@ async function dismissPopups(page) {
 				'[data-test-id="version-updates-panel"]:visible [aria-label="Close"]',
 			].join(', '),
 		);
+		// n8n 2.41 opens its Production Checklist popover after a workflow's first publish; a
+		// popover closes on Escape, as in the editor.
+		const checklist = page.getByText('Production Checklist', { exact: true });
+		const checklistOpen = await checklist.isVisible().catch(() => false);
+		if (checklistOpen) {
+			await page.keyboard.press('Escape');
+			await page.waitForTimeout(400);
+		}
 		const count = await closers.count();
-		if (count === 0) return;
+		if (count === 0 && !checklistOpen) return;
 		for (let index = count - 1; index >= 0; index--)
 			await closers
 				.nth(index)
