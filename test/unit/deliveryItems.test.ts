@@ -148,7 +148,7 @@ describe('deliveryItems', () => {
 		};
 		const delivery = containerUpdated({ pickup_lfd: [null, '2026-11-30T05:00:00Z'] });
 		delivery.included = [
-			...delivery.included!.filter((record) => record.type !== 'container'),
+			...(delivery.included as JsonApiResource[]).filter((record) => record.type !== 'container'),
 			container,
 			shipment,
 			ramp,
