@@ -443,12 +443,11 @@ describe('Container Tracking Trigger watch', () => {
 			// holding one container could write its states in either order.
 			const executionsOf = new Map<string, Set<number>>();
 			watch.emitted.forEach(({ items }, index) => {
-				for (const item of items)
-					if (typeof item.container_id === 'string')
-						executionsOf.set(
-							item.container_id,
-							new Set([...(executionsOf.get(item.container_id) ?? []), index]),
-						);
+				for (const { container_id: id } of items) {
+					if (typeof id !== 'string') continue;
+					if (!executionsOf.has(id)) executionsOf.set(id, new Set());
+					executionsOf.get(id)!.add(index);
+				}
 			});
 			expect(executionsOf.size).toBe(100);
 			expect([...executionsOf.values()].filter((executions) => executions.size > 1)).toEqual([]);

@@ -11,12 +11,17 @@ import { isRecord } from '../schemas/values';
 
 export type IncludedIndex = Map<string, JsonApiResource>;
 
+/** Where a record, or a reference to one, is found in an `IncludedIndex`: its type and id. */
+export function includedKey(record: { type: string; id: string }): string {
+	return `${record.type}:${record.id}`;
+}
+
 export function indexIncluded(included: unknown): IncludedIndex {
 	const index: IncludedIndex = new Map();
 	if (!Array.isArray(included)) return index;
 	for (const record of included as JsonApiResource[]) {
 		if (isRecord(record) && typeof record.id === 'string' && typeof record.type === 'string')
-			index.set(`${record.type}:${record.id}`, record);
+			index.set(includedKey(record), record);
 	}
 	return index;
 }
@@ -55,7 +60,7 @@ export function flattenResource(
 		}
 		if (depth <= 0) continue;
 		const related = refs
-			.map((ref) => included.get(`${ref.type}:${ref.id}`))
+			.map((ref) => included.get(includedKey(ref)))
 			.filter((record): record is JsonApiResource => record !== undefined)
 			.map((record) => ({ type: record.type, ...flattenResource(record, included, depth - 1) }));
 		if (related.length === 0) continue;
@@ -96,5 +101,5 @@ export function relatedRecord(
 	included: IncludedIndex,
 ): JsonApiResource | undefined {
 	const ref = relatedIdentifier(resource, relationship);
-	return ref ? included.get(`${ref.type}:${ref.id}`) : undefined;
+	return ref ? included.get(includedKey(ref)) : undefined;
 }

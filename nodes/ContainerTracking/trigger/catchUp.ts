@@ -1,7 +1,12 @@
 import { createHash } from 'crypto';
 import type { IDataObject, INodeExecutionData, ITriggerFunctions } from 'n8n-workflow';
 
-import { indexIncluded, relatedIdentifier, type IncludedIndex } from '../records/jsonApi';
+import {
+	includedKey,
+	indexIncluded,
+	relatedIdentifier,
+	type IncludedIndex,
+} from '../records/jsonApi';
 import { deliveryCore, membersOf, type JsonApiResource } from '../schemas';
 import { fetchPage, MAX_PAGE_SIZE, type ListPage } from '../transport/pagination';
 import { containerTrackingRequest } from '../transport/request';
@@ -187,9 +192,9 @@ async function readLog(
  */
 function includedFor(entry: LoggedNotification): JsonApiResource[] | undefined {
 	const reference = relatedIdentifier(entry.record, 'reference_object');
-	const start = reference ? entry.included.get(`${reference.type}:${reference.id}`) : undefined;
+	const start = reference ? entry.included.get(includedKey(reference)) : undefined;
 	if (!start) return undefined;
-	const found = new Map<string, JsonApiResource>([[`${start.type}:${start.id}`, start]]);
+	const found = new Map<string, JsonApiResource>([[includedKey(start), start]]);
 	let frontier = [start];
 	for (let depth = 0; depth < 2; depth++) {
 		const next: JsonApiResource[] = [];

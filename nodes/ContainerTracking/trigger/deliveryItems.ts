@@ -9,6 +9,7 @@ import { isRecord, membersOf } from '../schemas/values';
 import { recordLabel, type DataWarning } from '../schemas/warnings';
 import {
 	flattenResource,
+	includedKey,
 	indexIncluded,
 	relatedIdentifier,
 	relatedIdentifiers,
@@ -28,7 +29,7 @@ export interface DeliveryOptions {
 /** The record that caused the delivery, when `included` carries it. */
 function referenceOf(notification: Delivery, included: IncludedIndex): JsonApiResource | undefined {
 	const ref = relatedIdentifier(notification.data, 'reference_object');
-	return ref ? included.get(`${ref.type}:${ref.id}`) : undefined;
+	return ref ? included.get(includedKey(ref)) : undefined;
 }
 
 /** The container, shipment and terminal a delivery is about, found through `included`. */
@@ -67,15 +68,17 @@ function workedOutContainer(
 	now: Date,
 ): IDataObject | undefined {
 	if (!container) return undefined;
-	const references = STATE_RELATIONSHIPS.flatMap((name) => relatedIdentifiers(container, name));
-	const complete = references.every((ref) => included.has(`${ref.type}:${ref.id}`));
+	const keys = STATE_RELATIONSHIPS.flatMap((name) =>
+		relatedIdentifiers(container, name).map(includedKey),
+	);
+	const complete = keys.every((key) => included.has(key));
 	// Only the records Container → Get would include: a delivery may carry more (the shipment's
 	// destination terminal), and an item that named more than Get does would differ from it, so a
 	// view written from both would change back and forth.
 	const asGetIncludes: IncludedIndex = new Map();
-	for (const ref of references) {
-		const record = included.get(`${ref.type}:${ref.id}`);
-		if (record) asGetIncludes.set(`${ref.type}:${ref.id}`, record);
+	for (const key of keys) {
+		const record = included.get(key);
+		if (record) asGetIncludes.set(key, record);
 	}
 	return {
 		...containerItem(container, asGetIncludes, now),
@@ -197,16 +200,16 @@ function changesetOf(notification: Delivery, included: IncludedIndex): unknown {
 	return isRecord(changeset) ? changeset : undefined;
 }
 
-/**
- * Whether a delivery gives any item, without making them: only a `container.updated` whose
- * changes Only These Fields leaves out gives none. What a delivery's answer waits for.
- */
 /** The id of the container a delivery is about, as its items name it (`container_id`). */
 export function deliveryContainerId(notification: Delivery): string | undefined {
 	const included = indexIncluded(notification.included);
 	return subjects(referenceOf(notification, included), included).container?.id;
 }
 
+/**
+ * Whether a delivery gives any item, without making them: only a `container.updated` whose
+ * changes Only These Fields leaves out gives none. What a delivery's answer waits for.
+ */
 export function reportsAnything(notification: Delivery, options: DeliveryOptions): boolean {
 	if (options.raw) return true;
 	const changeset = changesetOf(notification, indexIncluded(notification.included));

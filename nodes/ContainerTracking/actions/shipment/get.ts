@@ -8,6 +8,7 @@ import type {
 import { membersOf, shipmentDocument } from '../../schemas';
 import {
 	flattenResource,
+	includedKey,
 	recordName,
 	relatedIdentifiers,
 	relatedRecord,
@@ -60,7 +61,7 @@ export function shipmentItem(shipment: JsonApiResource, included: IncludedIndex)
 	// Flattening names the to-many relationship `containers_ids`; the item says `container_ids`.
 	delete flat.containers_ids;
 	const containers = relatedIdentifiers(shipment, 'containers').map((ref) => {
-		const record = included.get(`${ref.type}:${ref.id}`);
+		const record = included.get(includedKey(ref));
 		const attributes = membersOf(record?.attributes);
 		return {
 			id: ref.id,
@@ -76,7 +77,9 @@ export function shipmentItem(shipment: JsonApiResource, included: IncludedIndex)
 		container_numbers: containers.map((container) => container.number).filter(Boolean),
 		containers,
 		pod_terminal_name: recordName(relatedRecord(shipment, 'pod_terminal', included)),
-		destination_terminal_name: recordName(relatedRecord(shipment, 'destination_terminal', included)),
+		destination_terminal_name: recordName(
+			relatedRecord(shipment, 'destination_terminal', included),
+		),
 	};
 }
 
