@@ -52,13 +52,22 @@ async function forMutations(
 		fc.asyncProperty(mutationsOf(sites), async (mutations) => property(mutations)),
 		{
 			numRuns: RUNS,
+			// FC_SEED replays the seed a failure printed.
+			...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}),
 		},
 	);
 }
 
 // ---------------------------------------------------------------------------------------------
 
+let workflows = 0;
+
+/**
+ * Each run is another workflow: the trigger remembers the newest state it gave of a container per
+ * workflow (trigger/newestStates.ts), and a mutated example is another state of the same second.
+ */
 function trigger() {
+	workflows += 1;
 	return new TriggerHarness(
 		{
 			registration: 'automatic',
@@ -68,6 +77,7 @@ function trigger() {
 		},
 		{ apiKey: 'unused', baseUrl: 'http://127.0.0.1:9/v2' },
 		{ webhookId: 'w-1', webhookSecret: SECRET },
+		{ workflowId: `properties-${workflows}` },
 	);
 }
 

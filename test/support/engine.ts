@@ -133,6 +133,11 @@ export interface EngineOptions {
 	 * point it at their own HTTP bridge.
 	 */
 	webhookBaseUrl?: string;
+	/**
+	 * The workflow's id. A trigger's in-process memory (repeats, newest states) is per workflow
+	 * and node, so harnesses that stand for unrelated workflows give each its own.
+	 */
+	workflowId?: string;
 }
 
 export const DEFAULT_WEBHOOK_BASE_URL = 'http://127.0.0.1:5678/webhook';
@@ -211,9 +216,9 @@ function containerTrackingNode(
 }
 
 /** A workflow of one node, not published. */
-function singleNodeWorkflow(node: INode): Workflow {
+function singleNodeWorkflow(node: INode, id: string): Workflow {
 	return new Workflow({
-		id: 'engine-test',
+		id,
 		nodes: [node],
 		connections: {},
 		nodeTypes,
@@ -230,10 +235,11 @@ export async function runNode(
 	input: IDataObject[],
 	credentials: TestCredentials,
 	mode: 'manual' | 'webhook' = 'manual',
+	workflowId = 'engine-test',
 ): Promise<EngineRun> {
-	const workflow = singleNodeWorkflow(node);
+	const workflow = singleNodeWorkflow(node, workflowId);
 	const hooks = new ExecutionLifecycleHooks(mode, 'engine-test-execution', {
-		id: 'engine-test',
+		id: workflowId,
 		name: 'engine test',
 		active: false,
 		isArchived: false,
@@ -280,7 +286,7 @@ export async function searchWithNode(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const node = containerTrackingNode({});
-	const workflow = singleNodeWorkflow(node);
+	const workflow = singleNodeWorkflow(node, 'engine-test');
 	const context = new LoadOptionsContext(
 		workflow,
 		node,

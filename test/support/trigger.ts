@@ -76,7 +76,7 @@ export class TriggerHarness {
 			credentials: { containerTrackingApi: { id: 'cred-1', name: 'Container Tracking account' } },
 		};
 		this.workflow = new Workflow({
-			id: 'trigger-test',
+			id: engineOptions.workflowId ?? 'trigger-test',
 			nodes: [this.node],
 			connections: {},
 			nodeTypes,
@@ -158,7 +158,7 @@ export class TriggerHarness {
 	 * its `webhook` returned.
 	 */
 	async run(items: IDataObject[]): Promise<EngineRun> {
-		return await runNode(this.node, items, this.credentials, 'webhook');
+		return await runNode(this.node, items, this.credentials, 'webhook', this.workflow.id);
 	}
 
 	/**
