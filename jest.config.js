@@ -7,6 +7,9 @@
  */
 const shared = {
 	testEnvironment: 'node',
+	// The run's one n8n for the end-to-end files that share it (test/e2e/helpers.ts).
+	globalSetup: '<rootDir>/test/support/sharedN8n.setup.js',
+	globalTeardown: '<rootDir>/test/support/sharedN8n.teardown.js',
 	roots: ['<rootDir>/test'],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', diagnostics: false }],
@@ -17,6 +20,9 @@ const shared = {
 module.exports = {
 	// A global option: jest ignores it inside a project.
 	testTimeout: 30000,
+	// Two cores, but most suites wait (on n8n, on a sandbox's clock, on retries): three files at a
+	// time keep both cores busy.
+	maxWorkers: 3,
 	reporters: ['default', '<rootDir>/test/support/summaryReporter.js'],
 	projects: [
 		{

@@ -183,7 +183,7 @@ export async function ensureN8n() {
  * Runs `work` holding `<dir>.install-lock`; a lock left by a process that is gone, or older than
  * 20 minutes, is taken over.
  */
-async function withLock(dir, work) {
+export async function withLock(dir, work) {
 	const lockDir = `${dir}.install-lock`;
 	mkdirSync(path.dirname(lockDir), { recursive: true });
 	for (;;) {

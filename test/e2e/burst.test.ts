@@ -116,7 +116,7 @@ describe('e2e: a burst of deliveries in a real n8n', () => {
 		expect(ranIds).toHaveLength(notifications.size);
 		expect(new Set(ranIds).size).toBe(notifications.size);
 
-		const filter = encodeURIComponent(JSON.stringify({ workflowId: WORKFLOW_ID }));
+		const filter = encodeURIComponent(JSON.stringify({ workflowId: ctx.workflowId(WORKFLOW_ID) }));
 		const executions = (await rest(n8n.url, n8n.cookie, 'GET', `/executions?filter=${filter}`)).body
 			.data.results as Array<{ status: string }>;
 		expect(executions.every((execution) => execution.status === 'success')).toBe(true);

@@ -35,8 +35,6 @@ describe('e2e: the example workflows in a real n8n', () => {
 	let n8n: { url: string; cookie: string; log(): string };
 
 	const example = (file: string) => JSON.parse(readFileSync(path.join(EXAMPLES, file), 'utf8'));
-	const webhookUrl = (webhookId: string) =>
-		`http://127.0.0.1:${ctx.port}/webhook/${webhookId}/webhook`;
 	const sandboxWebhooks = async () =>
 		(await ctx.handle.api.get('/webhooks')).data.data as Array<{
 			attributes: { url: string; events: string[] };
@@ -44,7 +42,7 @@ describe('e2e: the example workflows in a real n8n', () => {
 	const executions = async (
 		workflowId: string,
 	): Promise<Array<{ status: string; stoppedAt: string | null }>> => {
-		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+		const filter = encodeURIComponent(JSON.stringify({ workflowId: ctx.workflowId(workflowId) }));
 		const answer = await rest(n8n.url, n8n.cookie, 'GET', `/executions?filter=${filter}`);
 		if (answer.status !== 200) throw new Error(`GET /rest/executions answered ${answer.status}`);
 		return answer.body.data.results;
@@ -142,7 +140,7 @@ describe('e2e: the example workflows in a real n8n', () => {
 					webhook.attributes.events,
 				]),
 			);
-			expect(byUrl).toEqual({ [webhookUrl(HOLD_ALERTS.webhookId)]: ['container.updated'] });
+			expect(byUrl).toEqual({ [ctx.webhookUrl(HOLD_ALERTS.webhookId)]: ['container.updated'] });
 			const workflows = await rest(n8n.url, n8n.cookie, 'GET', '/workflows');
 			expect(workflows.status).toBe(200);
 			const byId = Object.fromEntries(
@@ -151,7 +149,10 @@ describe('e2e: the example workflows in a real n8n', () => {
 					workflow.active,
 				]),
 			);
-			expect(byId).toMatchObject({ [HOLD_ALERTS.id]: true, [HOLD_ALERTS_SLACK.id]: false });
+			expect(byId).toMatchObject({
+				[ctx.workflowId(HOLD_ALERTS.id)]: true,
+				[ctx.workflowId(HOLD_ALERTS_SLACK.id)]: false,
+			});
 		},
 		TEST_TIMEOUT,
 	);

@@ -1,10 +1,16 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
 // End-to-end harness: a real n8n (scripts/lib/n8n.mjs; CT_N8N_VERSION picks which) with this
-// package installed from `npm pack`, a started sandbox of the service, fixture workflows imported
-// through n8n's CLI.
-// Each test file gets its own user folder, ports, sandbox and n8n, and stops them in afterAll.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// package installed from `npm pack`, a started sandbox of the service, fixture workflows.
+// - Files that do not restart or reconfigure n8n share the run's one n8n (scripts/lib/sharedN8n.mjs)
+//   and import their credentials and workflows over its REST API, under ids of their own; each
+//   removes what it imported in afterAll.
+// - Files that do (or a run on n8n 1.x) get their own user folder, ports and n8n, import through
+//   n8n's CLI, and stop them in afterAll.
+// Either way each file has its own sandbox.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -237,6 +243,8 @@ export function itemsOf(run: RunJson, nodeName: string): Array<Record<string, un
 // One n8n instance with the package, next to one sandbox
 
 export interface E2eContext {
+	/** Whether this file shares the run's n8n (see the top of this file). */
+	shared: boolean;
 	handle: SandboxHandle;
 	userFolder: string;
 	port: number;
@@ -255,17 +263,60 @@ export interface E2eContext {
 	activate(workflowId: string): Promise<void>;
 	/** The examples' SMTP credential (`ctDemoSmtp`), pointing at a local mail server. */
 	importSmtpCredential(server: MailServer): Promise<void>;
+	/**
+	 * Runs an imported workflow from its Manual Trigger until it ended: `n8n execute` in a file
+	 * of its own, over REST in the shared n8n. `run` is the run as `execute --rawOutput` prints it.
+	 */
 	execute(id: string): Promise<CliResult & { run: RunJson }>;
+	/** `n8n execute --rawOutput`, also beside the shared n8n (for what the CLI prints). */
+	executeOnCli(id: string): Promise<CliResult & { run: RunJson }>;
+	/** The ids n8n gave what was imported under `id` (the same unless n8n is shared). */
+	workflowId(id: string): string;
+	credentialId(id: string): string;
+	webhookId(id: string): string;
+	/** The production URL of the trigger whose webhookId was `id` in the imported workflow. */
+	webhookUrl(id: string): string;
+	/** n8n, serving: started now in a file of its own, the shared one as it is. */
 	start(): Promise<{ url: string; cookie: string; log(): string }>;
+	/** Stops n8n when the file has its own; the shared one stays. */
 	stopN8n(): Promise<void>;
 	stop(): Promise<void>;
 }
 
+/** A Container Tracking credential for the file's sandbox, as n8n imports it. */
+function credentialRecord(
+	handle: SandboxHandle,
+	{ id, name, apiKey }: { id: string; name: string; apiKey: string },
+) {
+	return {
+		id,
+		name,
+		type: 'containerTrackingApi',
+		data: {
+			apiKey,
+			baseUrl: handle.sandbox.url,
+			signatureHeader: handle.sandbox.options.signatureHeader,
+		},
+	};
+}
+
+/** What the shared n8n runs with; a file that asks for more than this gets its own n8n. */
+const SHARED_EXTRA: Env = { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' };
+
+/**
+ * n8n and a sandbox for one file. `ownN8n` for a file that stops, restarts or reconfigures n8n;
+ * otherwise the file shares the run's n8n when jest's global setup named one
+ * (test/support/sharedN8n.setup.js) and it runs n8n 2.x.
+ */
 export async function startE2e({
 	sandbox = {},
 	extra = {},
-}: { sandbox?: Partial<SandboxOptions>; extra?: Env } = {}): Promise<E2eContext> {
+	ownN8n = false,
+}: { sandbox?: Partial<SandboxOptions>; extra?: Env; ownN8n?: boolean } = {}): Promise<E2eContext> {
 	const n8n = await n8nLib();
+	const sharable = Object.entries(extra).every(([name, value]) => SHARED_EXTRA[name] === value);
+	if (!ownN8n && sharable && process.env.CT_SHARED_N8N && n8n.N8N_MAJOR >= 2)
+		return await joinSharedN8n(sandbox);
 	const userFolder = mkdtempSync(path.join(tmpdir(), 'ct-e2e-'));
 	const port = await n8n.freePort();
 	const brokerPort = await n8n.freePort();
@@ -285,12 +336,18 @@ export async function startE2e({
 	const fixtureDir = mkdtempSync(path.join(userFolder, 'fixtures-'));
 	let fixtures = 0;
 
+	const same = (id: string) => id;
 	const context: E2eContext = {
+		shared: false,
 		handle,
 		userFolder,
 		port,
 		n8nDir,
 		env,
+		workflowId: same,
+		credentialId: same,
+		webhookId: same,
+		webhookUrl: (id) => `http://127.0.0.1:${port}/webhook/${id}/webhook`,
 		writeFixture(name, value) {
 			const file = path.join(fixtureDir, `${++fixtures}-${name}.json`);
 			writeFileSync(file, JSON.stringify(value, null, 2));
@@ -309,16 +366,7 @@ export async function startE2e({
 		async importCredentials(credentials) {
 			const file = context.writeFixture(
 				'credentials',
-				credentials.map(({ id, name, apiKey }) => ({
-					id,
-					name,
-					type: 'containerTrackingApi',
-					data: {
-						apiKey,
-						baseUrl: handle.sandbox.url,
-						signatureHeader: handle.sandbox.options.signatureHeader,
-					},
-				})),
+				credentials.map((credential) => credentialRecord(handle, credential)),
 			);
 			await context.cliOk(['import:credentials', `--input=${file}`]);
 		},
@@ -334,6 +382,9 @@ export async function startE2e({
 			await context.cliOk(['import:credentials', `--input=${file}`]);
 		},
 		async execute(id) {
+			return n8n.executeWorkflow(n8nDir, env, id);
+		},
+		async executeOnCli(id) {
 			return n8n.executeWorkflow(n8nDir, env, id);
 		},
 		async start() {
@@ -353,6 +404,199 @@ export async function startE2e({
 			// CT_E2E_KEEP=1 keeps the user folder (database, fixtures, n8n.log) for a look afterwards.
 			if (process.env.CT_E2E_KEEP) process.stdout.write(`kept ${userFolder}\n`);
 			else rmSync(userFolder, { recursive: true, force: true });
+		},
+	};
+	return context;
+}
+
+interface SharedN8n {
+	url: string;
+	port: number;
+	userFolder: string;
+	n8nDir: string;
+	env: Env;
+	/** The file n8n logs to. */
+	log: string;
+}
+
+let sharedLib: Promise<{ sharedN8n(folder: string, options: unknown): Promise<SharedN8n> }>;
+
+/** A finished execution as n8n's REST API gives it; `data` is `flatted` text. */
+interface StoredExecution {
+	status: string;
+	finished: boolean;
+	stoppedAt: string | null;
+	mode: string;
+	data: string;
+}
+
+/** A file's context in the run's shared n8n: its imports under ids n8n gives, removed at stop. */
+async function joinSharedN8n(sandbox: Partial<SandboxOptions>): Promise<E2eContext> {
+	const n8n = await n8nLib();
+	sharedLib ??= importNative(path.join('lib', 'sharedN8n.mjs')) as typeof sharedLib;
+	const shared = await (
+		await sharedLib
+	).sharedN8n(process.env.CT_SHARED_N8N!, { owner: OWNER, extra: SHARED_EXTRA });
+	const handle = await startTestSandbox(sandbox);
+	const cookie = await n8n.login(shared.url, OWNER.email, OWNER.password);
+	const fixtureDir = mkdtempSync(path.join(tmpdir(), 'ct-e2e-fixtures-'));
+	let fixtures = 0;
+	const credentialIds = new Map<string, string>();
+	const workflows = new Map<string, { id: string; versionId: string; trigger?: string }>();
+	const webhookIds = new Map<string, string>();
+	const active = new Set<string>();
+	// n8n keeps run data as `flatted` text; read with n8n's own copy.
+	const flatted = createRequire(path.join(shared.n8nDir, 'node_modules', 'n8n', 'package.json'))(
+		'flatted',
+	) as { parse(text: string): RunJson };
+
+	const call = async (method: string, pathname: string, body?: unknown) => {
+		const answer = await rest(shared.url, cookie, method, pathname, body);
+		if (answer.status !== 200)
+			throw new Error(
+				`${method} /rest${pathname} answered ${answer.status}: ${JSON.stringify(answer.body)}`,
+			);
+		return answer.body.data;
+	};
+	const createCredential = async (credential: Record<string, unknown>) => {
+		const { id, ...fields } = credential;
+		const created = await call('POST', '/credentials', fields);
+		credentialIds.set(String(id), created.id);
+	};
+	const realWorkflow = (id: string) => {
+		const found = workflows.get(id);
+		if (!found) throw new Error(`no workflow ${id} was imported`);
+		return found;
+	};
+	const untilEnded = async (executionId: string, timeoutMs = 180_000) => {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const execution = (await call('GET', `/executions/${executionId}`)) as StoredExecution;
+			if (execution.stoppedAt && !['new', 'running'].includes(execution.status)) return execution;
+			if (Date.now() > deadline)
+				throw new Error(`execution ${executionId} did not end within ${timeoutMs / 1000} s`);
+			await sleep(200);
+		}
+	};
+	// The CLI beside the running n8n: its own task broker port, the same database.
+	const cliEnv = async (): Promise<Env> => ({
+		...shared.env,
+		N8N_RUNNERS_BROKER_PORT: String(await n8n.freePort()),
+	});
+
+	const context: E2eContext = {
+		shared: true,
+		handle,
+		userFolder: shared.userFolder,
+		port: shared.port,
+		n8nDir: shared.n8nDir,
+		env: shared.env,
+		workflowId: (id) => realWorkflow(id).id,
+		credentialId: (id) => credentialIds.get(id) ?? id,
+		webhookId: (id) => webhookIds.get(id) ?? id,
+		webhookUrl: (id) => `${shared.url}/webhook/${webhookIds.get(id) ?? id}/webhook`,
+		writeFixture(name, value) {
+			const file = path.join(fixtureDir, `${++fixtures}-${name}.json`);
+			writeFileSync(file, JSON.stringify(value, null, 2));
+			return file;
+		},
+		cli: async (args) => n8n.n8nCli(shared.n8nDir, await cliEnv(), args),
+		async cliOk(args) {
+			const result = await context.cli(args);
+			if (result.code !== 0)
+				throw new Error(
+					`n8n ${args.join(' ')} exited with ${result.code}:\n${(result.stderr + result.stdout).slice(-3000)}`,
+				);
+			return result;
+		},
+		async importCredentials(credentials) {
+			for (const credential of credentials)
+				await createCredential(credentialRecord(handle, credential));
+		},
+		async importSmtpCredential(server) {
+			await createCredential(await smtpCredential(server));
+		},
+		async importWorkflow(definition) {
+			const nodes = (definition.nodes as Array<Record<string, unknown>>).map((node) => {
+				const credentials = Object.fromEntries(
+					Object.entries(
+						(node.credentials ?? {}) as Record<string, { id: string; name: string }>,
+					).map(([type, credential]) => [
+						type,
+						{ ...credential, id: context.credentialId(credential.id) },
+					]),
+				);
+				const webhookId = node.webhookId as string | undefined;
+				if (webhookId && !webhookIds.has(webhookId)) webhookIds.set(webhookId, randomUUID());
+				return {
+					...node,
+					credentials,
+					...(webhookId ? { webhookId: webhookIds.get(webhookId) } : {}),
+				};
+			});
+			const created = await call('POST', '/workflows', {
+				name: definition.name,
+				nodes,
+				connections: definition.connections,
+				settings: definition.settings ?? {},
+			});
+			const trigger = (definition.nodes as Array<{ type: string; name: string }>).find(
+				(node) => node.type === START.type,
+			)?.name;
+			workflows.set(String(definition.id), {
+				id: created.id,
+				versionId: created.versionId,
+				trigger,
+			});
+		},
+		async activate(workflowId) {
+			const { id, versionId } = realWorkflow(workflowId);
+			const { error } = await activateOverRest(shared.url, cookie, id, versionId);
+			if (error !== null) throw new Error(`n8n refused to publish ${workflowId}: ${error}`);
+			active.add(id);
+		},
+		async execute(workflowId) {
+			const { id, trigger } = realWorkflow(workflowId);
+			if (!trigger) throw new Error(`${workflowId} has no Manual Trigger to run from`);
+			const { executionId } = await call('POST', `/workflows/${id}/run`, {
+				triggerToStartFrom: { name: trigger },
+			});
+			const execution = await untilEnded(executionId);
+			return {
+				stdout: '',
+				stderr: '',
+				code: execution.status === 'success' ? 0 : 1,
+				run: { ...execution, data: flatted.parse(execution.data) },
+			};
+		},
+		async executeOnCli(workflowId) {
+			return n8n.executeWorkflow(shared.n8nDir, await cliEnv(), realWorkflow(workflowId).id);
+		},
+		async start() {
+			return {
+				url: shared.url,
+				cookie,
+				log: () => readFileSync(shared.log, 'utf8'),
+			};
+		},
+		async stopN8n() {
+			// The run's n8n serves the other files.
+		},
+		async stop() {
+			try {
+				// Unpublished while the sandbox is up: the triggers delete their webhooks there.
+				for (const id of active) await deactivateOverRest(shared.url, cookie, id);
+				for (const { id } of workflows.values()) {
+					if (n8n.N8N_MAJOR >= 2)
+						await rest(shared.url, cookie, 'POST', `/workflows/${id}/archive`, {});
+					await rest(shared.url, cookie, 'DELETE', `/workflows/${id}`);
+				}
+				for (const id of credentialIds.values())
+					await rest(shared.url, cookie, 'DELETE', `/credentials/${id}`);
+			} finally {
+				await handle.stop();
+				rmSync(fixtureDir, { recursive: true, force: true });
+			}
 		},
 	};
 	return context;

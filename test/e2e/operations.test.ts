@@ -639,7 +639,12 @@ describe('e2e: Container Tracking node in a real n8n', () => {
 							methodName: 'searchContainers',
 							filter,
 							paginationToken,
-							credentials: { containerTrackingApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } },
+							credentials: {
+								containerTrackingApi: {
+									id: ctx.credentialId(CREDENTIAL.id),
+									name: CREDENTIAL.name,
+								},
+							},
 						},
 					);
 					expect(answer.status).toBe(200);
@@ -685,7 +690,8 @@ describe('e2e: Container Tracking node in a real n8n', () => {
 					),
 				]),
 			);
-			const result = await ctx.execute('e2eRefusedKey');
+			// On the CLI: what it prints is asserted too.
+			const result = await ctx.executeOnCli('e2eRefusedKey');
 			expect(result.code).not.toBe(0);
 			expect(result.run).not.toBeNull();
 			// n8n 1.x's `execute --rawOutput` prints the run before it marks it ended ("running").

@@ -62,7 +62,7 @@ describe('e2e: n8n down longer than the service retries', () => {
 
 	beforeAll(async () => {
 		mail = await startMailServer();
-		ctx = await startE2e({ sandbox: { trackingDelaySeconds: 0 } });
+		ctx = await startE2e({ sandbox: { trackingDelaySeconds: 0 }, ownN8n: true });
 		webhookUrl = `http://127.0.0.1:${ctx.port}/webhook/${HOLD_ALERTS.webhookId}/webhook`;
 		await ctx.importCredentials([sandboxCredential()]);
 		await ctx.importSmtpCredential(mail);

@@ -136,7 +136,7 @@ describe('e2e: the Pickup board example keeps one Data Table row per container',
 		boardExample = JSON.parse(
 			readFileSync(path.resolve(__dirname, '..', '..', 'examples', 'pickup-board.json'), 'utf8'),
 		);
-		ctx = await startE2e({ sandbox: { trackingDelaySeconds: 1 } });
+		ctx = await startE2e({ sandbox: { trackingDelaySeconds: 1 }, ownN8n: true });
 		await ctx.importCredentials([sandboxCredential()]);
 		await ctx.importWorkflow(JSON.parse(readFileSync(lib.PICKUP_BOARD_SETUP.file, 'utf8')));
 		await ctx.importWorkflow(boardExample);

@@ -66,7 +66,7 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 	beforeAll(async () => {
 		collector = await startCollector();
 		receiver = await startWebhookReceiver();
-		ctx = await startE2e({ sandbox: { trackingDelaySeconds: 0 } });
+		ctx = await startE2e({ sandbox: { trackingDelaySeconds: 0 }, ownN8n: true });
 		webhookUrl = `http://127.0.0.1:${ctx.port}/webhook/${WEBHOOK_ID}/webhook`;
 		await ctx.importCredentials([sandboxCredential()]);
 		await ctx.importWorkflow(

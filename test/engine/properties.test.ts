@@ -53,6 +53,7 @@ async function forMutations(
 		{
 			numRuns: RUNS,
 			// FC_SEED replays the seed a failure printed.
+			// eslint-disable-next-line @n8n/community-nodes/no-restricted-globals
 			...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}),
 		},
 	);
