@@ -1,7 +1,9 @@
 /**
  * Two projects: `main` runs every suite; `drift` runs the engine and end-to-end suites once more
  * against a sandbox that serves data as real accounts send it (sandbox/drift.ts), so that agreeing
- * with our own sandbox's tidy values is never all the node is tested against.
+ * with our own sandbox's tidy values is never all the node is tested against. The end-to-end files
+ * of both share one n8n where they can (test/e2e/helpers.ts); CONTRIBUTING.md "Suites" says what
+ * runs where and how long it takes.
  * One project alone: `npx jest --selectProjects drift`.
  * @type {import('jest').Config}
  */
@@ -23,6 +25,7 @@ module.exports = {
 	// Two cores, but most suites wait (on n8n, on a sandbox's clock, on retries): three files at a
 	// time keep both cores busy.
 	maxWorkers: 3,
+	testSequencer: '<rootDir>/test/support/slowFirstSequencer.js',
 	reporters: ['default', '<rootDir>/test/support/summaryReporter.js'],
 	projects: [
 		{
