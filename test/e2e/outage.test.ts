@@ -25,6 +25,11 @@ const HOLD_ALERTS = { id: 'ctHoldAlerts', webhookId: '7b0e6a52-3c1d-4e8f-9a47-1d
 /** What the issue allows from n8n's start to the last missed alert sent. */
 const CATCH_UP_WITHIN_MS = 2 * 60_000;
 const TEST_TIMEOUT = 6 * 60_000;
+/**
+ * The service's retries and the scenario's steps run on the sandbox's clock, 20 times as fast:
+ * what is measured here is n8n's catch-up, in real seconds from its start.
+ */
+const TIME_SCALE = 20;
 
 describe('e2e: n8n down longer than the service retries', () => {
 	let ctx: E2eContext;
@@ -62,7 +67,10 @@ describe('e2e: n8n down longer than the service retries', () => {
 
 	beforeAll(async () => {
 		mail = await startMailServer();
-		ctx = await startE2e({ sandbox: { trackingDelaySeconds: 0 }, ownN8n: true });
+		ctx = await startE2e({
+			sandbox: { trackingDelaySeconds: 0, timeScale: TIME_SCALE },
+			ownN8n: true,
+		});
 		webhookUrl = `http://127.0.0.1:${ctx.port}/webhook/${HOLD_ALERTS.webhookId}/webhook`;
 		await ctx.importCredentials([sandboxCredential()]);
 		await ctx.importSmtpCredential(mail);
@@ -122,7 +130,8 @@ describe('e2e: n8n down longer than the service retries', () => {
 			// One more while the webhook is off: logged (and caught up) only when the service logs.
 			const loggedBefore = logOf(id).length;
 			const whileOff = await customsHold();
-			await sleep(4_000);
+			// The hold's three steps, 1 sandbox second apart, and a second more.
+			await sleep((4 * 1000) / TIME_SCALE + 1_000);
 			expect(logOf(id).length > loggedBefore).toBe(logWhileInactive);
 			expect(alertLines().some((line) => missed.some((number) => line.includes(number)))).toBe(
 				false,
