@@ -6,11 +6,12 @@
 import { randomBytes } from 'node:crypto';
 
 import { inferNumberResponseBody } from './inferNumber';
-import { ApiError, notFound, unprocessable, type ApiAnswer } from './http/jsonApi';
+import { ApiError, badRequest, notFound, unprocessable, type ApiAnswer } from './http/jsonApi';
 import { copy, paginate, parseInclude, resolveIncluded, type RequestUrl } from './http/documents';
 import type { RateBucket } from './http/rateLimiter';
 import type { WebhookDispatcher } from './webhooks/delivery';
 import type { NotificationLog } from './webhooks/notificationLog';
+import { searchResults } from './search';
 import { rawEventsOf } from './world/rawEvents';
 import { randomUuid } from './world/random';
 import type { Resource } from './world/store';
@@ -276,6 +277,16 @@ export function apiRoutes(world: World, dispatcher: WebhookDispatcher): Route[] 
 				const container = world.requireContainer(request.params.id);
 				const { events, vessels } = rawEventsOf(world, container);
 				return { status: 200, body: { data: events, included: vessels } };
+			},
+		},
+		{
+			method: 'GET',
+			pattern: '/search',
+			bucket: 'default',
+			handle: (request) => {
+				const query = request.query.get('query')?.trim();
+				if (!query) throw badRequest('query is required', { parameter: 'query' }, 'missing');
+				return { status: 200, body: { data: searchResults(world, query) } };
 			},
 		},
 		{

@@ -599,6 +599,11 @@ describe('e2e: Container Tracking node in a real n8n', () => {
 							{ after: ['Start'] },
 						),
 					),
+					ctNode(
+						'Search by number',
+						{ resource: 'search', operation: 'byNumber', query: byNumber.toLowerCase() },
+						{ after: ['Start'] },
+					),
 				]),
 			);
 			const run = succeeded(await ctx.execute('e2eLocators'));
@@ -608,6 +613,17 @@ describe('e2e: Container Tracking node in a real n8n', () => {
 			expect(itemsOf(run, 'get From list')).toEqual([
 				expect.objectContaining({ id: idOf(fromList), number: fromList }),
 			]);
+			// Search → Find by Number: the container, then the request that tracked it.
+			expect(
+				itemsOf(run, 'Search by number').map((item) => [item.result_type, item.number]),
+			).toEqual([
+				['container', byNumber],
+				['tracking_request', byNumber],
+			]);
+			expect(itemsOf(run, 'Search by number')[0]).toMatchObject({
+				container_id: idOf(byNumber),
+				on_several_shipments: false,
+			});
 			for (const [mode, number] of [
 				['By Number', byNumber],
 				['From list', fromList],

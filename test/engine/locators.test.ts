@@ -1,8 +1,8 @@
 // Resource locators (nodes/ContainerTracking/actions/locators.ts and methods/listSearch.ts) on an
 // account of 1,000 containers: "From list" searches by part of a number across pages, "Number"
-// resolves a whole column of numbers with one read of the list, a number typed into "By ID"
-// still finds its container, and an id carried into "Number" reads that container. Calls are
-// counted by the sandbox.
+// finds a few numbers with one search each and a whole column with one read of the list, a
+// number typed into "By ID" still finds its container, and an id carried into "Number" reads that
+// container. Calls are counted by the sandbox.
 import { containerLocator } from '../../nodes/ContainerTracking/actions/locators';
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import { SEARCH_MATCHES_PER_CALL } from '../../nodes/ContainerTracking/methods/listSearch';
@@ -29,6 +29,7 @@ describe('Resource locators among 1,000 containers', () => {
 		containers.find((container) => container.attributes.number === number)!.id;
 
 	let listCalls: () => Promise<number>;
+	let searchCalls: () => Promise<number>;
 
 	beforeAll(async () => {
 		handle = await startTestSandbox({ trackingDelaySeconds: 0 });
@@ -38,6 +39,7 @@ describe('Resource locators among 1,000 containers', () => {
 			'MSCU',
 		);
 		listCalls = await countRequests(handle, 'GET', '/containers');
+		searchCalls = await countRequests(handle, 'GET', '/search');
 	}, 120_000);
 	afterAll(async () => handle?.stop());
 
@@ -94,10 +96,8 @@ describe('Resource locators among 1,000 containers', () => {
 		expect(seen).toHaveLength(CONTAINERS);
 	});
 
-	it('Number resolves a column of numbers with one read of the list (10 calls for 1,000)', async () => {
-		const numbers = [numberOf(5), numberOf(512), numberOf(999), numberOf(250)];
-		const before = await listCalls();
-		const { items, error } = await runContainerTrackingNode(
+	const getByNumber = (numbers: string[]) =>
+		runContainerTrackingNode(
 			{
 				resource: 'container',
 				operation: 'get',
@@ -107,11 +107,30 @@ describe('Resource locators among 1,000 containers', () => {
 			numbers.map((number) => ({ number })),
 			credentials(),
 		);
+
+	it('Number finds a few numbers with one search each, whatever the size of the account', async () => {
+		const numbers = [numberOf(5), numberOf(512), numberOf(999), numberOf(250), numberOf(5)];
+		const [listsBefore, searchesBefore] = [await listCalls(), await searchCalls()];
+		const { items, error } = await getByNumber(numbers);
 		expect(error).toBeUndefined();
 		expect(items.map((item) => [item.json.number, item.json.id, item.pairedItem])).toEqual(
 			numbers.map((number, index) => [number, idOfNumber(number), { item: index }]),
 		);
-		expect((await listCalls()) - before).toBe(CONTAINERS / MAX_PAGE_SIZE);
+		// Four numbers, one of them twice: four searches, and the list is not read.
+		expect((await searchCalls()) - searchesBefore).toBe(4);
+		expect((await listCalls()) - listsBefore).toBe(0);
+	});
+
+	it('Number resolves a column of more than 20 numbers with one read of the list (10 calls for 1,000)', async () => {
+		const numbers = Array.from({ length: 25 }, (_, index) => numberOf(index * 37));
+		const [listsBefore, searchesBefore] = [await listCalls(), await searchCalls()];
+		const { items, error } = await getByNumber(numbers);
+		expect(error).toBeUndefined();
+		expect(items.map((item) => [item.json.number, item.json.id, item.pairedItem])).toEqual(
+			numbers.map((number, index) => [number, idOfNumber(number), { item: index }]),
+		);
+		expect((await listCalls()) - listsBefore).toBe(CONTAINERS / MAX_PAGE_SIZE);
+		expect((await searchCalls()) - searchesBefore).toBe(0);
 	});
 
 	it('a number typed the way people write it, or into By ID, finds its container', async () => {
@@ -169,7 +188,7 @@ describe('Resource locators among 1,000 containers', () => {
 		);
 		expect(items).toEqual([]);
 		expect(error?.message).toBe(`No container numbered ${typo} is tracked by this account`);
-		expect(error?.description).toContain(`Searched ${CONTAINERS} containers`);
+		expect(error?.description).toContain("The service's search by number found none");
 		expect(error?.description).toMatch(/check digit does not match \(ISO 6346 expects \d/);
 		expect(error?.description).toContain('"Container"');
 	});

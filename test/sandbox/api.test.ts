@@ -13,6 +13,7 @@ import {
 	inferNumberDocument,
 	listDocument,
 	rawEventListDocument,
+	searchResultListDocument,
 	shipment,
 	singleResourceDocument,
 	trackingRequest,
@@ -1202,5 +1203,40 @@ describe('control API', () => {
 
 	it('answers 404 for the journey of an unknown container', async () => {
 		expectApiError(await handle.control.get('/containers/no-such-container/journey'), 404);
+	});
+});
+
+describe('search', () => {
+	let handle: SandboxHandle;
+	beforeAll(async () => {
+		handle = await startTestSandbox({ trackingDelaySeconds: 0, drift: false });
+	});
+	afterAll(() => handle.stop());
+
+	it('answers 400 without a query, naming the parameter', async () => {
+		for (const path of ['/search', '/search?query=%20']) {
+			const [error] = expectApiError(await handle.api.get(path), 400);
+			expect(error.source).toEqual({ parameter: 'query' });
+		}
+	});
+
+	it('finds a container and its tracking request by part of the number, in any case, in its schema', async () => {
+		const tracked = await trackContainer(handle, 'MSKU4807969', 'MAEU');
+		const body = expectOk(
+			await handle.api.get('/search', { params: { query: 'sku 48079' } }),
+			200,
+			searchResultListDocument,
+		);
+		expect(body.data.map((result) => [result.type, result.id])).toEqual([
+			['cargo', tracked.containerIds[0]],
+			['tracking_request', tracked.trackingRequestId],
+		]);
+		expect(body.data[0].attributes).toMatchObject({
+			entity_type: 'cargo',
+			number: 'MSKU4807969',
+			shipment_id: tracked.shipmentId,
+			scac: 'MAEU',
+		});
+		expect(body).not.toHaveProperty('links');
 	});
 });

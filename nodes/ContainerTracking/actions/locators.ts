@@ -8,7 +8,9 @@ import {
 
 import { checkContainerNumber, looksLikeContainerNumber } from '../logic/iso6346';
 import { membersOf } from '../schemas';
+import { asNodeError } from '../transport/errors';
 import { fetchAllPages } from '../transport/pagination';
+import { SEARCH_LIMIT, searchRecords } from './search/find';
 
 /*
  * Resource locators: a record is picked from a searchable list, given by the key people know
@@ -152,18 +154,80 @@ export interface LocatedContainer {
 }
 
 /**
- * Containers of the account by number. The service has no lookup by number, so its list is read
- * once per run of the node, 100 per page, and every item of the run is answered from it: on an
- * account with 1,000 containers, 10 calls for a whole column of numbers. The same number can
- * belong to several containers (one per journey of the box); the newest journey is chosen.
+ * Containers of the account by number, two ways, so that the calls grow with the work:
+ * - a run of up to SEARCH_UP_TO_ITEMS items searches each number (`GET /search`, one call
+ *   however many containers the account tracks);
+ * - a longer run reads the account's container list once, 100 per page, and answers every item
+ *   from it (on an account with 1,000 containers, 10 calls for a whole column of numbers); so
+ *   does a search the service refuses (404) or whose 25 results may have cut the container off.
+ * The same number can belong to several containers (one per journey of the box); the newest
+ * journey is chosen.
  */
+const SEARCH_UP_TO_ITEMS = 20;
+
 interface ContainerDirectory {
 	byNumber: Map<string, IDataObject[]>;
 	scanned: number;
 }
 
-// One directory per run of the node: keyed by the context n8n gives all items of that run.
+// One directory, and one search per number, per run of the node: keyed by the context n8n gives
+// all items of that run.
 const directories = new WeakMap<IExecuteFunctions, Promise<ContainerDirectory>>();
+const searches = new WeakMap<IExecuteFunctions, Map<string, Promise<IDataObject[] | undefined>>>();
+
+/** The containers a search finds under exactly this number; undefined when it cannot tell. */
+async function searchedContainers(
+	context: IExecuteFunctions,
+	number: string,
+	itemIndex: number,
+): Promise<IDataObject[] | undefined> {
+	let found;
+	try {
+		found = (await searchRecords(context, number, itemIndex)).records;
+	} catch (error) {
+		if ((error as { httpCode?: unknown }).httpCode === '404') return undefined;
+		throw asNodeError(context.getNode(), error, itemIndex);
+	}
+	const matches = found.filter(
+		(record) =>
+			record.type === 'cargo' &&
+			checkContainerNumber(String(membersOf(record.attributes).number ?? '')).normalized === number,
+	);
+	return matches.length === 0 && found.length >= SEARCH_LIMIT
+		? undefined
+		: (matches as IDataObject[]);
+}
+
+function searchOnce(
+	context: IExecuteFunctions,
+	number: string,
+	itemIndex: number,
+): Promise<IDataObject[] | undefined> {
+	let byNumber = searches.get(context);
+	if (!byNumber) {
+		byNumber = new Map();
+		searches.set(context, byNumber);
+	}
+	let pending = byNumber.get(number);
+	if (!pending) {
+		pending = searchedContainers(context, number, itemIndex);
+		byNumber.set(number, pending);
+		// A failed search is not kept: the next item tries again.
+		pending.catch(() => byNumber.delete(number));
+	}
+	return pending;
+}
+
+function directoryOnce(context: IExecuteFunctions, itemIndex: number): Promise<ContainerDirectory> {
+	let pending = directories.get(context);
+	if (!pending) {
+		pending = readDirectory(context, itemIndex);
+		directories.set(context, pending);
+		// A failed read is not kept: the next item tries again.
+		pending.catch(() => directories.delete(context));
+	}
+	return pending;
+}
 
 async function readDirectory(
 	context: IExecuteFunctions,
@@ -201,15 +265,12 @@ async function containerByNumber(
 				'The field "Container" (Number) takes four letters and seven digits, e.g. MSKU4807969.',
 		});
 	}
-	let pending = directories.get(context);
-	if (!pending) {
-		pending = readDirectory(context, itemIndex);
-		directories.set(context, pending);
-		// A failed read is not kept: the next item tries again.
-		pending.catch(() => directories.delete(context));
-	}
-	const directory = await pending;
-	const matches = directory.byNumber.get(check.normalized) ?? [];
+	const searched =
+		context.getInputData().length <= SEARCH_UP_TO_ITEMS
+			? await searchOnce(context, check.normalized, itemIndex)
+			: undefined;
+	const directory = searched ? undefined : await directoryOnce(context, itemIndex);
+	const matches = searched ?? directory?.byNumber.get(check.normalized) ?? [];
 	if (matches.length === 0) {
 		const typo =
 			check.checkDigitPassed === false
@@ -220,7 +281,7 @@ async function containerByNumber(
 			`No container numbered ${check.normalized} is tracked by this account`,
 			{
 				itemIndex,
-				description: `Searched ${directory.scanned} containers.${typo} Create a tracking request for it first, or check the number in the field "Container".`,
+				description: `${directory ? `Searched ${directory.scanned} containers.` : "The service's search by number found none."}${typo} Create a tracking request for it first, or check the number in the field "Container".`,
 			},
 		);
 	}

@@ -10,6 +10,7 @@ import {
 import { asNodeError } from '../transport/errors';
 import { container } from './container';
 import type { OperationExecute, OperationModule, Resource } from './operation';
+import { search } from './search';
 import { shipment } from './shipment';
 import { trackingRequest } from './trackingRequest';
 import { webhook } from './webhook';
@@ -22,7 +23,7 @@ function keyedByValue<Resources extends { [Key in keyof Resources]: Resource<Key
 }
 
 /** The node's resources, in the order their fields are listed. */
-export const RESOURCES = keyedByValue({ trackingRequest, container, shipment, webhook });
+export const RESOURCES = keyedByValue({ trackingRequest, container, shipment, search, webhook });
 
 /**
  * Every resource and its operations as the type checker sees them, e.g.

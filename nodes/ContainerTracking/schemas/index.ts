@@ -16,6 +16,7 @@ import {
 	inferNumberResult,
 	rawEvent,
 	resourceSchemasByType,
+	searchResult,
 	shipment,
 	terminalFee,
 	terminalHold,
@@ -56,6 +57,8 @@ export const shipmentDocument = singleResourceDocument(shipment, included);
 export const webhookDocument = singleResourceDocument(webhook, included);
 /** GET /webhooks */
 export const webhookListDocument = listDocument(webhook, included);
+/** GET /search */
+export const searchResultListDocument = listDocument(searchResult, included);
 
 // ---------------------------------------------------------------------------------------------
 // Types

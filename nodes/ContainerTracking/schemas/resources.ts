@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { relationship, resourceOf, type ResourceSchema } from './jsonApi';
+import { relationship, resourceObject, resourceOf, type ResourceSchema } from './jsonApi';
 import {
 	CONTAINER_STATUSES,
 	DATA_SOURCES,
@@ -439,6 +439,35 @@ export const inferNumberAttributes = z
 export const inferNumberResult = resourceOf('infer_number_results', inferNumberAttributes);
 
 // ---------------------------------------------------------------------------------------------
+
+// ---------------------------------------------------------------------------------------------
+// search result (docs/service.md, "Search"): a shipment, a container (`cargo`) or a tracking
+// request, with the same attributes whatever it is.
+
+export const searchResultAttributes = z
+	.object({
+		entity_type: maybe(z.string()),
+		number: maybe(z.string()),
+		shipment_id: maybe(z.string()),
+		scac: maybe(z.string()),
+		port_of_lading_name: maybe(z.string()),
+		port_of_discharge_name: maybe(z.string()),
+		containers_count: maybe(numeric),
+		tracking_stopped: maybe(z.boolean()),
+		tracking_stopped_reason: maybe(openEnum(LINE_TRACKING_STOPPED_REASONS)),
+		status: maybe(z.string()),
+		failed_reason: maybe(z.string()),
+		ref_numbers: maybe(textList),
+		created_at: maybe(isoDateTime),
+		updated_at: maybe(isoDateTime),
+	})
+	.passthrough();
+
+/** Its type is an open set too (`shipment`, `cargo`, `tracking_request` today). */
+export const searchResult = resourceObject.extend({
+	type: z.string(),
+	attributes: searchResultAttributes,
+});
 
 /** Schemas of the resources above by `type`, to check records found in `included`. */
 export const resourceSchemasByType: Readonly<Record<string, ResourceSchema>> = {
