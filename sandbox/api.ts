@@ -11,7 +11,7 @@ import { copy, paginate, parseInclude, resolveIncluded, type RequestUrl } from '
 import type { RateBucket } from './http/rateLimiter';
 import type { WebhookDispatcher } from './webhooks/delivery';
 import type { NotificationLog } from './webhooks/notificationLog';
-import { searchResults } from './search';
+import { searchResults, shipmentsMatching } from './search';
 import { rawEventsOf } from './world/rawEvents';
 import { randomUuid } from './world/random';
 import type { Resource } from './world/store';
@@ -102,6 +102,21 @@ function single(resource: Resource, request: RequestUrl, included?: Resource[]):
 	};
 	if (included) body.included = included;
 	return { status: 200, body };
+}
+
+/** A list whose pages include the related records `include` asks for, among `allowed`. */
+function listIncluding(
+	world: World,
+	all: Resource[],
+	request: RequestUrl,
+	allowed: readonly string[],
+): ApiAnswer {
+	const includes = parseInclude(request.query, allowed);
+	return list(
+		all,
+		request,
+		includes.length > 0 ? (page) => resolveIncluded(world.store, page, includes) : undefined,
+	);
 }
 
 /** One page of `all`; `included` gives the page's included records, when asked for. */
@@ -231,14 +246,8 @@ export function apiRoutes(world: World, dispatcher: WebhookDispatcher): Route[] 
 			method: 'GET',
 			pattern: '/containers',
 			bucket: 'default',
-			handle: (request) => {
-				const includes = parseInclude(request.query, CONTAINER_INCLUDES);
-				return list(
-					world.store.list('container'),
-					request,
-					includes.length > 0 ? (page) => resolveIncluded(world.store, page, includes) : undefined,
-				);
-			},
+			handle: (request) =>
+				listIncluding(world, world.store.list('container'), request, CONTAINER_INCLUDES),
 		},
 		{
 			method: 'GET',
@@ -289,6 +298,25 @@ export function apiRoutes(world: World, dispatcher: WebhookDispatcher): Route[] 
 				return { status: 200, body: { data: searchResults(world, query) } };
 			},
 		},
+		{
+			method: 'GET',
+			pattern: '/shipments',
+			bucket: 'default',
+			handle: (request) =>
+				listIncluding(world, shipmentsMatching(world, request.query), request, SHIPMENT_INCLUDES),
+		},
+		...(['stop_tracking', 'resume_tracking'] as const).map(
+			(action): Route => ({
+				method: 'PATCH',
+				pattern: `/shipments/:id/${action}`,
+				bucket: 'default',
+				handle: (request) =>
+					single(
+						world.setShipmentTracking(request.params.id, action === 'resume_tracking'),
+						request,
+					),
+			}),
+		),
 		{
 			method: 'GET',
 			pattern: '/shipments/:id',

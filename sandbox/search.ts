@@ -99,3 +99,32 @@ export function searchResults(world: World, query: string): Array<Record<string,
 
 	return [...shipments, ...containers, ...trackingRequests].slice(0, SEARCH_LIMIT);
 }
+
+/**
+ * `GET /shipments`' filters: `number`, the number that was tracked (a bill of lading, booking or
+ * container number, whole, any case), and `filter[tracking_stopped]` (`true` or `false`); newest
+ * first.
+ */
+export function shipmentsMatching(world: World, query: URLSearchParams): Resource[] {
+	const number = normalized(query.get('number') ?? query.get('q'));
+	const stopped = query.get('filter[tracking_stopped]');
+	const trackedAs = (shipment: Resource) => [
+		shipment.attributes.bill_of_lading_number,
+		...world.store
+			.list('tracking_request')
+			.filter((request) => relatedId(request, 'tracked_object') === shipment.id)
+			.map((request) => request.attributes.request_number),
+	];
+	return world.store
+		.list('shipment')
+		.filter(
+			(shipment) =>
+				!number || trackedAs(shipment).some((tracked) => normalized(tracked) === number),
+		)
+		.filter(
+			(shipment) =>
+				stopped === null ||
+				String(Boolean(shipment.attributes.line_tracking_stopped_at)) === stopped,
+		)
+		.sort(newestFirst);
+}

@@ -7,11 +7,16 @@ import {
 } from 'n8n-workflow';
 
 import { properties, router } from './actions/router';
-import { searchContainers, searchTrackingRequests, searchWebhooks } from './methods/listSearch';
+import {
+	searchContainers,
+	searchShipments,
+	searchTrackingRequests,
+	searchWebhooks,
+} from './methods/listSearch';
 
 export class ContainerTracking implements INodeType {
 	methods = {
-		listSearch: { searchContainers, searchTrackingRequests, searchWebhooks },
+		listSearch: { searchContainers, searchShipments, searchTrackingRequests, searchWebhooks },
 	};
 
 	description: INodeTypeDescription = {

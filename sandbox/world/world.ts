@@ -352,6 +352,34 @@ export class World {
 
 	// ---------------------------------------------------------------- containers
 
+	/**
+	 * `PATCH /shipments/{id}/stop_tracking` and `resume_tracking`: a stopped shipment gets no more
+	 * updates, and neither do its containers: their notifications are not sent (`emit`).
+	 */
+	setShipmentTracking(id: string, tracking: boolean): Resource {
+		const shipment = this.store.get('shipment', id);
+		if (!shipment) throw notFound();
+		const now = isoTimestamp(this.clock.now());
+		shipment.attributes = {
+			...shipment.attributes,
+			line_tracking_stopped_at: tracking ? null : now,
+			line_tracking_stopped_reason: tracking ? null : 'cancelled_by_user',
+			updated_at: now,
+		};
+		return shipment;
+	}
+
+	/** Whether the shipment a record belongs to has stopped tracking. */
+	private trackingStopped(record: Resource): boolean {
+		const shipmentId =
+			record.type === 'shipment'
+				? record.id
+				: ((record.relationships?.shipment?.data as { id?: string } | null | undefined)?.id ??
+					(record.relationships?.tracked_object?.data as { id?: string } | null | undefined)?.id);
+		const shipment = shipmentId ? this.store.get('shipment', shipmentId) : undefined;
+		return Boolean(shipment?.attributes.line_tracking_stopped_at);
+	}
+
 	requireContainer(id: string): Resource {
 		const container = this.store.get('container', id);
 		if (!container) throw notFound();
@@ -682,6 +710,7 @@ export class World {
 		included: Resource[] | undefined,
 		at: number,
 	): void {
+		if (this.trackingStopped(reference)) return;
 		this.notify({
 			id: randomUuid(),
 			event,

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
-import { eventually, trackManyContainers } from '../support/sandbox';
+import { eventually, trackContainer, trackManyContainers } from '../support/sandbox';
 import {
 	CREDENTIAL,
 	ctNode,
@@ -688,6 +688,53 @@ describe('e2e: Container Tracking node in a real n8n', () => {
 			} finally {
 				await ctx.stopN8n();
 			}
+		},
+		EXECUTE_TIMEOUT,
+	);
+
+	it(
+		'shipments: Get Many by tracked number, then Stop Tracking and Resume Tracking of what it found',
+		async () => {
+			const number = withCheckDigit('MSKU741000');
+			const { shipmentId } = await trackContainer(ctx.handle, number, 'MAEU');
+			const byItsId = { __rl: true, mode: 'id', value: '={{ $json.id }}' };
+			await ctx.importWorkflow(
+				workflow('e2eShipments', 'E2E shipments', [
+					START,
+					ctNode(
+						'Shipments by number',
+						{
+							resource: 'shipment',
+							operation: 'getMany',
+							returnAll: true,
+							filters: { number },
+						},
+						{ after: ['Start'] },
+					),
+					ctNode(
+						'Stop',
+						{ resource: 'shipment', operation: 'stopTracking', shipmentId: byItsId },
+						{ after: ['Shipments by number'] },
+					),
+					ctNode(
+						'Resume',
+						{ resource: 'shipment', operation: 'resumeTracking', shipmentId: byItsId },
+						{ after: ['Stop'] },
+					),
+				]),
+			);
+			const run = succeeded(await ctx.execute('e2eShipments'));
+			expect(itemsOf(run, 'Shipments by number')).toEqual([
+				expect.objectContaining({ id: shipmentId, container_numbers: [number] }),
+			]);
+			expect(itemsOf(run, 'Stop')).toEqual([
+				expect.objectContaining({ id: shipmentId, line_tracking_stopped_at: expect.any(String) }),
+			]);
+			expect(itemsOf(run, 'Resume')).toEqual([expect.objectContaining({ id: shipmentId })]);
+			// What the service keeps (under drift it serves stop fields on any shipment).
+			expect(ctx.handle.sandbox.world.store.get('shipment', shipmentId)!.attributes).toMatchObject({
+				line_tracking_stopped_at: null,
+			});
 		},
 		EXECUTE_TIMEOUT,
 	);

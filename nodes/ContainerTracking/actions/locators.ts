@@ -102,6 +102,20 @@ export function trackingRequestLocator(operation: string): INodeProperties {
 	);
 }
 
+export function shipmentLocator(operation: string): INodeProperties {
+	return locator(
+		{
+			displayName: 'Shipment',
+			name: 'shipmentId',
+			description:
+				'The shipment: pick it from the list (type part of its bill of lading number), or give its ID (`shipment_id` of a tracking request, container or trigger item)',
+			displayOptions: { show: { resource: ['shipment'], operation: [operation] } },
+		},
+		'searchShipments',
+		'Select a shipment…',
+	);
+}
+
 export function webhookLocator(operation: string): INodeProperties {
 	return locator(
 		{
@@ -137,10 +151,10 @@ function chosen(
 	return { mode: String(located.mode ?? 'id'), value };
 }
 
-/** The id of the tracking request or webhook a locator names. */
+/** The id of the tracking request, shipment or webhook a locator names. */
 export function locatedId(
 	context: IExecuteFunctions,
-	name: 'trackingRequestId' | 'webhookId',
+	name: 'trackingRequestId' | 'webhookId' | 'shipmentId',
 	label: string,
 	itemIndex: number,
 ): string {

@@ -123,6 +123,34 @@ export async function searchTrackingRequests(
 	});
 }
 
+export async function searchShipments(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const wanted = compactNumber(filter ?? '');
+	return await searchList(this, '/shipments', {
+		filter,
+		paginationToken,
+		matches: ({ record }) =>
+			compactNumber(text(membersOf(record.attributes).bill_of_lading_number) ?? '').includes(
+				wanted,
+			),
+		toResult: ({ record }) => {
+			const attributes = membersOf(record.attributes);
+			return {
+				name: joined(
+					text(attributes.bill_of_lading_number) ?? String(record.id),
+					text(attributes.shipping_line_scac),
+					text(attributes.port_of_discharge_name),
+					attributes.line_tracking_stopped_at ? 'tracking stopped' : undefined,
+				),
+				value: String(record.id),
+			};
+		},
+	});
+}
+
 /** At most this many event names in a webhook's name; the rest are counted. */
 const EVENTS_SHOWN = 3;
 

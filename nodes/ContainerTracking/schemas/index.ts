@@ -51,8 +51,10 @@ export const inferNumberDocument = singleResourceDocument(inferNumberResult, inc
 export const trackingRequestDocument = singleResourceDocument(trackingRequest, included);
 /** GET /tracking_requests */
 export const trackingRequestListDocument = listDocument(trackingRequest, included);
-/** GET /shipments/{id} */
+/** GET /shipments/{id}, PATCH /shipments/{id}/stop_tracking and resume_tracking */
 export const shipmentDocument = singleResourceDocument(shipment, included);
+/** GET /shipments */
+export const shipmentListDocument = listDocument(shipment, included);
 /** POST /webhooks (201), GET and PATCH /webhooks/{id} */
 export const webhookDocument = singleResourceDocument(webhook, included);
 /** GET /webhooks */

@@ -16,7 +16,8 @@ import {
 } from '../../records/jsonApi';
 import type { JsonApiResource } from '../../schemas';
 import { requestRecord } from '../../transport/record';
-import { requiredText, showFor, withWarnings } from '../common';
+import { withWarnings } from '../common';
+import { locatedId, shipmentLocator } from '../locators';
 import { pickFields, simplifyField, wantsSimplified } from '../simplify';
 import type { OperationOption } from '../operation';
 
@@ -37,17 +38,7 @@ export const option: OperationOption = {
 };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Shipment ID',
-		name: 'shipmentId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 55a700e4-7005-45a9-92fd-1ff38641dbd9',
-		description:
-			'The shipment’s ID: `shipment_id` of a tracking request or a container item, or of a trigger item',
-		displayOptions: showFor('shipment', 'get'),
-	},
+	shipmentLocator('get'),
 	simplifyField('shipment', ['get']),
 ];
 
@@ -113,7 +104,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const shipmentId = requiredText(this, 'shipmentId', 'Shipment ID', itemIndex);
+	const shipmentId = locatedId(this, 'shipmentId', 'Shipment', itemIndex);
 	const { record, included, warnings } = await requestRecord.call(
 		this,
 		'GET',
