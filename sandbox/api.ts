@@ -264,6 +264,13 @@ export function apiRoutes(world: World, dispatcher: WebhookDispatcher): Route[] 
 			},
 		},
 		{
+			method: 'PATCH',
+			pattern: '/containers/:id/refresh',
+			bucket: 'refresh',
+			// Not JSON:API: a message, as the service answers it.
+			handle: (request) => ({ status: 200, body: world.refreshContainer(request.params.id) }),
+		},
+		{
 			method: 'GET',
 			pattern: '/containers/:id/transport_events',
 			bucket: 'default',

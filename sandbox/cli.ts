@@ -27,6 +27,7 @@ const HELP = `Usage: npm run sandbox -- [options]
                              windows, journeys and delivery retries
   --duplicate-rate <0..1>    share of notifications delivered twice (default 0)
   --no-rail-plan             the account lacks the Rail Plan entitlement (403 on rail LFD webhooks)
+  --no-container-refresh     the account lacks Container Refresh (403 on PATCH /containers/{id}/refresh)
   --scenario-gap <s>         sandbox seconds between steps of a played scenario (default ${DEFAULT_OPTIONS.scenarioGapSeconds})
   --tracking-delay <s>       sandbox seconds before a tracking request resolves (default ${DEFAULT_OPTIONS.trackingDelaySeconds})
   --retry-base <s>           sandbox seconds before the first delivery retry (default ${DEFAULT_OPTIONS.retryBaseSeconds})
@@ -96,6 +97,7 @@ async function main(): Promise<void> {
 			'time-scale': { type: 'string' },
 			'duplicate-rate': { type: 'string' },
 			'no-rail-plan': { type: 'boolean' },
+			'no-container-refresh': { type: 'boolean' },
 			'scenario-gap': { type: 'string' },
 			'tracking-delay': { type: 'string' },
 			'retry-base': { type: 'string' },
@@ -122,6 +124,7 @@ async function main(): Promise<void> {
 		timeScale: number(values['time-scale'], 'time-scale', 0.001),
 		duplicateRate: number(values['duplicate-rate'], 'duplicate-rate', 0, 1),
 		railPlan: values['no-rail-plan'] ? false : undefined,
+		containerRefresh: values['no-container-refresh'] ? false : undefined,
 		scenarioGapSeconds: number(values['scenario-gap'], 'scenario-gap', 0),
 		trackingDelaySeconds: number(values['tracking-delay'], 'tracking-delay', 0),
 		retryBaseSeconds: number(values['retry-base'], 'retry-base', 0),

@@ -51,6 +51,8 @@ export interface SandboxOptions {
 	duplicateRate: number;
 	/** Whether the account has the Rail Plan entitlement. */
 	railPlan: boolean;
+	/** Whether the account has Container Refresh (403 on `PATCH /containers/{id}/refresh`). */
+	containerRefresh: boolean;
 	/** Sandbox seconds between the steps of a played scenario. */
 	scenarioGapSeconds: number;
 	/** Sandbox seconds before a tracking request succeeds or fails. */
@@ -85,6 +87,7 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
 	timeScale: 1,
 	duplicateRate: 0,
 	railPlan: true,
+	containerRefresh: true,
 	scenarioGapSeconds: 1,
 	trackingDelaySeconds: 2,
 	retryBaseSeconds: 5,
@@ -294,7 +297,11 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 		store,
 		clock,
 		(notification) => dispatcher.dispatch(notification),
-		{ trackingDelayMs: options.trackingDelaySeconds * 1000, railPlan: options.railPlan },
+		{
+			trackingDelayMs: options.trackingDelaySeconds * 1000,
+			railPlan: options.railPlan,
+			containerRefresh: options.containerRefresh,
+		},
 		reportError,
 	);
 	const api = compile<Route>(apiRoutes(world, dispatcher));

@@ -50,6 +50,8 @@ export interface WorldOptions {
 	 * (docs/service.md, "Base URL and authentication").
 	 */
 	railPlan: boolean;
+	/** Whether the account has Container Refresh, a paid feature (403 without it). */
+	containerRefresh: boolean;
 }
 
 /** What a tracking request is created with: the schema's attributes, all given. */
@@ -378,6 +380,28 @@ export class World {
 					(record.relationships?.tracked_object?.data as { id?: string } | null | undefined)?.id);
 		const shipment = shipmentId ? this.store.get('shipment', shipmentId) : undefined;
 		return Boolean(shipment?.attributes.line_tracking_stopped_at);
+	}
+
+	/**
+	 * `PATCH /containers/{id}/refresh`: the line, the terminal and the rail are read again now
+	 * (`terminal_checked_at`); what changed arrives later, as notifications.
+	 */
+	refreshContainer(id: string): { message: string } {
+		if (!this.options.containerRefresh) {
+			throw new ApiError(403, [
+				{
+					status: '403',
+					title: 'API access not enabled',
+					detail: 'The container refresh endpoint is not enabled for this account',
+				},
+			]);
+		}
+		const container = this.requireContainer(id);
+		container.attributes = {
+			...container.attributes,
+			terminal_checked_at: isoTimestamp(this.clock.now()),
+		};
+		return { message: 'Started refresh for Shipping line, Terminal, Rail' };
 	}
 
 	requireContainer(id: string): Resource {

@@ -693,10 +693,10 @@ describe('e2e: Container Tracking node in a real n8n', () => {
 	);
 
 	it(
-		'shipments: Get Many by tracked number, then Stop Tracking and Resume Tracking of what it found',
+		'shipments: Get Many by tracked number, then Stop Tracking and Resume Tracking of what it found; Container → Refresh',
 		async () => {
 			const number = withCheckDigit('MSKU741000');
-			const { shipmentId } = await trackContainer(ctx.handle, number, 'MAEU');
+			const { shipmentId, containerIds } = await trackContainer(ctx.handle, number, 'MAEU');
 			const byItsId = { __rl: true, mode: 'id', value: '={{ $json.id }}' };
 			await ctx.importWorkflow(
 				workflow('e2eShipments', 'E2E shipments', [
@@ -721,6 +721,15 @@ describe('e2e: Container Tracking node in a real n8n', () => {
 						{ resource: 'shipment', operation: 'resumeTracking', shipmentId: byItsId },
 						{ after: ['Stop'] },
 					),
+					ctNode(
+						'Refresh',
+						{
+							resource: 'container',
+							operation: 'refresh',
+							containerId: { __rl: true, mode: 'number', value: number },
+						},
+						{ after: ['Start'] },
+					),
 				]),
 			);
 			const run = succeeded(await ctx.execute('e2eShipments'));
@@ -731,6 +740,14 @@ describe('e2e: Container Tracking node in a real n8n', () => {
 				expect.objectContaining({ id: shipmentId, line_tracking_stopped_at: expect.any(String) }),
 			]);
 			expect(itemsOf(run, 'Resume')).toEqual([expect.objectContaining({ id: shipmentId })]);
+			expect(itemsOf(run, 'Refresh')).toEqual([
+				{
+					container_id: containerIds[0],
+					container_number: number,
+					refresh_started: true,
+					message: expect.any(String),
+				},
+			]);
 			// What the service keeps (under drift it serves stop fields on any shipment).
 			expect(ctx.handle.sandbox.world.store.get('shipment', shipmentId)!.attributes).toMatchObject({
 				line_tracking_stopped_at: null,

@@ -3,10 +3,11 @@ import * as get from './get';
 import * as getMany from './getMany';
 import * as getRawEvents from './getRawEvents';
 import * as getTransportEvents from './getTransportEvents';
+import * as refresh from './refresh';
 
 export const container = defineResource({
 	value: 'container',
 	name: 'Container',
-	operations: { get, getMany, getRawEvents, getTransportEvents },
+	operations: { get, getMany, getRawEvents, getTransportEvents, refresh },
 	defaultOperation: 'get',
 });
