@@ -12,6 +12,7 @@ import type { RateBucket } from './http/rateLimiter';
 import type { WebhookDispatcher } from './webhooks/delivery';
 import type { NotificationLog } from './webhooks/notificationLog';
 import { searchResults, shipmentsMatching } from './search';
+import { eventCategories } from './world/eventNames';
 import { rawEventsOf } from './world/rawEvents';
 import { randomUuid } from './world/random';
 import type { Resource } from './world/store';
@@ -29,7 +30,7 @@ export interface Route {
 	/** Path under /v2 with `:name` parameters. */
 	pattern: string;
 	bucket: RateBucket;
-	handle(request: ApiRequest): ApiAnswer;
+	handle(request: ApiRequest): ApiAnswer | Promise<ApiAnswer>;
 }
 
 const CONTAINER_INCLUDES = [
@@ -337,6 +338,30 @@ export function apiRoutes(world: World, dispatcher: WebhookDispatcher): Route[] 
 					request,
 					includes.length > 0 ? resolveIncluded(world.store, [shipment], includes) : undefined,
 				);
+			},
+		},
+		{
+			method: 'GET',
+			pattern: '/webhooks/events',
+			bucket: 'default',
+			handle: () => ({ status: 200, body: { data: eventCategories(world.options.railPlan) } }),
+		},
+		{
+			method: 'POST',
+			pattern: '/webhooks/trigger',
+			bucket: 'default',
+			handle: async (request) => {
+				// A flat body, not JSON:API, as the service takes it.
+				const body = (request.body ?? {}) as Record<string, unknown>;
+				const text = (name: string) =>
+					typeof body[name] === 'string' && (body[name] as string).trim() !== ''
+						? (body[name] as string).trim()
+						: undefined;
+				const url = text('url');
+				const event = text('event');
+				if (!url) throw new ApiError(422, [{ status: '422', detail: 'url is required' }]);
+				if (!event) throw new ApiError(422, [{ status: '422', detail: 'event is required' }]);
+				return { status: 200, body: await dispatcher.sendTest(url, event, text('secret')) };
 			},
 		},
 		{

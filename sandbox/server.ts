@@ -335,7 +335,7 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 			});
 		}
 		const body = parseJson(await readBody(request));
-		const answer = found.route.handle({
+		const answer = await found.route.handle({
 			method,
 			path,
 			params: found.params,

@@ -13,7 +13,7 @@
  * count, and so does the deactivation). An inactive webhook gets no deliveries, and a retry that
  * was waiting for it is dropped and its notification marked `failed`.
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 
@@ -281,7 +281,12 @@ export class WebhookDispatcher {
 		url: string,
 		body: string,
 		headers: Record<string, string>,
-	): Promise<{ status: number | null; error: string | null; answer: string | null }> {
+	): Promise<{
+		status: number | null;
+		error: string | null;
+		answer: string | null;
+		headers?: http.IncomingHttpHeaders;
+	}> {
 		return new Promise((resolve) => {
 			let target: URL;
 			try {
@@ -306,7 +311,12 @@ export class WebhookDispatcher {
 					});
 					const logged = () => (answer === '' ? null : answer.slice(0, ANSWER_LOGGED));
 					response.on('end', () =>
-						resolve({ status: response.statusCode ?? null, error: null, answer: logged() }),
+						resolve({
+							status: response.statusCode ?? null,
+							error: null,
+							answer: logged(),
+							headers: response.headers,
+						}),
 					);
 					response.on('error', (error) =>
 						resolve({
@@ -323,6 +333,41 @@ export class WebhookDispatcher {
 			);
 			request.end(body);
 		});
+	}
+
+	/**
+	 * `POST /webhooks/trigger`: one sample delivery of `event` to `url`, now, signed with `secret`
+	 * when one is given, and what happened. It is no notification: nothing is logged or retried.
+	 */
+	async sendTest(url: string, event: string, secret: string | undefined) {
+		const id = randomUUID();
+		const body = JSON.stringify({
+			data: {
+				id,
+				type: 'webhook_notification',
+				attributes: {
+					id,
+					event,
+					delivery_status: 'pending',
+					created_at: isoTimestamp(this.clock.now()),
+				},
+				relationships: { reference_object: { data: null }, webhook: { data: null } },
+			},
+			included: [],
+		});
+		const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+		if (secret) headers[this.options.signatureHeader] = signBody(body, secret);
+		const sent = await this.post(url, body, headers);
+		return {
+			url,
+			succeeded: sent.status !== null && sent.status >= 200 && sent.status < 300,
+			error: sent.error,
+			status_code: sent.status,
+			request_headers: headers,
+			request_body: body,
+			response_headers: sent.headers ?? null,
+			response_body: sent.answer,
+		};
 	}
 
 	async stop(): Promise<void> {

@@ -19,17 +19,22 @@ export const option: OperationOption = {
 	description: 'Subscribe a URL to notifications; the answer carries the signing secret',
 };
 
-export const description: INodeProperties[] = [
-	{
+/** The URL a webhook (or a test delivery) goes to. */
+export function urlField(operation: string, description: string): INodeProperties {
+	return {
 		displayName: 'URL',
 		name: 'url',
 		type: 'string',
 		required: true,
 		default: '',
 		placeholder: 'https://example.com/webhooks/containers',
-		description: 'Where the service will POST notifications',
-		displayOptions: show,
-	},
+		description,
+		displayOptions: showFor('webhook', operation),
+	};
+}
+
+export const description: INodeProperties[] = [
+	urlField('create', 'Where the service will POST notifications'),
 	{
 		displayName: 'Events',
 		name: 'events',

@@ -1,0 +1,117 @@
+// Webhook → Get Events and Send Test Delivery through n8n's engine against a started sandbox:
+// the events the account may subscribe to, by category (the Rail Plan's only with it), and a
+// signed sample delivered to a URL, with what that URL answered; a URL that refuses the sample
+// is an answer on the item, not a failed item.
+import { RAIL_PLAN_EVENTS } from '../../sandbox/world/eventNames';
+import { runContainerTrackingNode } from '../support/engine';
+import { API_KEY, startTestSandbox, type SandboxHandle } from '../support/sandbox';
+import {
+	startWebhookReceiver,
+	verifySignature,
+	type WebhookReceiver,
+} from '../support/webhookReceiver';
+
+describe('Webhook → Get Events, Send Test Delivery', () => {
+	let handle: SandboxHandle;
+	let receiver: WebhookReceiver;
+	const credentials = () => ({ apiKey: API_KEY, baseUrl: handle.sandbox.url });
+
+	beforeEach(async () => {
+		receiver = await startWebhookReceiver();
+	});
+	afterEach(async () => {
+		await handle?.stop();
+		await receiver?.close();
+	});
+
+	it('Get Events lists every event by category, with its label; without the Rail Plan its event is left out', async () => {
+		handle = await startTestSandbox();
+		const withPlan = await runContainerTrackingNode(
+			{ resource: 'webhook', operation: 'getEvents' },
+			[{}],
+			credentials(),
+		);
+		expect(withPlan.error).toBeUndefined();
+		const events = withPlan.items.map((item) => item.json);
+		expect(events.length).toBeGreaterThanOrEqual(43);
+		expect(events.find((event) => event.event === 'container.updated')).toMatchObject({
+			name: 'container.updated',
+			event_label: expect.stringContaining('Container Updated'),
+			category_id: expect.any(String),
+			category_name: expect.any(String),
+			description: expect.any(String),
+		});
+		expect(events.map((event) => event.event)).toEqual(
+			expect.arrayContaining([...RAIL_PLAN_EVENTS]),
+		);
+		await handle.stop();
+
+		handle = await startTestSandbox({ railPlan: false });
+		const withoutPlan = await runContainerTrackingNode(
+			{ resource: 'webhook', operation: 'getEvents' },
+			[{}],
+			credentials(),
+		);
+		const names = withoutPlan.items.map((item) => item.json.event);
+		expect(names).toHaveLength(events.length - RAIL_PLAN_EVENTS.length);
+		for (const event of RAIL_PLAN_EVENTS) expect(names).not.toContain(event);
+	});
+
+	it('Send Test Delivery signs the sample with the secret and says what the URL answered', async () => {
+		handle = await startTestSandbox();
+		const { items, error } = await runContainerTrackingNode(
+			{
+				resource: 'webhook',
+				operation: 'sendTestDelivery',
+				url: receiver.url,
+				event: 'container.transport.vessel_arrived',
+				secret: 'test-secret',
+			},
+			[{}],
+			credentials(),
+		);
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({
+			url: receiver.url,
+			event: 'container.transport.vessel_arrived',
+			succeeded: true,
+			status_code: 200,
+			error: null,
+		});
+		expect(receiver.deliveries).toHaveLength(1);
+		const [delivery] = receiver.deliveries;
+		expect(delivery.body.data.attributes.event).toBe('container.transport.vessel_arrived');
+		expect(
+			verifySignature(
+				delivery.rawBody,
+				'test-secret',
+				delivery.headers[handle.sandbox.options.signatureHeader.toLowerCase()] as string,
+			),
+		).toBe(true);
+	});
+
+	it('a URL that refuses the sample is an answer on the item; an empty URL fails naming the field', async () => {
+		handle = await startTestSandbox();
+		receiver.answer = 500;
+		const { items, error } = await runContainerTrackingNode(
+			{
+				resource: 'webhook',
+				operation: 'sendTestDelivery',
+				url: '={{ $json.url }}',
+				event: 'container.updated',
+			},
+			[{ url: receiver.url }, { url: '' }],
+			credentials(),
+			{ continueOnFail: true },
+		);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(2);
+		expect(items[0].json).toMatchObject({ succeeded: false, status_code: 500 });
+		expect(items[0].json.error).toBeNull();
+		expect(String(items[1].json.error)).toContain('"URL"');
+		// Unsigned without a secret.
+		expect(
+			receiver.deliveries[0].headers[handle.sandbox.options.signatureHeader.toLowerCase()],
+		).toBeUndefined();
+	});
+});
