@@ -11,7 +11,7 @@ import { copy, paginate, parseInclude, resolveIncluded, type RequestUrl } from '
 import type { RateBucket } from './http/rateLimiter';
 import type { WebhookDispatcher } from './webhooks/delivery';
 import type { NotificationLog } from './webhooks/notificationLog';
-import { searchResults, shipmentsMatching } from './search';
+import { searchResults, shipmentsMatching, trackingRequestsMatching } from './search';
 import { eventCategories } from './world/eventNames';
 import { rawEventsOf } from './world/rawEvents';
 import { randomUuid } from './world/random';
@@ -231,7 +231,7 @@ export function apiRoutes(world: World, dispatcher: WebhookDispatcher): Route[] 
 			method: 'GET',
 			pattern: '/tracking_requests',
 			bucket: 'default',
-			handle: (request) => list(world.store.list('tracking_request'), request),
+			handle: (request) => list(trackingRequestsMatching(world, request.query), request),
 		},
 		{
 			method: 'GET',

@@ -1,8 +1,10 @@
 /**
- * `GET /search?query=`: the account's shipments, containers and tracking requests whose bill of
- * lading, container, request or reference number contains the text (any case, spaces ignored),
- * as the service answers it (docs/service.md, "Search"): shipments first, then containers (type
- * `cargo`), then tracking requests, each newest first, at most 25, no pagination.
+ * Finding records by number, as the service does (docs/service.md, "Search" and "Endpoints"):
+ * - `GET /search?query=`: the account's shipments, containers and tracking requests whose bill
+ *   of lading, container, request or reference number contains the text (any case, spaces
+ *   ignored): shipments first, then containers (type `cargo`), then tracking requests, each
+ *   newest first, at most 25, no pagination;
+ * - the filters of `GET /shipments` and `GET /tracking_requests`.
  */
 import type { Resource } from './world/store';
 import type { World } from './world/world';
@@ -125,6 +127,34 @@ export function shipmentsMatching(world: World, query: URLSearchParams): Resourc
 			(shipment) =>
 				stopped === null ||
 				String(Boolean(shipment.attributes.line_tracking_stopped_at)) === stopped,
+		)
+		.sort(newestFirst);
+}
+
+/**
+ * `GET /tracking_requests`' filters: `filter[request_number]` (whole, any case), `filter[scac]`,
+ * `filter[status]`, `filter[created_at][start|end]` and `filter[updated_at][start|end]` (ISO
+ * 8601, inclusive); newest first.
+ */
+export function trackingRequestsMatching(world: World, query: URLSearchParams): Resource[] {
+	const number = normalized(query.get('filter[request_number]'));
+	const scac = normalized(query.get('filter[scac]'));
+	const status = query.get('filter[status]');
+	const within = (record: Resource, name: 'created_at' | 'updated_at') => {
+		const at = Date.parse(String(record.attributes[name] ?? ''));
+		const start = Date.parse(query.get(`filter[${name}][start]`) ?? '');
+		const end = Date.parse(query.get(`filter[${name}][end]`) ?? '');
+		return (Number.isNaN(start) || at >= start) && (Number.isNaN(end) || at <= end);
+	};
+	return world.store
+		.list('tracking_request')
+		.filter(
+			(request) =>
+				(!number || normalized(request.attributes.request_number) === number) &&
+				(!scac || normalized(request.attributes.scac) === scac) &&
+				(!status || request.attributes.status === status) &&
+				within(request, 'created_at') &&
+				within(request, 'updated_at'),
 		)
 		.sort(newestFirst);
 }

@@ -28,7 +28,8 @@ import type { OperationOption } from '../operation';
 export const option: OperationOption = {
 	name: 'Get Many',
 	action: 'Get many tracking requests',
-	description: 'List tracking requests, filtered by status, kind of number or number',
+	description:
+		'List tracking requests, newest first, filtered by status, carrier, number, kind of number or when they were created or updated',
 };
 
 export const description: INodeProperties[] = [
@@ -41,6 +42,28 @@ export const description: INodeProperties[] = [
 		default: {},
 		displayOptions: showFor('trackingRequest', 'getMany'),
 		options: [
+			{
+				displayName: 'Carrier (SCAC)',
+				name: 'scac',
+				type: 'string',
+				default: '',
+				placeholder: 'MAEU',
+				description: 'Only requests for this shipping line',
+			},
+			{
+				displayName: 'Created After',
+				name: 'createdAfter',
+				type: 'dateTime',
+				default: '',
+				description: 'Only requests created at or after this time',
+			},
+			{
+				displayName: 'Created Before',
+				name: 'createdBefore',
+				type: 'dateTime',
+				default: '',
+				description: 'Only requests created at or before this time',
+			},
 			{
 				displayName: 'Request Number Contains',
 				name: 'requestNumber',
@@ -73,28 +96,77 @@ export const description: INodeProperties[] = [
 				description:
 					'Only requests in these states, e.g. Failed to find the numbers to correct, or Pending',
 			},
+			{
+				displayName: 'Updated After',
+				name: 'updatedAfter',
+				type: 'dateTime',
+				default: '',
+				description: 'Only requests updated at or after this time, e.g. the last run of a schedule',
+			},
 		],
 	},
 	simplifyField('trackingRequest', ['getMany']),
 ];
 
 interface Filters {
+	scac?: string;
+	createdAfter?: string;
+	createdBefore?: string;
+	updatedAfter?: string;
 	requestNumber?: string;
 	requestTypes?: string[];
 	statuses?: string[];
 }
 
-/** The service filters nothing, so the node does: an empty filter keeps every request. */
+const time = (value: unknown) => (value ? Date.parse(String(value)) : NaN);
+
+/**
+ * What the service filters (`filter[scac]`, `filter[status]` when one status is asked for,
+ * `filter[created_at]`, `filter[updated_at]`), so that fewer pages come.
+ */
+export function trackingRequestQuery(filters: Filters): IDataObject {
+	const qs: IDataObject = {};
+	const scac = filters.scac?.trim();
+	if (scac) qs['filter[scac]'] = scac.toUpperCase();
+	if (filters.statuses?.length === 1) qs['filter[status]'] = filters.statuses[0];
+	const iso = (value: string | undefined) =>
+		Number.isNaN(time(value)) ? undefined : new Date(time(value)).toISOString();
+	const bounds: Array<[string, string | undefined]> = [
+		['filter[created_at][start]', iso(filters.createdAfter)],
+		['filter[created_at][end]', iso(filters.createdBefore)],
+		['filter[updated_at][start]', iso(filters.updatedAfter)],
+	];
+	for (const [name, value] of bounds) if (value) qs[name] = value;
+	return qs;
+}
+
+/**
+ * Every filter, checked here too: the service filters some (trackingRequestQuery), the rest
+ * (part of a number, kinds of number, several statuses) only the node can, and a filter an
+ * account's service ignores still holds. An empty filter keeps every request.
+ */
 export function trackingRequestFilter(filters: Filters): (record: IDataObject) => boolean {
 	const number = compactNumber(filters.requestNumber ?? '');
 	const statuses = new Set(filters.statuses ?? []);
 	const types = new Set(filters.requestTypes ?? []);
+	const scac = filters.scac?.trim().toUpperCase();
+	const [createdAfter, createdBefore, updatedAfter] = [
+		time(filters.createdAfter),
+		time(filters.createdBefore),
+		time(filters.updatedAfter),
+	];
 	return (record) => {
 		const attributes = membersOf(record.attributes);
 		if (number && !compactNumber(String(attributes.request_number ?? '')).includes(number))
 			return false;
 		if (statuses.size > 0 && !statuses.has(String(attributes.status))) return false;
 		if (types.size > 0 && !types.has(String(attributes.request_type))) return false;
+		if (scac && String(attributes.scac ?? '').toUpperCase() !== scac) return false;
+		const created = time(attributes.created_at);
+		const updated = time(attributes.updated_at);
+		if (!Number.isNaN(createdAfter) && !(created >= createdAfter)) return false;
+		if (!Number.isNaN(createdBefore) && !(created <= createdBefore)) return false;
+		if (!Number.isNaN(updatedAfter) && !(updated >= updatedAfter)) return false;
 		return true;
 	};
 }
@@ -109,7 +181,12 @@ export async function execute(
 		'/tracking_requests',
 		trackingRequestListDocument,
 		'listing tracking requests',
-		{ limit: limitOf(this, itemIndex), itemIndex, keep: trackingRequestFilter(filters) },
+		{
+			qs: trackingRequestQuery(filters),
+			limit: limitOf(this, itemIndex),
+			itemIndex,
+			keep: trackingRequestFilter(filters),
+		},
 	);
 	const simplified = wantsSimplified(this, itemIndex);
 	const items = itemsFrom(
