@@ -221,6 +221,8 @@ export function apiRoutes(world: World, dispatcher: WebhookDispatcher): Route[] 
 						'Request type',
 					),
 					scac: requiredString(attributes.scac, '/data/attributes/scac', 'Scac'),
+					auto_detect_vocc_scac: attributes.auto_detect_vocc_scac === true,
+					initial_custom_fields: attributes.initial_custom_fields,
 					ref_numbers: stringList(attributes.ref_numbers, '/data/attributes/ref_numbers'),
 					shipment_tags: stringList(attributes.shipment_tags, '/data/attributes/shipment_tags'),
 				});

@@ -24,6 +24,7 @@ import {
 	type ContainerAttributes,
 } from './containerChanges';
 import { EVENT_NAMES, RAIL_PLAN_EVENTS } from './eventNames';
+import { inferNumber } from '../inferNumber';
 import { generateShipment } from './generator';
 import type { ContainerPlan } from './plan';
 import { planJourney, type JourneyStep } from './journey';
@@ -60,6 +61,10 @@ export type TrackingRequestInput = z.infer<typeof trackingRequestAttributes> & {
 	scac: string;
 	ref_numbers: string[];
 	shipment_tags: string[];
+	/** No carrier given: the service works it out while the request is pending. */
+	auto_detect_vocc_scac?: boolean;
+	/** Stored as given: `{"shipment": [...], "containers": [...]}`. */
+	initial_custom_fields?: unknown;
 };
 
 /**
@@ -106,10 +111,13 @@ export class World {
 	createTrackingRequest(input: TrackingRequestInput): Resource {
 		const errors = new ValidationErrors();
 		const number = input.request_number.trim().toUpperCase();
+		const autoDetect = input.auto_detect_vocc_scac === true && !input.scac.trim();
 		const scac = input.scac.trim().toUpperCase();
 		if (!number)
 			errors.add("Request number can't be blank", '/data/attributes/request_number', 'blank');
-		if (!scac) errors.add("Scac can't be blank", '/data/attributes/scac', 'blank');
+		if (autoDetect) {
+			// The carrier is worked out when the request resolves.
+		} else if (!scac) errors.add("Scac can't be blank", '/data/attributes/scac', 'blank');
 		else if (!findShippingLine(scac)) {
 			errors.add(`Scac '${scac}' is not recognized`, '/data/attributes/scac', 'invalid');
 		}
@@ -126,6 +134,7 @@ export class World {
 			.find(
 				(existing) =>
 					existing.attributes.request_number === number &&
+					!autoDetect &&
 					existing.attributes.scac === scac &&
 					existing.attributes.status !== 'failed',
 			);
@@ -148,9 +157,12 @@ export class World {
 			attributes: {
 				request_number: number,
 				request_type: input.request_type,
-				scac,
+				scac: autoDetect ? null : scac,
 				ref_numbers: input.ref_numbers,
 				shipment_tags: input.shipment_tags,
+				...(input.initial_custom_fields !== undefined
+					? { initial_custom_fields: input.initial_custom_fields }
+					: {}),
 				status: 'pending',
 				failed_reason: null,
 				created_at: isoTimestamp(now),
@@ -170,12 +182,21 @@ export class World {
 	private resolveTrackingRequest(id: string, at: number): void {
 		const trackingRequest = this.store.get('tracking_request', id);
 		if (!trackingRequest) return;
-		const {
-			request_number: number,
-			scac,
-			request_type: requestType,
-		} = trackingRequest.attributes as Record<string, string>;
-		const failedReason = this.failureOf(number, scac, requestType);
+		const { request_number: number, request_type: requestType } =
+			trackingRequest.attributes as Record<string, string>;
+		// Auto-detection: the carrier the inference names (the service asks the carriers, so a
+		// prefix that needs confirmation is enough), else a failure.
+		const named = inferNumber(number).shipping_line;
+		const detected = trackingRequest.attributes.scac
+			? String(trackingRequest.attributes.scac)
+			: named?.decision === 'no_prediction'
+				? undefined
+				: named?.selected?.scac;
+		const scac = detected ?? '';
+		if (detected) trackingRequest.attributes = { ...trackingRequest.attributes, scac: detected };
+		const failedReason = detected
+			? this.failureOf(number, scac, requestType)
+			: 'scac_auto_detect_failed';
 		if (failedReason) {
 			trackingRequest.attributes = {
 				...trackingRequest.attributes,

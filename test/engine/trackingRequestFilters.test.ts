@@ -2,6 +2,8 @@
 // created and updated since) through n8n's engine against a started sandbox of 250 requests:
 // one call instead of three pages, and filters only the node can apply (several statuses, part
 // of a number) still hold beside them.
+import type { INodeParameters } from 'n8n-workflow';
+
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import { runContainerTrackingNode } from '../support/engine';
 import {
@@ -20,7 +22,7 @@ describe('Tracking Request → Get Many, filtered by the service', () => {
 	const maersk = [withCheckDigit('MSKU760001'), withCheckDigit('MSKU760002')];
 	let betweenTheTwo: string;
 
-	const getMany = (filters: Record<string, unknown>) =>
+	const getMany = (filters: INodeParameters) =>
 		runContainerTrackingNode(
 			{
 				resource: 'trackingRequest',

@@ -37,6 +37,8 @@ import type { OperationOption } from '../operation';
 const show = showFor('trackingRequest', 'create');
 
 export const INFER = 'infer';
+/** The service works the carrier out itself (`auto_detect_vocc_scac`). */
+export const AUTO_DETECT = 'auto_detect';
 
 export const option: OperationOption = {
 	name: 'Create',
@@ -83,6 +85,12 @@ export const description: INodeProperties[] = [
 				description:
 					'Predict the carrier from the number; only a confident (95 %+) prediction is used',
 			},
+			{
+				name: 'Detected by the Service',
+				value: AUTO_DETECT,
+				description:
+					'Send the number without a carrier: the service works it out; the request stays pending until it has, and fails with "scac_auto_detect_failed" when it cannot',
+			},
 			...SHIPPING_LINES.map((line) => ({ name: `${line.name} (${line.scac})`, value: line.scac })),
 		],
 		default: INFER,
@@ -98,6 +106,15 @@ export const description: INodeProperties[] = [
 			default: false,
 			description:
 				'Whether to also use an inferred carrier the service is only 70–95 % sure of (decision "needs_confirmation")',
+		},
+		{
+			displayName: 'Custom Fields',
+			name: 'customFields',
+			type: 'json',
+			default: '',
+			placeholder: '{"shipment": [{"api_slug": "po", "value": "PO-1"}]}',
+			description:
+				'The account\'s custom fields to set when the shipment is created: {"shipment": [{"api_slug", "value"}], "containers": [{"api_slug", "value", "number"}]}',
 		},
 		{
 			displayName: 'Reference Numbers',
@@ -143,6 +160,35 @@ function candidatesText(inference: Partial<InferNumberAttributes>): string {
 		.join(', ');
 }
 
+/** The Custom Fields option: a JSON object, as text or as an object; empty sends none. */
+function customFieldsOf(
+	context: IExecuteFunctions,
+	value: unknown,
+	itemIndex: number,
+): IDataObject | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	let parsed: unknown = value;
+	if (typeof value === 'string') {
+		try {
+			parsed = JSON.parse(value);
+		} catch {
+			parsed = undefined;
+		}
+	}
+	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+		throw new NodeOperationError(
+			context.getNode(),
+			'The option "Custom Fields" is not a JSON object',
+			{
+				itemIndex,
+				description:
+					'Write it as {"shipment": [{"api_slug": "po", "value": "PO-1"}], "containers": [{"api_slug": "seal", "value": "S1", "number": "MSKU4807969"}]}.',
+			},
+		);
+	}
+	return parsed as IDataObject;
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -154,8 +200,10 @@ export async function execute(
 		.toUpperCase();
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
+	const autoDetect = scac === AUTO_DETECT.toUpperCase();
+	const customFields = customFieldsOf(this, options.customFields, itemIndex);
 	let inference: Inference | undefined;
-	if (requestType === INFER || scac === INFER.toUpperCase() || scac === '') {
+	if (requestType === INFER || (!autoDetect && (scac === INFER.toUpperCase() || scac === ''))) {
 		inference = await requestInference(this, requestNumber, itemIndex);
 	}
 	if (inference && requestType === INFER) {
@@ -173,7 +221,7 @@ export async function execute(
 		// A number type no table lists is passed on as it came: the service named it.
 		requestType = numberType;
 	}
-	if (inference && (scac === INFER.toUpperCase() || scac === '')) {
+	if (inference && !autoDetect && (scac === INFER.toUpperCase() || scac === '')) {
 		const decision = decisionOf(inference.attributes);
 		const selected = selectedCarrier(inference.attributes);
 		// Only the decisions the interface defines as confident are acted on; any other one,
@@ -206,9 +254,10 @@ export async function execute(
 			attributes: {
 				request_number: requestNumber,
 				request_type: requestType,
-				scac,
+				...(autoDetect ? { auto_detect_vocc_scac: true } : { scac }),
 				ref_numbers: commaList(options.refNumbers),
 				shipment_tags: commaList(options.shipmentTags),
+				...(customFields ? { initial_custom_fields: customFields } : {}),
 			},
 		},
 	};
