@@ -13,6 +13,7 @@ import type { WebhookDispatcher } from './webhooks/delivery';
 import type { NotificationLog } from './webhooks/notificationLog';
 import { searchResults, shipmentsMatching, trackingRequestsMatching } from './search';
 import { eventCategories } from './world/eventNames';
+import { shippingLineRecords } from './world/shippingLines';
 import { rawEventsOf } from './world/rawEvents';
 import { randomUuid } from './world/random';
 import type { Resource } from './world/store';
@@ -296,6 +297,22 @@ export function apiRoutes(world: World, dispatcher: WebhookDispatcher): Route[] 
 				const container = world.requireContainer(request.params.id);
 				const { events, vessels } = rawEventsOf(world, container);
 				return { status: 200, body: { data: events, included: vessels } };
+			},
+		},
+		{
+			method: 'GET',
+			pattern: '/shipping_lines',
+			bucket: 'default',
+			handle: () => ({ status: 200, body: { data: shippingLineRecords() } }),
+		},
+		{
+			method: 'GET',
+			pattern: '/shipping_lines/:id',
+			bucket: 'default',
+			handle: (request) => {
+				const line = shippingLineRecords().find((record) => record.id === request.params.id);
+				if (!line) throw notFound();
+				return { status: 200, body: { data: line } };
 			},
 		},
 		{

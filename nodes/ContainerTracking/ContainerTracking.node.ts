@@ -7,6 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { properties, router } from './actions/router';
+import { getShippingLines } from './actions/trackingRequest/create';
 import {
 	searchContainers,
 	searchShipments,
@@ -17,6 +18,7 @@ import {
 export class ContainerTracking implements INodeType {
 	methods = {
 		listSearch: { searchContainers, searchShipments, searchTrackingRequests, searchWebhooks },
+		loadOptions: { getShippingLines },
 	};
 
 	description: INodeTypeDescription = {

@@ -8,6 +8,8 @@ import {
 	SHIPPING_LINES as NAMED_LINES,
 	type ShippingLine as NamedLine,
 } from '../../nodes/ContainerTracking/logic/shippingLines';
+import { deterministicUuid } from './random';
+import type { Resource } from './store';
 
 export interface ShippingLine extends NamedLine {
 	containerPrefixes: string[];
@@ -38,9 +40,15 @@ export const SHIPPING_LINES: readonly ShippingLine[] = NAMED_LINES.map((line) =>
 	...PREFIXES[line.scac],
 }));
 
+/** Other SCACs a line accepts in tracking requests (`alternative_scacs`). */
+const ALTERNATIVE_SCACS: Record<string, string[]> = { MSCU: ['MEDU'] };
+
+/** The line of a SCAC, its own or one of its alternatives. */
 export function findShippingLine(scac: string): ShippingLine | undefined {
 	const wanted = scac.trim().toUpperCase();
-	return SHIPPING_LINES.find((line) => line.scac === wanted);
+	return SHIPPING_LINES.find(
+		(line) => line.scac === wanted || (ALTERNATIVE_SCACS[line.scac] ?? []).includes(wanted),
+	);
 }
 
 /** The line whose common container prefixes include this owner code (a candidate only). */
@@ -55,4 +63,28 @@ export function findShippingLineByBillOfLadingPrefix(number: string): ShippingLi
 	return SHIPPING_LINES.find(
 		(line) => line.billOfLadingPrefix !== null && wanted.startsWith(line.billOfLadingPrefix),
 	);
+}
+
+/** Lines this account cannot track bookings with: what a request for one is checked against. */
+const WITHOUT_BOOKINGS = new Set(['HDMU', 'WHLC']);
+
+/** `GET /shipping_lines`: the lines the account can track, and by which kinds of number. */
+export function shippingLineRecords(): Resource[] {
+	return SHIPPING_LINES.map((line) => {
+		const id = deterministicUuid('shipping_line', line.scac, line.scac);
+		return {
+			id,
+			type: 'shipping_line',
+			attributes: {
+				scac: line.scac,
+				name: line.name,
+				short_name: line.name,
+				alternative_scacs: ALTERNATIVE_SCACS[line.scac] ?? [],
+				bill_of_lading_tracking_support: line.billOfLadingPrefix !== null || line.scac === 'TEST',
+				booking_number_tracking_support: !WITHOUT_BOOKINGS.has(line.scac),
+				container_number_tracking_support: true,
+			},
+			links: { self: `/v2/shipping_lines/${id}` },
+		};
+	});
 }

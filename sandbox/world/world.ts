@@ -112,7 +112,9 @@ export class World {
 		const errors = new ValidationErrors();
 		const number = input.request_number.trim().toUpperCase();
 		const autoDetect = input.auto_detect_vocc_scac === true && !input.scac.trim();
-		const scac = input.scac.trim().toUpperCase();
+		// An alternative SCAC stands for its line (`alternative_scacs`).
+		const given = input.scac.trim().toUpperCase();
+		const scac = findShippingLine(given)?.scac ?? given;
 		if (!number)
 			errors.add("Request number can't be blank", '/data/attributes/request_number', 'blank');
 		if (autoDetect) {

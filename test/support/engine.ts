@@ -15,6 +15,7 @@ import {
 	type INode,
 	type INodeExecutionData,
 	type INodeListSearchResult,
+	type INodePropertyOptions,
 	type INodeProperties,
 	type INodeType,
 	type IVersionedNodeType,
@@ -275,6 +276,28 @@ export async function runNode(
 	};
 }
 
+/** What n8n's editor hands the node's methods: a load-options context with the credential. */
+function loadOptionsContext(credentials: TestCredentials): LoadOptionsContext {
+	const node = containerTrackingNode({});
+	return new LoadOptionsContext(
+		singleNodeWorkflow(node, 'engine-test'),
+		node,
+		engineAdditionalData(undefined, credentials),
+		'parameters',
+	);
+}
+
+/** Calls one of the Container Tracking node's option lists (a dynamic Options field's choices). */
+export async function loadOptionsWithNode(
+	method: string,
+	credentials: TestCredentials,
+): Promise<INodePropertyOptions[]> {
+	const load = new ContainerTracking().methods.loadOptions[
+		method as keyof ContainerTracking['methods']['loadOptions']
+	];
+	return await load.call(loadOptionsContext(credentials));
+}
+
 /**
  * Calls one of the Container Tracking node's list searches (the "From list" mode of a resource
  * locator) the way n8n's editor does: with the text typed and the token of the page before.
@@ -285,14 +308,7 @@ export async function searchWithNode(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const node = containerTrackingNode({});
-	const workflow = singleNodeWorkflow(node, 'engine-test');
-	const context = new LoadOptionsContext(
-		workflow,
-		node,
-		engineAdditionalData(undefined, credentials),
-		'parameters',
-	);
+	const context = loadOptionsContext(credentials);
 	const search = new ContainerTracking().methods.listSearch[
 		method as keyof ContainerTracking['methods']['listSearch']
 	];

@@ -17,6 +17,7 @@ import {
 	rawEvent,
 	resourceSchemasByType,
 	searchResult,
+	shippingLine,
 	shipment,
 	terminalFee,
 	terminalHold,
@@ -59,6 +60,8 @@ export const shipmentListDocument = listDocument(shipment, included);
 export const webhookDocument = singleResourceDocument(webhook, included);
 /** GET /webhooks */
 export const webhookListDocument = listDocument(webhook, included);
+/** GET /shipping_lines */
+export const shippingLineListDocument = listDocument(shippingLine, included);
 /** GET /search */
 export const searchResultListDocument = listDocument(searchResult, included);
 

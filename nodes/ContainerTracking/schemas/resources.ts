@@ -441,6 +441,24 @@ export const inferNumberResult = resourceOf('infer_number_results', inferNumberA
 // ---------------------------------------------------------------------------------------------
 
 // ---------------------------------------------------------------------------------------------
+// shipping_line (docs/service.md, "Shipping lines"): a line the account can track, and by which
+// kinds of number.
+
+export const shippingLineAttributes = z
+	.object({
+		scac: z.string(),
+		name: maybe(z.string()),
+		short_name: maybe(z.string()),
+		alternative_scacs: maybe(textList),
+		bill_of_lading_tracking_support: maybe(z.boolean()),
+		booking_number_tracking_support: maybe(z.boolean()),
+		container_number_tracking_support: maybe(z.boolean()),
+	})
+	.passthrough();
+
+export const shippingLine = resourceOf('shipping_line', shippingLineAttributes);
+
+// ---------------------------------------------------------------------------------------------
 // search result (docs/service.md, "Search"): a shipment, a container (`cargo`) or a tracking
 // request, with the same attributes whatever it is.
 
@@ -482,5 +500,6 @@ export const resourceSchemasByType: Readonly<Record<string, ResourceSchema>> = {
 	raw_event: rawEvent,
 	tracking_request: trackingRequest,
 	webhook,
+	shipping_line: shippingLine,
 	infer_number_results: inferNumberResult,
 };

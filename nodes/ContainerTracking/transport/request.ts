@@ -70,6 +70,8 @@ export interface RequestParameters {
 	acceptStatuses?: number[];
 	/** Defaults by method: see `defaultRepeatPolicy`. */
 	repeat?: RepeatPolicy;
+	/** An Outage Tolerance of its own, for a call not worth waiting for (0: the first fault ends it). */
+	toleranceSeconds?: number;
 }
 
 export interface ServiceResponse {
@@ -280,7 +282,15 @@ export async function containerTrackingRequest(
 	this: ContainerTrackingContext,
 	method: IHttpRequestMethods,
 	path: string,
-	{ body, qs, itemIndex, url, acceptStatuses = [], repeat }: RequestParameters = {},
+	{
+		body,
+		qs,
+		itemIndex,
+		url,
+		acceptStatuses = [],
+		repeat,
+		toleranceSeconds: tolerance,
+	}: RequestParameters = {},
 ): Promise<ServiceResponse> {
 	const credentials = await this.getCredentials(CREDENTIAL_NAME);
 	const base = String(credentials.baseUrl ?? '')
@@ -297,7 +307,7 @@ export async function containerTrackingRequest(
 	}
 	if (qs !== undefined) options.qs = qs;
 	const policy = repeat ?? defaultRepeatPolicy(method, path);
-	const toleranceSeconds = outageToleranceOf(this, itemIndex);
+	const toleranceSeconds = tolerance ?? outageToleranceOf(this, itemIndex);
 	const circuit = circuitOf(String(credentials.apiKey ?? ''), base);
 	const repeatedAfter: string[] = [];
 	/**
@@ -308,9 +318,7 @@ export async function containerTrackingRequest(
 	let faults = 0;
 	let sent = false;
 	const deadline = () =>
-		outageSince === undefined
-			? Number.POSITIVE_INFINITY
-			: outageSince + toleranceSeconds * 1000;
+		outageSince === undefined ? Number.POSITIVE_INFINITY : outageSince + toleranceSeconds * 1000;
 	/** A refused connection or unknown host where nothing ever answered: a wrong Base URL. */
 	const unproven = () => !circuit.everAnswered && circuit.lastFault?.address === true;
 	const giveUp = () =>

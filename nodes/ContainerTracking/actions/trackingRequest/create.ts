@@ -2,11 +2,12 @@ import {
 	NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
+	type ILoadOptionsFunctions,
 	type INodeExecutionData,
 	type INodeProperties,
+	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { SHIPPING_LINES } from '../../logic/shippingLines';
 import {
 	REQUEST_TYPES,
 	singleDocumentCore,
@@ -15,6 +16,7 @@ import {
 	type InferNumberAttributes,
 } from '../../schemas';
 import { flattenResource, indexIncluded } from '../../records/jsonApi';
+import { checkLineTracks, shippingLineOptions } from './shippingLines';
 import { containerTrackingRequest, readAnswer, serviceError } from '../../transport/request';
 import {
 	optionsCollection,
@@ -75,27 +77,13 @@ export const description: INodeProperties[] = [
 		displayOptions: show,
 	},
 	{
-		displayName: 'Shipping Line (SCAC)',
+		displayName: 'Shipping Line Name or ID',
 		name: 'scac',
 		type: 'options',
-		options: [
-			{
-				name: 'Infer From Number',
-				value: INFER,
-				description:
-					'Predict the carrier from the number; only a confident (95 %+) prediction is used',
-			},
-			{
-				name: 'Detected by the Service',
-				value: AUTO_DETECT,
-				description:
-					'Send the number without a carrier: the service works it out; the request stays pending until it has, and fails with "scac_auto_detect_failed" when it cannot',
-			},
-			...SHIPPING_LINES.map((line) => ({ name: `${line.name} (${line.scac})`, value: line.scac })),
-		],
+		typeOptions: { loadOptionsMethod: 'getShippingLines' },
 		default: INFER,
 		description:
-			'The carrier operating the move: pick one, infer it from the number, or set a SCAC with an expression',
+			'The carrier operating the move: one of the account\'s shipping lines, inferred from the number, or detected by the service. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		displayOptions: show,
 	},
 	optionsCollection('trackingRequest', 'create', [
@@ -134,6 +122,30 @@ export const description: INodeProperties[] = [
 		},
 	]),
 ];
+
+/**
+ * The Shipping Line field's choices: infer, let the service detect, then the account's lines
+ * (trackingRequest/shippingLines.ts).
+ */
+export async function getShippingLines(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
+	return [
+		{
+			name: 'Infer From Number',
+			value: INFER,
+			description:
+				'Predict the carrier from the number; only a confident (95 %+) prediction is used',
+		},
+		{
+			name: 'Detected by the Service',
+			value: AUTO_DETECT,
+			description:
+				'Send the number without a carrier: the service works it out; the request stays pending until it has, and fails with "scac_auto_detect_failed" when it cannot',
+		},
+		...(await shippingLineOptions(this)),
+	];
+}
 
 function commaList(value: unknown): string[] {
 	if (Array.isArray(value))
@@ -237,7 +249,7 @@ export async function execute(
 				`The carrier of "${requestNumber}" could not be inferred with confidence (decision: ${decision ?? 'none'}; candidates: ${candidates})`,
 				{
 					itemIndex,
-					description: `Candidates: ${candidates}. Choose the shipping line in "Shipping Line (SCAC)"${
+					description: `Candidates: ${candidates}. Choose the shipping line in "Shipping Line"${
 						decision === 'needs_confirmation'
 							? ', or turn on "Accept Carrier Needing Confirmation"'
 							: ''
@@ -248,6 +260,7 @@ export async function execute(
 		scac = selected.scac;
 	}
 
+	if (!autoDetect) await checkLineTracks(this, scac, requestType, itemIndex);
 	const body = {
 		data: {
 			type: 'tracking_request',
