@@ -14,6 +14,7 @@ import type { NotificationLog } from './webhooks/notificationLog';
 import { searchResults, shipmentsMatching, trackingRequestsMatching } from './search';
 import { eventCategories } from './world/eventNames';
 import { shippingLineRecords } from './world/shippingLines';
+import { vesselAnswer } from './vessels';
 import { rawEventsOf } from './world/rawEvents';
 import { randomUuid } from './world/random';
 import type { Resource } from './world/store';
@@ -314,6 +315,12 @@ export function apiRoutes(world: World, dispatcher: WebhookDispatcher): Route[] 
 				if (!line) throw notFound();
 				return { status: 200, body: { data: line } };
 			},
+		},
+		{
+			method: 'GET',
+			pattern: '/vessels/:id',
+			bucket: 'default',
+			handle: (request) => vesselAnswer(world, request.params.id, request.query),
 		},
 		{
 			method: 'GET',

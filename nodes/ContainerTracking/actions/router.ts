@@ -13,6 +13,7 @@ import type { OperationExecute, OperationModule, Resource } from './operation';
 import { search } from './search';
 import { shipment } from './shipment';
 import { trackingRequest } from './trackingRequest';
+import { vessel } from './vessel';
 import { webhook } from './webhook';
 
 /** Checks at compile time that each resource is registered under its own value. */
@@ -23,7 +24,14 @@ function keyedByValue<Resources extends { [Key in keyof Resources]: Resource<Key
 }
 
 /** The node's resources, in the order their fields are listed. */
-export const RESOURCES = keyedByValue({ trackingRequest, container, shipment, search, webhook });
+export const RESOURCES = keyedByValue({
+	trackingRequest,
+	container,
+	shipment,
+	search,
+	vessel,
+	webhook,
+});
 
 /**
  * Every resource and its operations as the type checker sees them, e.g.

@@ -25,6 +25,7 @@ import {
 	transportEvent,
 	webhook,
 	webhookAttributes,
+	vessel,
 } from './resources';
 
 export * from './jsonApi';
@@ -60,6 +61,8 @@ export const shipmentListDocument = listDocument(shipment, included);
 export const webhookDocument = singleResourceDocument(webhook, included);
 /** GET /webhooks */
 export const webhookListDocument = listDocument(webhook, included);
+/** GET /vessels/{id or imo} */
+export const vesselDocument = singleResourceDocument(vessel, included);
 /** GET /shipping_lines */
 export const shippingLineListDocument = listDocument(shippingLine, included);
 /** GET /search */
