@@ -1,10 +1,18 @@
 // Webhook → Get Events and Send Test Delivery through n8n's engine against a started sandbox:
 // the events the account may subscribe to, by category (the Rail Plan's only with it), and a
 // signed sample delivered to a URL, with what that URL answered; a URL that refuses the sample
-// is an answer on the item, not a failed item.
+// is an answer on the item, not a failed item. Custom headers set on Create go with every
+// delivery, and Update without any clears them.
 import { RAIL_PLAN_EVENTS } from '../../sandbox/world/eventNames';
 import { runContainerTrackingNode } from '../support/engine';
-import { API_KEY, startTestSandbox, type SandboxHandle } from '../support/sandbox';
+import { withCheckDigit } from '../../sandbox/world/containerNumbers';
+import {
+	API_KEY,
+	eventually,
+	startTestSandbox,
+	trackContainer,
+	type SandboxHandle,
+} from '../support/sandbox';
 import {
 	startWebhookReceiver,
 	verifySignature,
@@ -113,5 +121,70 @@ describe('Webhook → Get Events, Send Test Delivery', () => {
 		expect(
 			receiver.deliveries[0].headers[handle.sandbox.options.signatureHeader.toLowerCase()],
 		).toBeUndefined();
+	});
+
+	it('Create with Custom Headers: every delivery carries them; Update with none clears them', async () => {
+		handle = await startTestSandbox({ trackingDelaySeconds: 0 });
+		const created = await runContainerTrackingNode(
+			{
+				resource: 'webhook',
+				operation: 'create',
+				url: receiver.url,
+				events: ['container.updated'],
+				active: true,
+				options: {
+					customHeaders: {
+						header: [
+							{ name: 'X-Receiver-Token', value: 'token-1' },
+							{ name: ' ', value: 'x' },
+						],
+					},
+				},
+			},
+			[{}],
+			credentials(),
+		);
+		expect(created.error).toBeUndefined();
+		expect(created.items[0].json.headers).toEqual([{ name: 'X-Receiver-Token', value: 'token-1' }]);
+		const webhookId = String(created.items[0].json.id);
+		const { containerIds } = await trackContainer(handle, withCheckDigit('MSKU764001'), 'MAEU');
+		const hold = async () =>
+			expect(
+				(
+					await handle.control.post(`/containers/${containerIds[0]}/scenarios/customs_hold`, {
+						gap_seconds: 0,
+					})
+				).status,
+			).toBe(202);
+		await hold();
+		await eventually(() => (receiver.deliveries.length > 0 ? true : undefined), {
+			what: 'a delivery',
+		});
+		expect(
+			receiver.deliveries.every((delivery) => delivery.headers['x-receiver-token'] === 'token-1'),
+		).toBe(true);
+
+		const updated = await runContainerTrackingNode(
+			{
+				resource: 'webhook',
+				operation: 'update',
+				webhookId: { __rl: true, mode: 'id', value: webhookId },
+				updateFields: { customHeaders: {} },
+			},
+			[{}],
+			credentials(),
+		);
+		expect(updated.error).toBeUndefined();
+		expect(updated.items[0].json.headers ?? null).toBeNull();
+		const before = receiver.deliveries.length;
+		await hold();
+		await eventually(() => (receiver.deliveries.length > before ? true : undefined), {
+			what: 'a delivery after the update',
+		});
+		expect(
+			receiver.deliveries
+				.slice(before)
+				.every((delivery) => delivery.headers['x-receiver-token'] === undefined),
+		).toBe(true);
 	});
 });

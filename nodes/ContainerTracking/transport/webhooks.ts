@@ -24,6 +24,8 @@ import {
  */
 export type WebhookSettings = Partial<Pick<WebhookAttributes, 'url' | 'active'>> & {
 	events?: string[];
+	/** Sent with every delivery; null clears them. */
+	headers?: Array<{ name: string; value: string }> | null;
 };
 
 /** A webhook record as read from the service. */

@@ -1,11 +1,16 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { EVENT_OPTIONS } from '../../logic/eventNames';
 import { singleDocumentCore, webhookDocument } from '../../schemas';
 import { flattenResource, indexIncluded } from '../../records/jsonApi';
 import { readAnswer } from '../../transport/request';
 import { createWebhook } from '../../transport/webhooks';
-import { repeatFields, requiredText, showFor, withWarnings } from '../common';
+import { optionsCollection, repeatFields, requiredText, showFor, withWarnings } from '../common';
 import type { OperationOption } from '../operation';
 
 const show = showFor('webhook', 'create');
@@ -33,6 +38,36 @@ export function urlField(operation: string, description: string): INodePropertie
 	};
 }
 
+/** Custom Headers: name and value pairs the service sends with every delivery. */
+export const customHeadersField: INodeProperties = {
+	displayName: 'Custom Headers',
+	name: 'customHeaders',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	placeholder: 'Add Header',
+	default: {},
+	description: 'Headers the service sends with every delivery, e.g. a token your receiver checks',
+	options: [
+		{
+			displayName: 'Header',
+			name: 'header',
+			values: [
+				{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+				{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+			],
+		},
+	],
+};
+
+/** The headers of a Custom Headers value; those without a name are left out. */
+export function customHeaders(value: unknown): Array<{ name: string; value: string }> {
+	const entries = (value as { header?: Array<{ name?: unknown; value?: unknown }> } | undefined)
+		?.header;
+	return (entries ?? [])
+		.map((entry) => ({ name: String(entry.name ?? '').trim(), value: String(entry.value ?? '') }))
+		.filter((entry) => entry.name !== '');
+}
+
 export const description: INodeProperties[] = [
 	urlField('create', 'Where the service will POST notifications'),
 	{
@@ -53,6 +88,7 @@ export const description: INodeProperties[] = [
 		description: 'Whether the service should deliver notifications right away',
 		displayOptions: show,
 	},
+	optionsCollection('webhook', 'create', [customHeadersField]),
 ];
 
 export async function execute(
@@ -62,7 +98,13 @@ export async function execute(
 	const url = requiredText(this, 'url', 'URL', itemIndex);
 	const events = this.getNodeParameter('events', itemIndex, []) as string[];
 	const active = this.getNodeParameter('active', itemIndex, true) as boolean;
-	const { response, adopted } = await createWebhook.call(this, { url, events, active }, itemIndex);
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const headers = customHeaders(options.customHeaders);
+	const { response, adopted } = await createWebhook.call(
+		this,
+		{ url, events, active, ...(headers.length > 0 ? { headers } : {}) },
+		itemIndex,
+	);
 	const { document, warnings } = readAnswer(
 		this,
 		singleDocumentCore,

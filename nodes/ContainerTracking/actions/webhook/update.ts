@@ -13,11 +13,12 @@ import { optionsCollection, repeatFields, showFor, withWarnings } from '../commo
 import { locatedId, webhookLocator } from '../locators';
 import { includeSecretOption, webhookItem } from './item';
 import type { OperationOption } from '../operation';
+import { customHeaders, customHeadersField } from './create';
 
 export const option: OperationOption = {
 	name: 'Update',
 	action: 'Update a webhook',
-	description: 'Change the URL, events or active flag of a webhook',
+	description: 'Change the URL, events, active flag or custom headers of a webhook',
 };
 
 export const description: INodeProperties[] = [
@@ -36,6 +37,11 @@ export const description: INodeProperties[] = [
 				type: 'boolean',
 				default: true,
 				description: 'Whether the service delivers notifications to this webhook',
+			},
+			{
+				...customHeadersField,
+				description:
+					'Headers sent with every delivery, in place of the current ones; none clears them',
 			},
 			{
 				displayName: 'Events',
@@ -58,22 +64,28 @@ export const description: INodeProperties[] = [
 	optionsCollection('webhook', 'update', [includeSecretOption]),
 ];
 
-/** Changes a webhook's URL, events or active flag (a PATCH of only what was given). */
+/** Changes a webhook's URL, events, active flag or headers (a PATCH of only what was given). */
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const id = locatedId(this, 'webhookId', 'Webhook', itemIndex);
-	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as WebhookSettings;
+	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as WebhookSettings & {
+		customHeaders?: unknown;
+	};
 	const options = this.getNodeParameter('options', itemIndex, {}) as { includeSecret?: boolean };
 	const settings: WebhookSettings = {};
 	if (fields.url !== undefined) settings.url = String(fields.url).trim();
 	if (fields.events !== undefined) settings.events = fields.events;
 	if (fields.active !== undefined) settings.active = fields.active;
+	if (fields.customHeaders !== undefined) {
+		const headers = customHeaders(fields.customHeaders);
+		settings.headers = headers.length > 0 ? headers : null;
+	}
 	if (Object.keys(settings).length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Nothing to update', {
 			itemIndex,
-			description: 'Add URL, Events or Active under "Update Fields".',
+			description: 'Add URL, Events, Active or Custom Headers under "Update Fields".',
 		});
 	}
 	if (settings.url === '' || (settings.events !== undefined && settings.events.length === 0)) {
