@@ -167,3 +167,28 @@ export const REQUEST_TYPE_NAMES = {
 	bill_of_lading: 'Bill of Lading',
 	booking: 'Booking',
 } as const;
+
+/** A cache of pending answers: a Map, or a WeakMap keyed by the run's context. */
+interface PendingCache<Key, Value> {
+	get(key: Key): Promise<Value> | undefined;
+	set(key: Key, value: Promise<Value>): unknown;
+	delete(key: Key): unknown;
+}
+
+/**
+ * The answer for `key`, asked for once (a run's items share it); a failed one is forgotten, so
+ * that the next item asks again.
+ */
+export function askedOnce<Key, Value>(
+	cache: PendingCache<Key, Value>,
+	key: Key,
+	ask: () => Promise<Value>,
+): Promise<Value> {
+	let pending = cache.get(key);
+	if (!pending) {
+		pending = ask();
+		cache.set(key, pending);
+		pending.catch(() => cache.delete(key));
+	}
+	return pending;
+}

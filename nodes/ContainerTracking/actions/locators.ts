@@ -10,6 +10,7 @@ import { checkContainerNumber, looksLikeContainerNumber } from '../logic/iso6346
 import { membersOf } from '../schemas';
 import { asNodeError } from '../transport/errors';
 import { fetchAllPages } from '../transport/pagination';
+import { askedOnce } from './common';
 import { SEARCH_LIMIT, searchRecords } from './search/find';
 
 /*
@@ -222,25 +223,11 @@ function searchOnce(
 		byNumber = new Map();
 		searches.set(context, byNumber);
 	}
-	let pending = byNumber.get(number);
-	if (!pending) {
-		pending = searchedContainers(context, number, itemIndex);
-		byNumber.set(number, pending);
-		// A failed search is not kept: the next item tries again.
-		pending.catch(() => byNumber.delete(number));
-	}
-	return pending;
+	return askedOnce(byNumber, number, () => searchedContainers(context, number, itemIndex));
 }
 
 function directoryOnce(context: IExecuteFunctions, itemIndex: number): Promise<ContainerDirectory> {
-	let pending = directories.get(context);
-	if (!pending) {
-		pending = readDirectory(context, itemIndex);
-		directories.set(context, pending);
-		// A failed read is not kept: the next item tries again.
-		pending.catch(() => directories.delete(context));
-	}
-	return pending;
+	return askedOnce(directories, context, () => readDirectory(context, itemIndex));
 }
 
 async function readDirectory(

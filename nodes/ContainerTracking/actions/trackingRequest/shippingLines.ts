@@ -8,6 +8,7 @@ import {
 import { SHIPPING_LINES } from '../../logic/shippingLines';
 import { listDocumentCore, membersOf, shippingLineListDocument } from '../../schemas';
 import { containerTrackingRequest, readAnswer } from '../../transport/request';
+import { askedOnce } from '../common';
 
 /** A line the account can track, and whether it tracks each kind of number (undefined: not said). */
 export interface AccountShippingLine {
@@ -112,13 +113,11 @@ export async function checkLineTracks(
 	itemIndex: number,
 ): Promise<void> {
 	if (!(requestType in KIND_WORDS)) return;
-	let pending = linesOfRun.get(context);
-	if (!pending) {
-		// Not worth waiting an outage out for: the request itself will, and the service decides.
-		pending = readShippingLines(context, { itemIndex, toleranceSeconds: 0 }).catch(() => undefined);
-		linesOfRun.set(context, pending);
-	}
-	const line = (await pending)?.find((candidate) => candidate.scacs.includes(scac.toUpperCase()));
+	// Not worth waiting an outage out for: the request itself will, and the service decides.
+	const lines = await askedOnce(linesOfRun, context, () =>
+		readShippingLines(context, { itemIndex, toleranceSeconds: 0 }).catch(() => undefined),
+	);
+	const line = lines?.find((candidate) => candidate.scacs.includes(scac.toUpperCase()));
 	if (!line || line.tracks[requestType] !== false) return;
 	throw new NodeOperationError(
 		context.getNode(),
