@@ -229,6 +229,8 @@ export async function startN8n(n8nDir, env, { onLog, command = 'start' } = {}) {
 	};
 }
 
+const LOGIN_WAIT_MS = 90_000;
+
 /**
  * Logs in as the owner; returns the cookie header for the REST API. On 2.x the owner comes from
  * the environment (n8nEnvironment); 1.x has no such setting, so the first login of an instance
@@ -244,11 +246,20 @@ export async function login(baseUrl, email, password) {
 		if (!setup.ok && setup.status !== 400)
 			throw new Error(`owner setup failed: ${setup.status} ${await setup.text()}`);
 	}
-	const response = await fetch(`${baseUrl}/rest/login`, {
-		method: 'POST',
-		headers: { 'Content-Type': 'application/json' },
-		body: JSON.stringify({ emailOrLdapLoginId: email, password }),
-	});
+	const attempt = () =>
+		fetch(`${baseUrl}/rest/login`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ emailOrLdapLoginId: email, password }),
+		});
+	let response = await attempt();
+	// n8n lets one user log in five times a minute; a script that restarts n8n may ask again.
+	for (let waited = 0; response.status === 429 && waited < LOGIN_WAIT_MS; ) {
+		const seconds = Number(response.headers.get('retry-after') ?? 10) || 10;
+		await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+		waited += seconds * 1000;
+		response = await attempt();
+	}
 	if (!response.ok) throw new Error(`login failed: ${response.status} ${await response.text()}`);
 	const cookie = response.headers.get('set-cookie') ?? '';
 	return cookie.split(';')[0];

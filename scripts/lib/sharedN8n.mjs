@@ -7,7 +7,7 @@ import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync } 
 import path from 'node:path';
 
 import { n8nBin, runtimeNode, withLock } from '../n8n-runtime.mjs';
-import { freePort, N8N_MAJOR, prepareInstance } from './n8n.mjs';
+import { freePort, login, N8N_MAJOR, prepareInstance } from './n8n.mjs';
 
 const READY = 'Editor is now accessible via';
 const START_TIMEOUT_MS = 120_000;
@@ -16,8 +16,9 @@ const stateFile = (folder) => path.join(folder, 'n8n.json');
 
 /**
  * The shared n8n of the run whose folder is `folder`, started on first call: `{ url, port,
- * userFolder, n8nDir, env, log }` (`log` is the file n8n writes to). 2.x only: 1.x sets its owner
- * up over REST and is run per file (test/e2e/helpers.ts).
+ * userFolder, n8nDir, env, log, cookie }` (`log` is the file n8n writes to; `cookie` is the
+ * owner's session: n8n lets one user log in five times a minute, and a run has more files than
+ * that). 2.x only: 1.x sets its owner up over REST and is run per file (test/e2e/helpers.ts).
  */
 export async function sharedN8n(folder, { owner, extra } = {}) {
 	if (N8N_MAJOR < 2) throw new Error('a shared n8n needs n8n 2.x');
@@ -46,6 +47,7 @@ export async function sharedN8n(folder, { owner, extra } = {}) {
 			await new Promise((resolve) => setTimeout(resolve, 250));
 		}
 		const state = {
+			cookie: owner ? await login(`http://127.0.0.1:${port}`, owner.email, owner.password) : '',
 			pid: child.pid,
 			url: `http://127.0.0.1:${port}`,
 			port,

@@ -417,6 +417,8 @@ interface SharedN8n {
 	env: Env;
 	/** The file n8n logs to. */
 	log: string;
+	/** The owner's session, logged in once for the whole run. */
+	cookie: string;
 }
 
 let sharedLib: Promise<{ sharedN8n(folder: string, options: unknown): Promise<SharedN8n> }>;
@@ -438,7 +440,7 @@ async function joinSharedN8n(sandbox: Partial<SandboxOptions>): Promise<E2eConte
 		await sharedLib
 	).sharedN8n(process.env.CT_SHARED_N8N!, { owner: OWNER, extra: SHARED_EXTRA });
 	const handle = await startTestSandbox(sandbox);
-	const cookie = await n8n.login(shared.url, OWNER.email, OWNER.password);
+	const { cookie } = shared;
 	const fixtureDir = mkdtempSync(path.join(tmpdir(), 'ct-e2e-fixtures-'));
 	let fixtures = 0;
 	const credentialIds = new Map<string, string>();
@@ -587,9 +589,16 @@ async function joinSharedN8n(sandbox: Partial<SandboxOptions>): Promise<E2eConte
 				// Unpublished while the sandbox is up: the triggers delete their webhooks there.
 				for (const id of active) await deactivateOverRest(shared.url, cookie, id);
 				for (const { id } of workflows.values()) {
-					if (n8n.N8N_MAJOR >= 2)
-						await rest(shared.url, cookie, 'POST', `/workflows/${id}/archive`, {});
-					await rest(shared.url, cookie, 'DELETE', `/workflows/${id}`);
+					await rest(shared.url, cookie, 'POST', `/workflows/${id}/archive`, {});
+					// n8n unpublishes in the background and refuses the delete (409) until it has:
+					// waiting for it also keeps the sandbox up until the trigger removed its webhook.
+					await eventually(
+						async () =>
+							(await rest(shared.url, cookie, 'DELETE', `/workflows/${id}`)).status === 409
+								? undefined
+								: true,
+						{ timeoutMs: 30_000, intervalMs: 250, what: `workflow ${id} unpublished` },
+					);
 				}
 				for (const id of credentialIds.values())
 					await rest(shared.url, cookie, 'DELETE', `/credentials/${id}`);
