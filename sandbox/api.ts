@@ -14,6 +14,7 @@ import type { NotificationLog } from './webhooks/notificationLog';
 import { searchResults, shipmentsMatching, trackingRequestsMatching } from './search';
 import { eventCategories } from './world/eventNames';
 import { shippingLineRecords } from './world/shippingLines';
+import { routeAnswer } from './route';
 import { vesselAnswer } from './vessels';
 import { rawEventsOf } from './world/rawEvents';
 import { randomUuid } from './world/random';
@@ -274,6 +275,12 @@ export function apiRoutes(world: World, dispatcher: WebhookDispatcher): Route[] 
 			bucket: 'refresh',
 			// Not JSON:API: a message, as the service answers it.
 			handle: (request) => ({ status: 200, body: world.refreshContainer(request.params.id) }),
+		},
+		{
+			method: 'GET',
+			pattern: '/containers/:id/route',
+			bucket: 'default',
+			handle: (request) => routeAnswer(world, request.params.id),
 		},
 		{
 			method: 'GET',

@@ -28,6 +28,7 @@ const HELP = `Usage: npm run sandbox -- [options]
   --duplicate-rate <0..1>    share of notifications delivered twice (default 0)
   --no-rail-plan             the account lacks the Rail Plan entitlement (403 on rail LFD webhooks)
   --no-container-refresh     the account lacks Container Refresh (403 on PATCH /containers/{id}/refresh)
+  --no-routing-data          the account lacks Routing Data (403 on GET /containers/{id}/route)
   --scenario-gap <s>         sandbox seconds between steps of a played scenario (default ${DEFAULT_OPTIONS.scenarioGapSeconds})
   --tracking-delay <s>       sandbox seconds before a tracking request resolves (default ${DEFAULT_OPTIONS.trackingDelaySeconds})
   --retry-base <s>           sandbox seconds before the first delivery retry (default ${DEFAULT_OPTIONS.retryBaseSeconds})
@@ -98,6 +99,7 @@ async function main(): Promise<void> {
 			'duplicate-rate': { type: 'string' },
 			'no-rail-plan': { type: 'boolean' },
 			'no-container-refresh': { type: 'boolean' },
+			'no-routing-data': { type: 'boolean' },
 			'scenario-gap': { type: 'string' },
 			'tracking-delay': { type: 'string' },
 			'retry-base': { type: 'string' },
@@ -125,6 +127,7 @@ async function main(): Promise<void> {
 		duplicateRate: number(values['duplicate-rate'], 'duplicate-rate', 0, 1),
 		railPlan: values['no-rail-plan'] ? false : undefined,
 		containerRefresh: values['no-container-refresh'] ? false : undefined,
+		routingData: values['no-routing-data'] ? false : undefined,
 		scenarioGapSeconds: number(values['scenario-gap'], 'scenario-gap', 0),
 		trackingDelaySeconds: number(values['tracking-delay'], 'tracking-delay', 0),
 		retryBaseSeconds: number(values['retry-base'], 'retry-base', 0),

@@ -499,6 +499,19 @@ export function controlRoutes(
 		},
 		{
 			method: 'POST',
+			pattern: '/containers/:id/stale_terminal',
+			handle: (request) => {
+				const days = field<number>(request.body, 'days') ?? 8;
+				if (typeof days !== 'number' || !Number.isFinite(days) || days < 0)
+					throw unprocessable('days must be a number of days, 0 or more', '/days', 'invalid');
+				return {
+					status: 200,
+					body: world.leaveTerminalUnchecked(request.params.id, days),
+				};
+			},
+		},
+		{
+			method: 'POST',
 			pattern: '/faults',
 			handle: (request) => {
 				const body = request.body;

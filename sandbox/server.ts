@@ -53,6 +53,8 @@ export interface SandboxOptions {
 	railPlan: boolean;
 	/** Whether the account has Container Refresh (403 on `PATCH /containers/{id}/refresh`). */
 	containerRefresh: boolean;
+	/** Whether the account has Routing Data (403 on `GET /containers/{id}/route`). */
+	routingData: boolean;
 	/** Sandbox seconds between the steps of a played scenario. */
 	scenarioGapSeconds: number;
 	/** Sandbox seconds before a tracking request succeeds or fails. */
@@ -88,6 +90,7 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
 	duplicateRate: 0,
 	railPlan: true,
 	containerRefresh: true,
+	routingData: true,
 	scenarioGapSeconds: 1,
 	trackingDelaySeconds: 2,
 	retryBaseSeconds: 5,
@@ -301,6 +304,7 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 			trackingDelayMs: options.trackingDelaySeconds * 1000,
 			railPlan: options.railPlan,
 			containerRefresh: options.containerRefresh,
+			routingData: options.routingData,
 		},
 		reportError,
 	);

@@ -53,6 +53,8 @@ export interface WorldOptions {
 	railPlan: boolean;
 	/** Whether the account has Container Refresh, a paid feature (403 without it). */
 	containerRefresh: boolean;
+	/** Whether the account has Routing Data (container routes), a paid feature (403 without it). */
+	routingData: boolean;
 }
 
 /** What a tracking request is created with: the schema's attributes, all given. */
@@ -425,6 +427,18 @@ export class World {
 			terminal_checked_at: isoTimestamp(this.clock.now()),
 		};
 		return { message: 'Started refresh for Shipping line, Terminal, Rail' };
+	}
+
+	/**
+	 * The terminal stops being read (its feed is down, or it dropped the box from its list): the
+	 * container keeps what it last said, last checked `days` days ago, and nothing is notified.
+	 * The next change or refresh reads it again.
+	 */
+	leaveTerminalUnchecked(id: string, days: number): { terminal_checked_at: string } {
+		const container = this.requireContainer(id);
+		const terminal_checked_at = isoTimestamp(this.clock.now() - days * 86_400_000);
+		container.attributes = { ...container.attributes, terminal_checked_at };
+		return { terminal_checked_at };
 	}
 
 	requireContainer(id: string): Resource {

@@ -10,8 +10,9 @@ import path from 'node:path';
 
 import { DateTime } from 'luxon';
 
+import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import { BOXES, putBoxesInStates } from '../support/containerStates';
-import { eventually } from '../support/sandbox';
+import { eventually, trackManyContainers } from '../support/sandbox';
 import {
 	itemsOf,
 	sandboxCredential,
@@ -29,9 +30,12 @@ const TEST_TIMEOUT = 4 * 60_000;
 /** Statuses of a box that has left the place it is picked up from (logic/readiness.ts, row 1). */
 const GONE = ['picked_up', 'delivered', 'empty_returned', 'dropped', 'off_dock', 'loaded'];
 
-/** The cells of each body row of the first HTML table in `html`. */
-function tableRows(html: string): string[][] {
-	const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(html)?.[1] ?? '';
+/** A held box due tomorrow whose terminal was last read 8 days ago. */
+const STALE_BOX = withCheckDigit('MSCU610008');
+
+/** The cells of each body row of the HTML table at `index` (0 the first) in `html`. */
+function tableRows(html: string, index = 0): string[][] {
+	const body = [...html.matchAll(/<tbody>([\s\S]*?)<\/tbody>/g)][index]?.[1] ?? '';
 	return [...body.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)].map((row) =>
 		[...row[1].matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((cell) => cell[1]),
 	);
@@ -93,9 +97,39 @@ describe('e2e: the last free day digest in a real n8n', () => {
 				expect(answer.status).toBe(200);
 			}
 
+			// A box due tomorrow, on hold, whose terminal then stopped being read 8 days ago.
+			const stale = (await trackManyContainers(ctx.handle, [STALE_BOX], 'MSCU')).find(
+				(container) => container.attributes.number === STALE_BOX,
+			)!;
+			for (const [route, body] of [
+				['scenarios/ready_for_pickup', { gap_seconds: 0 }],
+				['changes', { kind: 'place_hold', name: 'customs', status: 'hold' }],
+				['changes', { kind: 'set_availability', available: false }],
+				[
+					'changes',
+					{
+						kind: 'set_last_free_day',
+						source: 'line',
+						date: DateTime.now()
+							.setZone(String(stale.attributes.pod_timezone))
+							.startOf('day')
+							.plus({ days: 1 })
+							.toISODate(),
+					},
+				],
+				['stale_terminal', { days: 8 }],
+			] as const) {
+				const answer = await ctx.handle.control.post(`/containers/${stale.id}/${route}`, body);
+				expect(answer.status).toBeLessThan(300);
+			}
+			const staleSince = String(
+				store.get('container', stale.id)!.attributes.terminal_checked_at,
+			).slice(0, 10);
+
 			// Independently of the node: the sandbox's own records, read with the plain rules of
 			// the interface (a line last free day is a date at the port; ready means discharged,
-			// available and no active hold; a box that left is no one's concern).
+			// available and no active hold; a box that left is no one's concern; a box whose
+			// terminal was last read more than 7 days ago is not due but stale).
 			const expected = store
 				.list('container')
 				.map((container) => {
@@ -107,7 +141,10 @@ describe('e2e: the last free day digest in a real n8n', () => {
 						available_for_pickup: boolean | null;
 						holds_at_pod_terminal: Array<{ status: string }> | null;
 						import_deadlines?: { pickup_lfd_line?: string | null };
+						terminal_checked_at: string | null;
 					};
+					const checked = attributes.terminal_checked_at;
+					const stale = checked !== null && Date.now() - Date.parse(checked) > 7 * 86_400_000;
 					const zone = String(attributes.pod_timezone);
 					const line = attributes.import_deadlines?.pickup_lfd_line ?? null;
 					const date = line ? DateTime.fromISO(line, { zone }).toISODate() : null;
@@ -125,9 +162,9 @@ describe('e2e: the last free day digest in a real n8n', () => {
 						days !== null &&
 						Math.round(days) <= 2 &&
 						!ready;
-					return { number: String(attributes.number), date, line, needsAttention };
+					return { number: String(attributes.number), date, line, needsAttention, stale };
 				})
-				.filter((container) => container.needsAttention)
+				.filter((container) => container.needsAttention && !container.stale)
 				.sort((a, b) => Date.parse(a.line!) - Date.parse(b.line!));
 			// By construction: the held box (today) and the two on the ship.
 			expect(expected.map((container) => container.number).sort()).toEqual(
@@ -146,7 +183,9 @@ describe('e2e: the last free day digest in a real n8n', () => {
 			const today = DateTime.now()
 				.setZone(ctx.env.GENERIC_TIMEZONE ?? 'America/New_York')
 				.toFormat('yyyy-MM-dd');
-			expect(digest.subject).toBe(`Last free days: 3 containers need attention on ${today}`);
+			expect(digest.subject).toBe(
+				`Last free days: 3 containers need attention, 1 with stale data, on ${today}`,
+			);
 			const rows = tableRows(digest.html ?? '');
 			expect(rows.map((cells) => cells[0])).toEqual(expected.map((container) => container.number));
 			// Each last free day is the date at its facility, as the records hold it.
@@ -154,11 +193,29 @@ describe('e2e: the last free day digest in a real n8n', () => {
 			const held = rows.find((cells) => cells[0] === BOXES.heldToday.number)!;
 			expect(held[3]).toBe('today');
 			expect(held[4]).toBe('customs');
-			// The plain-text part lists the same containers, one line each.
-			const lines = (digest.text ?? '').trim().split('\n').slice(2);
+			// The stale box under its own heading, not as due: since when, and why.
+			const html = digest.html ?? '';
+			expect(html.indexOf('<h3>Data stale since the date shown</h3>')).toBeGreaterThan(
+				html.indexOf('</table>'),
+			);
+			expect(tableRows(html, 1)).toEqual([
+				[
+					STALE_BOX,
+					expect.any(String),
+					expect.any(String),
+					staleSince,
+					'the terminal was last checked 8 days ago',
+					expect.stringContaining('On hold'),
+				],
+			]);
+			// The plain-text part lists the same containers, one line each, then the stale one.
+			const [due, staleText] = (digest.text ?? '').trim().split('\n\nData stale since');
+			const lines = due.split('\n').slice(2);
 			expect(lines.map((line) => line.split(' | ')[0])).toEqual(
 				expected.map((container) => container.number),
 			);
+			expect(staleText).toContain(`${STALE_BOX} | `);
+			expect(staleText).toContain(`data stale since ${staleSince}`);
 		},
 		TEST_TIMEOUT,
 	);

@@ -402,6 +402,12 @@ describe('e2e: the Pickup board example keeps one Data Table row per container',
 				data: { days_left: 99, readiness: 'Ready (yesterday)' },
 			});
 			expect(await rows()).toHaveLength(containerIds.size - 1);
+			// The terminal of the held box stops being read: its row turns stale within the hour.
+			const unchecked = await ctx.handle.control.post(
+				`/containers/${containerIds.get('MSKU4807969')}/stale_terminal`,
+				{ days: 8 },
+			);
+			expect(unchecked.status).toBe(200);
 
 			const refreshStart = Date.now();
 			const runData = await runManually(BOARD.id, 'Every hour');
@@ -409,6 +415,15 @@ describe('e2e: the Pickup board example keeps one Data Table row per container',
 
 			const after = await rows();
 			expectBoardToMatch(after, await containerGets(), refreshStart);
+			const stale = after.find((row) => row.container_number === 'MSKU4807969')!;
+			expect(stale).toMatchObject({
+				readiness: `Stale since ${String(unchecked.data.terminal_checked_at).slice(0, 10)}`,
+				ready_for_pickup: false,
+				active_holds: 'customs',
+			});
+			expect(stale.why_not_ready).toMatch(
+				/^Data stale since \d{4}-\d\d-\d\d: the terminal was last checked 8 days ago\. Last known: On hold/,
+			);
 			// In place: every row that was there keeps its id.
 			for (const row of before.filter((entry) => entry !== deleted))
 				expect(after.find((entry) => entry.id === row.id)?.container_number).toBe(

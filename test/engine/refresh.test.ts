@@ -4,6 +4,7 @@
 // a sentence that says so on each item. A sandbox minute lasts one real second here.
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import { runContainerTrackingNode } from '../support/engine';
+import { expectEveryItemRefused } from '../support/paidFeature';
 import {
 	API_KEY,
 	startPacedSandbox,
@@ -59,21 +60,16 @@ describe('Container → Refresh', () => {
 	it('an account without the feature: each item says so in words, and Continue On Fail keeps every item', async () => {
 		handle = await startPacedSandbox({ trackingDelaySeconds: 0, containerRefresh: false });
 		await trackManyContainers(handle, numbers.slice(0, 2), 'MSCU');
-		const { items, error } = await runContainerTrackingNode(
+		const run = await runContainerTrackingNode(
 			refresh,
 			numbers.slice(0, 2).map((number) => ({ number })),
 			credentials(),
 			{ continueOnFail: true },
 		);
-		expect(error).toBeUndefined();
-		expect(items).toHaveLength(2);
-		for (const item of items) {
-			expect(item.json.error).toBe(
-				'This account cannot refresh containers: Container Refresh is a paid feature',
-			);
-			expect(String(item.json.error_description ?? item.json.description ?? '')).toContain(
-				'not enabled for this account',
-			);
-		}
+		expectEveryItemRefused(
+			run,
+			2,
+			'This account cannot refresh containers: Container Refresh is a paid feature',
+		);
 	});
 });

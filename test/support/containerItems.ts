@@ -3,7 +3,7 @@
 // tests of both.
 
 /**
- * Number and status, pickup readiness and its reason, the last free day (date, days left, whose
+ * Number and status, pickup readiness and its reason, whether the data is fresh, the last free day (date, days left, whose
  * day and zone, then the timestamp as sent and its source): in this order in both shapes.
  */
 const STATUS_READINESS_AND_LAST_FREE_DAY = [
@@ -12,6 +12,9 @@ const STATUS_READINESS_AND_LAST_FREE_DAY = [
 	'ready_for_pickup',
 	'pickup_status',
 	'pickup_status_reason',
+	'data_fresh',
+	'data_stale_since',
+	'data_stale_reason',
 	'last_free_day_date',
 	'days_until_last_free_day',
 	'last_free_day_facility',
@@ -23,17 +26,28 @@ const STATUS_READINESS_AND_LAST_FREE_DAY = [
 /** The first members of a full container item: the worked-out fields (identifiers go last). */
 export const WORKED_OUT_KEYS = [
 	...STATUS_READINESS_AND_LAST_FREE_DAY,
+	'last_free_day_line',
+	'last_free_day_terminal',
+	'last_free_day_rail',
+	'earliest_last_free_day',
+	'earliest_last_free_day_source',
 	'active_holds',
 	'pending_holds',
 	'fees_total',
 	'fees_currency',
 	'fees_by_currency',
 	'fees_by_type',
+	'terminal_checked_at',
+	'terminal_checked_days_ago',
+	'tracking_stopped',
+	'tracking_stopped_at',
+	'tracking_stopped_reason',
 ];
 
 /** Every member of a simplified container item without warnings or mixed currencies. */
 export const SIMPLIFIED_KEYS = [
 	...STATUS_READINESS_AND_LAST_FREE_DAY,
+	'earliest_last_free_day',
 	'active_holds',
 	'fees_total',
 	'fees_currency',

@@ -30,6 +30,7 @@ export function expectedBoardRow(item: Item): BoardRow {
 						.filter(([type]) => ![...FEE_COLUMNS, 'total'].includes(type))
 						.reduce((sum, [, amount]) => sum + amount, 0) * 100,
 				) / 100;
+	const stale = item.data_fresh === false;
 	const zone = item.last_free_day_timezone as string | null;
 	const offset = zone
 		? DateTime.fromISO(String(item.last_free_day), { zone }).toFormat('ZZ')
@@ -37,9 +38,12 @@ export function expectedBoardRow(item: Item): BoardRow {
 	return {
 		container_number: item.number,
 		status: item.current_status,
-		readiness: READINESS[String(item.pickup_status)] ?? item.pickup_status,
-		ready_for_pickup: item.ready_for_pickup,
-		why_not_ready: item.ready_for_pickup === true ? '' : item.pickup_status_reason,
+		// On stale data the row says so instead of the readiness the terminal last gave.
+		readiness: stale
+			? `Stale since ${String(item.data_stale_since ?? '').slice(0, 10) || 'an unknown day'}`
+			: (READINESS[String(item.pickup_status)] ?? item.pickup_status),
+		ready_for_pickup: stale ? false : item.ready_for_pickup,
+		why_not_ready: !stale && item.ready_for_pickup === true ? '' : item.pickup_status_reason,
 		active_holds: (item.active_holds as string[]).join(', '),
 		last_free_day: item.last_free_day_date,
 		days_left: item.days_until_last_free_day,

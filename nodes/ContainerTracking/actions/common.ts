@@ -1,14 +1,37 @@
 import {
+	NodeApiError,
 	NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeProperties,
 	type INodePropertyOptions,
+	type JsonObject,
 } from 'n8n-workflow';
 
 import type { DataWarning, DocumentWarnings } from '../schemas/warnings';
+import { asNodeError } from '../transport/errors';
 import { DEFAULT_OUTAGE_TOLERANCE_SECONDS, type ServiceResponse } from '../transport/request';
+
+/**
+ * The error of a request to a paid feature: a 403 says in words that the account lacks
+ * `feature` and what to do instead; anything else is the usual error.
+ */
+export function paidFeatureError(
+	context: Pick<IExecuteFunctions, 'getNode'>,
+	error: unknown,
+	itemIndex: number,
+	{ refusal, instead }: { refusal: string; instead: string },
+): Error {
+	if (error instanceof NodeApiError && error.httpCode === '403')
+		return new NodeApiError(context.getNode(), error.errorResponse as JsonObject, {
+			itemIndex,
+			httpCode: '403',
+			message: refusal,
+			description: `The service answered 403: ${error.message}. Ask the service to enable it for the account, or ${instead}.`,
+		});
+	return asNodeError(context.getNode(), error, itemIndex);
+}
 
 /** `displayOptions` for the fields of one operation. */
 export function showFor(resource: string, operation: string): INodeProperties['displayOptions'] {

@@ -182,3 +182,42 @@ export function lastFreeDayDate(
 	const date = inZone?.isValid ? inZone : DateTime.fromISO(lfdText, { zone: 'utc' });
 	return date.isValid ? date.toISODate() : null;
 }
+
+export interface ImportDeadlineFields {
+	last_free_day_line: string | null;
+	last_free_day_terminal: string | null;
+	last_free_day_rail: string | null;
+	/** The earliest of the three, as an instant: the deadline that runs out first. */
+	earliest_last_free_day: string | null;
+	earliest_last_free_day_source: LastFreeDaySource | null;
+}
+
+/**
+ * All three import deadlines side by side, beside the one `lastFreeDay` picks by priority: the
+ * line's may be later than the terminal's, and demurrage starts at whichever runs out first. The
+ * rail deadline falls back to the deprecated `ind_facility_lfd_on` when `import_deadlines` lacks it.
+ */
+export function importDeadlines(
+	attributes: LastFreeDayInput | null | undefined,
+): ImportDeadlineFields {
+	const input: LastFreeDayInput = attributes ?? {};
+	const deadlines: Partial<ImportDeadlines> = input.import_deadlines ?? {};
+	const bySource: Array<[LastFreeDaySource, string | null]> = [
+		['line', text(deadlines.pickup_lfd_line)],
+		['terminal', text(deadlines.pickup_lfd_terminal)],
+		['rail', text(deadlines.pickup_lfd_rail) ?? text(input.ind_facility_lfd_on)],
+	];
+	let earliest: { source: LastFreeDaySource; iso: string; millis: number } | null = null;
+	for (const [source, iso] of bySource) {
+		const moment = iso ? DateTime.fromISO(iso, { zone: 'utc' }) : null;
+		if (iso && moment?.isValid && (earliest === null || moment.toMillis() < earliest.millis))
+			earliest = { source, iso, millis: moment.toMillis() };
+	}
+	return {
+		last_free_day_line: bySource[0][1],
+		last_free_day_terminal: bySource[1][1],
+		last_free_day_rail: bySource[2][1],
+		earliest_last_free_day: earliest?.iso ?? null,
+		earliest_last_free_day_source: earliest?.source ?? null,
+	};
+}

@@ -94,6 +94,17 @@ export function recordName(record: JsonApiResource | undefined): string | null {
 	return typeof name === 'string' && name.trim() !== '' ? name : null;
 }
 
+/** The records a to-many relationship names that the answer included, in its order. */
+export function relatedRecords(
+	resource: JsonApiResource,
+	relationship: string,
+	included: IncludedIndex,
+): JsonApiResource[] {
+	return relatedIdentifiers(resource, relationship)
+		.map((ref) => included.get(includedKey(ref)))
+		.filter((record): record is JsonApiResource => record !== undefined);
+}
+
 /** The related record named by a to-one relationship, when the answer included it. */
 export function relatedRecord(
 	resource: JsonApiResource,

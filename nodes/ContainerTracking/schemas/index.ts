@@ -26,6 +26,7 @@ import {
 	webhook,
 	webhookAttributes,
 	vessel,
+	route,
 } from './resources';
 
 export * from './jsonApi';
@@ -63,6 +64,8 @@ export const webhookDocument = singleResourceDocument(webhook, included);
 export const webhookListDocument = listDocument(webhook, included);
 /** GET /vessels/{id or imo} */
 export const vesselDocument = singleResourceDocument(vessel, included);
+/** GET /containers/{id}/route */
+export const routeDocument = singleResourceDocument(route, included);
 /** GET /shipping_lines */
 export const shippingLineListDocument = listDocument(shippingLine, included);
 /** GET /search */

@@ -321,6 +321,36 @@ export const vesselAttributes = z
 export const vessel = resourceOf('vessel', maybe(vesselAttributes));
 
 // ---------------------------------------------------------------------------------------------
+// route and route_location (GET /containers/{id}/route, a paid feature: docs/service.md,
+// "Terminals, ports and vessels"). Relationships: route → cargo (container), route_locations;
+// route_location → location (port or metro_area), facility (terminal), inbound_vessel and
+// outbound_vessel (vessel).
+
+export const routeAttributes = z
+	.object({ created_at: maybe(isoDateTime), updated_at: maybe(isoDateTime) })
+	.passthrough();
+
+export const route = resourceOf('route', maybe(routeAttributes));
+
+export const routeLocationAttributes = z
+	.object({
+		// Modes (`vessel`, `rail`, `truck`…) are an open set.
+		inbound_mode: maybe(z.string()),
+		inbound_scac: maybe(z.string()),
+		inbound_voyage_number: maybe(z.string()),
+		inbound_eta_at: maybe(isoDateTime),
+		inbound_ata_at: maybe(isoDateTime),
+		outbound_mode: maybe(z.string()),
+		outbound_scac: maybe(z.string()),
+		outbound_voyage_number: maybe(z.string()),
+		outbound_etd_at: maybe(isoDateTime),
+		outbound_atd_at: maybe(isoDateTime),
+	})
+	.passthrough();
+
+export const routeLocation = resourceOf('route_location', maybe(routeLocationAttributes));
+
+// ---------------------------------------------------------------------------------------------
 // raw_event (GET /containers/{id}/raw_events; its shape is not in the interface description,
 // only in the published example: docs/service.md, "Raw events")
 
@@ -502,4 +532,6 @@ export const resourceSchemasByType: Readonly<Record<string, ResourceSchema>> = {
 	webhook,
 	shipping_line: shippingLine,
 	infer_number_results: inferNumberResult,
+	route,
+	route_location: routeLocation,
 };

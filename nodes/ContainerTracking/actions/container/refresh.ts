@@ -1,13 +1,7 @@
-import {
-	NodeApiError,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-	type JsonObject,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { asNodeError } from '../../transport/errors';
 import { containerTrackingRequest } from '../../transport/request';
+import { paidFeatureError } from '../common';
 import { containerLocator, locatedContainer } from '../locators';
 import type { OperationOption } from '../operation';
 
@@ -39,16 +33,10 @@ export async function execute(
 			{ itemIndex },
 		);
 	} catch (error) {
-		const refused = error as NodeApiError;
-		if (refused instanceof NodeApiError && refused.httpCode === '403') {
-			throw new NodeApiError(this.getNode(), refused.errorResponse as JsonObject, {
-				itemIndex,
-				httpCode: '403',
-				message: 'This account cannot refresh containers: Container Refresh is a paid feature',
-				description: `The service answered 403: ${refused.message}. Ask the service to enable it for the account, or leave the container to its regular updates.`,
-			});
-		}
-		throw asNodeError(this.getNode(), error, itemIndex);
+		throw paidFeatureError(this, error, itemIndex, {
+			refusal: 'This account cannot refresh containers: Container Refresh is a paid feature',
+			instead: 'leave the container to its regular updates',
+		});
 	}
 	const body = (response.body ?? {}) as { message?: unknown };
 	return [

@@ -1,8 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { feesByType, feeTotals } from '../../logic/fees';
+import { freshness } from '../../logic/freshness';
 import {
 	daysUntilLastFreeDay,
+	importDeadlines,
 	lastFreeDay,
 	lastFreeDayDate,
 	type LastFreeDayPlace,
@@ -53,8 +55,9 @@ function isIdentifier(name: string): boolean {
 
 /**
  * A container as users want it, in the order people read it: its number and status, whether it
- * is ready for pickup and why not, its last free day (date, days left, whose day it is), holds,
- * fees — worked out by the interface's rules — then its attributes and related records as the
+ * is ready for pickup and why not, whether its data is fresh (logic/freshness.ts), its last free
+ * day (date, days left, whose day it is, all three deadlines and the earliest), holds, fees, when
+ * the terminal was checked and whether tracking stopped — worked out by the interface's rules — then its attributes and related records as the
  * service sent them, and identifiers last.
  *
  * The order matters: n8n's Table view shows the first 40 columns and its JSON view reads top
@@ -70,14 +73,23 @@ export function containerItem(
 	const readiness = pickupReadiness(attributes);
 	const fees = feeTotals(attributes.fees_at_pod_terminal);
 	const deadline = lastFreeDay(attributes);
+	const shipment = relatedRecord(container, 'shipment', included);
+	const fresh = freshness(attributes, shipment ? membersOf(shipment.attributes) : null, now);
 	const flat = flattenResource(container, included);
+	// On stale data the readiness is what the terminal last said: the reason says so first.
+	const staleNote = fresh.data_fresh
+		? ''
+		: `Data stale since ${lastFreeDayDate(fresh.data_stale_since, 'utc') ?? 'an unknown day'}: ${fresh.data_stale_reason}. Last known: `;
 	const workedOut: IDataObject = {
 		// A container without its number (warned about) has no `number` member, as before.
 		...('number' in flat ? { number: flat.number } : {}),
 		...('current_status' in flat ? { current_status: flat.current_status } : {}),
 		ready_for_pickup: readiness.ready_for_pickup,
 		pickup_status: readiness.pickup_status,
-		pickup_status_reason: readiness.reason,
+		pickup_status_reason: staleNote + readiness.reason,
+		data_fresh: fresh.data_fresh,
+		data_stale_since: fresh.data_stale_since,
+		data_stale_reason: fresh.data_stale_reason,
 		last_free_day_date: lastFreeDayDate(deadline.last_free_day, deadline.last_free_day_timezone),
 		days_until_last_free_day: daysUntilLastFreeDay(
 			deadline.last_free_day,
@@ -88,6 +100,7 @@ export function containerItem(
 		last_free_day_timezone: deadline.last_free_day_timezone,
 		last_free_day: deadline.last_free_day,
 		last_free_day_source: deadline.last_free_day_source,
+		...importDeadlines(attributes),
 		active_holds: readiness.active_holds,
 		pending_holds: readiness.pending_holds,
 		// Only when there are some: a hold whose status no table lists is named, never dropped.
@@ -96,6 +109,11 @@ export function containerItem(
 			: {}),
 		...fees,
 		fees_by_type: feesByType(attributes.fees_at_pod_terminal),
+		terminal_checked_at: fresh.terminal_checked_at,
+		terminal_checked_days_ago: fresh.terminal_checked_days_ago,
+		tracking_stopped: fresh.tracking_stopped,
+		tracking_stopped_at: fresh.tracking_stopped_at,
+		tracking_stopped_reason: fresh.tracking_stopped_reason,
 	};
 	const item: IDataObject = { ...workedOut };
 	for (const [name, value] of Object.entries(flat))
