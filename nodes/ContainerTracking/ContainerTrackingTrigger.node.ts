@@ -2,7 +2,9 @@ import {
 	NodeConnectionTypes,
 	type IExecuteFunctions,
 	type IHookFunctions,
+	type ILoadOptionsFunctions,
 	type INodeExecutionData,
+	type INodePropertyOptions,
 	type INodeType,
 	type INodeTypeDescription,
 	type ITriggerFunctions,
@@ -11,9 +13,9 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { EVENT_OPTIONS } from './logic/eventNames';
 import { deliveryCore } from './schemas';
 import { CREDENTIAL_NAME } from './transport/request';
+import { subscribableEventOptions } from './transport/webhookEvents';
 import { parseJsonBody, rawBodyOf } from './trigger/body';
 import { joinBatch, outcomeOfWaiting } from './trigger/deliveryBatches';
 import { OUTPUT_CHANGES, OUTPUT_LATEST_STATE, triggerExecution } from './trigger/execution';
@@ -72,6 +74,14 @@ function answer(context: IWebhookFunctions, status: number, message: string): IW
 }
 
 export class ContainerTrackingTrigger implements INodeType {
+	methods = {
+		loadOptions: {
+			async getSubscribableEvents(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+				return await subscribableEventOptions(this);
+			},
+		},
+	};
+
 	description: INodeTypeDescription = {
 		displayName: 'Container Tracking Trigger',
 		name: 'containerTrackingTrigger',
@@ -137,13 +147,15 @@ export class ContainerTrackingTrigger implements INodeType {
 				default: AUTOMATIC,
 			},
 			{
-				displayName: 'Events',
+				displayName: 'Event Names or IDs',
 				name: 'events',
 				type: 'multiOptions',
-				options: EVENT_OPTIONS,
+				// The events this account may subscribe to (GET /webhooks/events), else all.
+				typeOptions: { loadOptionsMethod: 'getSubscribableEvents' },
 				default: ['container.updated'],
 				required: true,
-				description: 'The notifications to subscribe to',
+				description:
+					'The notifications to subscribe to: those the account may subscribe to. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 				displayOptions: { show: { registration: [AUTOMATIC] } },
 			},
 			{
@@ -172,7 +184,7 @@ export class ContainerTrackingTrigger implements INodeType {
 						name: 'Latest State per Container',
 						value: OUTPUT_LATEST_STATE,
 						description:
-							"One item per container of the execution, shaped as Container → Get gives it (readiness, last free day, holds, fees), with the changes and notification IDs beside it: for a board, a sheet or a database row, which then takes one write per container, not one per change",
+							'One item per container of the execution, shaped as Container → Get gives it (readiness, last free day, holds, fees), with the changes and notification IDs beside it: for a board, a sheet or a database row, which then takes one write per container, not one per change',
 					},
 				],
 				default: OUTPUT_CHANGES,

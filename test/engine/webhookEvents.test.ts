@@ -4,7 +4,9 @@
 // is an answer on the item, not a failed item. Custom headers set on Create go with every
 // delivery, and Update without any clears them.
 import { RAIL_PLAN_EVENTS } from '../../sandbox/world/eventNames';
-import { runContainerTrackingNode } from '../support/engine';
+import { EVENT_OPTIONS } from '../../nodes/ContainerTracking/logic/eventNames';
+import { runContainerTrackingNode, triggerLoadOptionsWithNode } from '../support/engine';
+import { TriggerHarness } from '../support/trigger';
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import {
 	API_KEY,
@@ -63,6 +65,41 @@ describe('Webhook → Get Events, Send Test Delivery', () => {
 		const names = withoutPlan.items.map((item) => item.json.event);
 		expect(names).toHaveLength(events.length - RAIL_PLAN_EVENTS.length);
 		for (const event of RAIL_PLAN_EVENTS) expect(names).not.toContain(event);
+	});
+
+	it('the trigger offers the events the account may subscribe to, and a Rail Plan event on an account without it is refused in words', async () => {
+		handle = await startTestSandbox({ railPlan: false });
+		const offered = await triggerLoadOptionsWithNode('getSubscribableEvents', credentials());
+		const values = offered.map((option) => option.value);
+		expect(values).toContain('container.updated');
+		for (const event of RAIL_PLAN_EVENTS) expect(values).not.toContain(event);
+		// Labelled as the node labels them.
+		expect(offered.find((option) => option.value === 'container.updated')).toEqual(
+			EVENT_OPTIONS.find((option) => option.value === 'container.updated'),
+		);
+
+		const [railEvent] = RAIL_PLAN_EVENTS;
+		const harness = new TriggerHarness(
+			{ registration: 'automatic', events: ['container.updated', railEvent], options: {} },
+			credentials(),
+		);
+		const refusal = await harness.activate().then(
+			() => undefined,
+			(error: Error) => error,
+		);
+		expect(refusal?.message).toBe(
+			`This account cannot subscribe to ${EVENT_OPTIONS.find((option) => option.value === railEvent)!.name} (${railEvent})`,
+		);
+		expect(String((refusal as { description?: string }).description)).toContain('Rail Plan');
+		expect(handle.sandbox.world.store.list('webhook')).toHaveLength(0);
+	});
+
+	it('the trigger offers its whole list when the account’s cannot be read', async () => {
+		const offered = await triggerLoadOptionsWithNode('getSubscribableEvents', {
+			apiKey: API_KEY,
+			baseUrl: 'http://127.0.0.1:9/v2',
+		});
+		expect(offered).toEqual(EVENT_OPTIONS);
 	});
 
 	it('Send Test Delivery signs the sample with the secret and says what the URL answered', async () => {

@@ -298,6 +298,17 @@ export async function loadOptionsWithNode(
 	return await load.call(loadOptionsContext(credentials));
 }
 
+/** Calls one of the trigger's option lists (its Events choices). */
+export async function triggerLoadOptionsWithNode(
+	method: string,
+	credentials: TestCredentials,
+): Promise<INodePropertyOptions[]> {
+	const load = new ContainerTrackingTrigger().methods.loadOptions[
+		method as keyof ContainerTrackingTrigger['methods']['loadOptions']
+	];
+	return await load.call(loadOptionsContext(credentials));
+}
+
 /**
  * Calls one of the Container Tracking node's list searches (the "From list" mode of a resource
  * locator) the way n8n's editor does: with the text typed and the token of the page before.

@@ -175,9 +175,12 @@ describe('README', () => {
 });
 
 describe('the pickers', () => {
-	it('trigger Events and Webhook → Create events offer every labelled event', () => {
+	it('Webhook → Create events offer every labelled event; the trigger loads the account’s', () => {
 		const trigger = new ContainerTrackingTrigger().description.properties;
-		expect(optionsOf(trigger, 'events')).toBe(EVENT_OPTIONS);
+		// The account's list, the node's whole list when it cannot be read (engine/webhookEvents).
+		expect(trigger.find((property) => property.name === 'events')?.typeOptions).toEqual({
+			loadOptionsMethod: 'getSubscribableEvents',
+		});
 		expect(optionsOf(createWebhook, 'events')).toBe(EVENT_OPTIONS);
 	});
 

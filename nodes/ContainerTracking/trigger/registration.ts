@@ -20,6 +20,7 @@ import {
 	type WebhookRecord,
 	type WebhookSettings,
 } from '../transport/webhooks';
+import { explainRefusedEvents } from '../transport/webhookEvents';
 import { urlScope } from './reachability';
 import { triggerScope } from './repeats';
 
@@ -75,12 +76,16 @@ async function syncWebhook(
 ): Promise<void> {
 	const attributes = webhookAttributes(webhook);
 	if (sameEvents(attributes.events, events) && attributes.active !== false) return;
-	await containerTrackingRequest.call(
-		context,
-		'PATCH',
-		`/webhooks/${encodeURIComponent(webhook.id)}`,
-		{ body: webhookBody({ events, active: true }) },
-	);
+	try {
+		await containerTrackingRequest.call(
+			context,
+			'PATCH',
+			`/webhooks/${encodeURIComponent(webhook.id)}`,
+			{ body: webhookBody({ events, active: true }) },
+		);
+	} catch (error) {
+		throw await explainRefusedEvents(context, error, events);
+	}
 }
 
 /** A webhook from an answer; what differs from the interface is logged, not refused. */
@@ -242,7 +247,11 @@ async function registerWebhook(
 	url: string,
 	events: string[],
 ): Promise<WebhookRecord> {
-	const { response, adopted } = await createWebhook.call(context, { url, events, active: true });
+	const { response, adopted } = await createWebhook
+		.call(context, { url, events, active: true })
+		.catch(async (error: unknown) => {
+			throw await explainRefusedEvents(context, error, events);
+		});
 	const webhook = webhookFrom(context, response.body, 'creating the webhook');
 	const secret = secretOf(webhook);
 	if (!secret) {
