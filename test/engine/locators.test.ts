@@ -62,13 +62,17 @@ describe('Resource locators among 1,000 containers', () => {
 		expect(second.results.map((result) => result.value)).not.toContain(named.value);
 	});
 
-	it('a part of a number typed in lowercase with a space finds its matches on the last page', async () => {
+	it('a part of a number typed in lowercase with a space finds its matches with one search, not a read of the list', async () => {
 		// "u000 99" is "U00099": the ten numbers of serials 000990 to 000999, all on page 10.
 		const wanted = containers
 			.map((container) => String(container.attributes.number))
 			.filter((number) => number.includes('U00099'));
 		expect(wanted).toHaveLength(10);
+		const [listsBefore, searchesBefore] = [await listCalls(), await searchCalls()];
 		const found = await searchWithNode('searchContainers', credentials(), 'u000 99');
+		// Ten of them on the list's last page; the service's search names all ten in one answer.
+		expect((await searchCalls()) - searchesBefore).toBe(1);
+		expect((await listCalls()) - listsBefore).toBe(0);
 		expect(found.results.map((result) => String(result.name).split(' · ')[0]).sort()).toEqual(
 			wanted.sort(),
 		);
@@ -80,7 +84,8 @@ describe('Resource locators among 1,000 containers', () => {
 	});
 
 	it('a search matching more than one call holds continues, page after page, without repeats', async () => {
-		// Every number holds "MSCU": the first call stops once it has 20 matches.
+		// Every number holds "MSCU": the service's search stops at 25, so the list is read; the
+		// first call stops once it has 20 matches.
 		const seen: string[] = [];
 		let token: string | undefined;
 		let calls = 0;

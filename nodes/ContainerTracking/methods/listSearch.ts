@@ -9,12 +9,15 @@ import { compactNumber, normalizeContainerNumber } from '../logic/iso6346';
 import { membersOf } from '../schemas';
 import { indexIncluded, relatedRecord } from '../records/jsonApi';
 import type { JsonApiResource } from '../schemas';
+import { SEARCH_LIMIT, searchRecords } from '../actions/search/find';
 import { fetchPage } from '../transport/pagination';
 
 /*
- * The "From list" mode of the resource locators (actions/locators.ts). The service has no search
- * by number, so a search reads the list 100 records a page and keeps what matches; the link to
- * the next page is the pagination token, so n8n asks for more only when the list is scrolled.
+ * The "From list" mode of the resource locators (actions/locators.ts). A number typed into the
+ * container, shipment or tracking request list is looked up with the service's search first (one
+ * call: `searchedFirst`); otherwise, and where the search cannot answer for certain, the list is
+ * read 100 records a page, keeping what matches; the link to the next page is the pagination
+ * token, so n8n asks for more only when the list is scrolled.
  */
 
 /** A search that is typed reads pages until it has this many matches (or the list ends). */
@@ -58,6 +61,35 @@ async function searchList(
 	return { results, paginationToken: pageUrl };
 }
 
+/**
+ * A typed number through `GET /search` (actions/search/find.ts): the results of `type` whose
+ * number contains it. Undefined (read the list instead) when nothing was typed, when the answer
+ * was cut at the service's 25 results and so may lack some, or when the search failed: the
+ * account or service may not have it, and the list read says what is wrong, if anything is.
+ */
+async function searchedFirst(
+	context: ILoadOptionsFunctions,
+	filter: string | undefined,
+	paginationToken: string | undefined,
+	type: string,
+	wanted: (number: string) => boolean,
+	toResult: (attributes: IDataObject, id: string) => INodeListSearchItems,
+): Promise<INodeListSearchResult | undefined> {
+	if (!filter?.trim() || paginationToken) return undefined;
+	let records: JsonApiResource[];
+	try {
+		records = (await searchRecords(context, filter.trim())).records;
+	} catch {
+		return undefined;
+	}
+	if (records.length >= SEARCH_LIMIT) return undefined;
+	const results = records
+		.filter((record) => record.type === type)
+		.filter((record) => wanted(text(membersOf(record.attributes).number) ?? ''))
+		.map((record) => toResult(membersOf(record.attributes) as IDataObject, String(record.id)));
+	return { results };
+}
+
 const text = (value: unknown): string | undefined =>
 	typeof value === 'string' && value.trim() ? value.trim() : undefined;
 
@@ -72,6 +104,22 @@ export async function searchContainers(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const wanted = normalizeContainerNumber(filter ?? '');
+	const searched = await searchedFirst(
+		this,
+		filter,
+		paginationToken,
+		'cargo',
+		(number) => normalizeContainerNumber(number).includes(wanted),
+		(attributes, id) => ({
+			name: joined(
+				text(attributes.number) ?? id,
+				text(attributes.scac),
+				text(attributes.port_of_discharge_name),
+			),
+			value: id,
+		}),
+	);
+	if (searched) return searched;
 	return await searchList(this, '/containers', {
 		filter,
 		paginationToken,
@@ -103,6 +151,23 @@ export async function searchTrackingRequests(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const wanted = compactNumber(filter ?? '');
+	const searched = await searchedFirst(
+		this,
+		filter,
+		paginationToken,
+		'tracking_request',
+		(number) => compactNumber(number).includes(wanted),
+		(attributes, id) => ({
+			name: joined(
+				text(attributes.number) ?? id,
+				text(attributes.scac),
+				readable(attributes.status),
+				readable(attributes.failed_reason),
+			),
+			value: id,
+		}),
+	);
+	if (searched) return searched;
 	return await searchList(this, '/tracking_requests', {
 		filter,
 		paginationToken,
@@ -129,6 +194,23 @@ export async function searchShipments(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const wanted = compactNumber(filter ?? '');
+	const searched = await searchedFirst(
+		this,
+		filter,
+		paginationToken,
+		'shipment',
+		(number) => compactNumber(number).includes(wanted),
+		(attributes, id) => ({
+			name: joined(
+				text(attributes.number) ?? id,
+				text(attributes.scac),
+				text(attributes.port_of_discharge_name),
+				attributes.tracking_stopped === true ? 'tracking stopped' : undefined,
+			),
+			value: id,
+		}),
+	);
+	if (searched) return searched;
 	return await searchList(this, '/shipments', {
 		filter,
 		paginationToken,

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import {
 	listDocumentCore,
@@ -7,7 +7,11 @@ import {
 	type DocumentWarnings,
 	type JsonApiResource,
 } from '../../schemas';
-import { containerTrackingRequest, readAnswer } from '../../transport/request';
+import {
+	containerTrackingRequest,
+	readAnswer,
+	type ContainerTrackingContext,
+} from '../../transport/request';
 
 /** The service answers at most this many results, with no further page. */
 export const SEARCH_LIMIT = 25;
@@ -20,9 +24,9 @@ const normalizedNumber = (value: unknown) =>
 
 /** `GET /search?query=`: the records whose numbers contain `query`, as the service ranks them. */
 export async function searchRecords(
-	context: IExecuteFunctions,
+	context: ContainerTrackingContext,
 	query: string,
-	itemIndex: number,
+	itemIndex?: number,
 ): Promise<{ records: JsonApiResource[]; warnings: DocumentWarnings }> {
 	const response = await containerTrackingRequest.call(context, 'GET', '/search', {
 		qs: { query },
