@@ -250,4 +250,38 @@ describe('Container Tracking node: Container → Get Many filters and order', ()
 			error_description: 'Check the filter "Last Free Day Within (Days)" of item 1, or remove it.',
 		});
 	});
+
+	// Last: it leaves one box's terminal unchecked for the rest of the file.
+	it('Data keeps the fresh or the stale: a terminal last checked 8 days ago is stale, and the digest question leaves it out', async () => {
+		const ids = Object.fromEntries(
+			handle.sandbox.world.store
+				.list('container')
+				.map((container) => [boxOf(container.attributes.number), container.id]),
+		) as Record<Box, string>;
+		const unchecked = await handle.control.post(`/containers/${ids.heldToday}/stale_terminal`, {
+			days: 8,
+		});
+		expect(unchecked.status).toBe(200);
+		expect(sorted(await boxes({ data: 'stale' }))).toEqual(['heldToday']);
+		expect(sorted(await boxes({ data: 'fresh' }))).toEqual(except('heldToday'));
+		expect(
+			sorted(
+				await boxes({
+					data: 'fresh',
+					lastFreeDay: 'withinOrPassed',
+					pickupStatuses: ['not_ready'],
+				}),
+			),
+		).not.toContain('heldToday');
+		const { items } = await getMany({ data: 'stale' });
+		expect(items[0].json).toMatchObject({
+			data_fresh: false,
+			data_stale_since: unchecked.data.terminal_checked_at,
+			data_stale_reason: 'the terminal was last checked 8 days ago',
+			pickup_status: 'on_hold',
+		});
+		expect(String(items[0].json.pickup_status_reason)).toMatch(
+			/^Data stale since \d{4}-\d\d-\d\d: the terminal was last checked 8 days ago\. Last known: On hold/,
+		);
+	});
 });

@@ -17,6 +17,7 @@ import { showFor, valueOptions } from '../common';
  * | Has Active Holds     | `active_holds` (status `hold`) is non-empty (Yes) or empty (No)      |
  * | Current Status Is    | `current_status` is one chosen                                       |
  * | Current Status Is Not| `current_status` is none chosen: a status no table lists is kept     |
+ * | Data                 | `data_fresh` is true (Fresh) or false (Stale: logic/freshness.ts)    |
  * | Terminal             | port terminal or pickup facility: name or nickname contains the text, |
  * |                      | or a code (FIRMS, SMDG, BIC) or id equals it; or the last free day's  |
  * |                      | facility name contains it. Case and surrounding spaces are ignored.   |
@@ -37,6 +38,7 @@ export interface ContainerFilters {
 	currentStatuses?: string[];
 	excludedCurrentStatuses?: string[];
 	terminal?: string;
+	data?: 'fresh' | 'stale';
 }
 
 /** The pseudo pickup status "any status but ready". */
@@ -92,6 +94,27 @@ export function filtersField(): INodeProperties {
 				default: [],
 				description:
 					'Leave out containers whose current status is one of these, e.g. Picked Up, Delivered and Empty Returned for the boxes still to collect. A status no list names is kept.',
+			},
+			{
+				displayName: 'Data',
+				name: 'data',
+				type: 'options',
+				options: [
+					{
+						name: 'Fresh',
+						value: 'fresh',
+						description: 'The terminal checked within 7 days and tracking goes on',
+					},
+					{
+						name: 'Stale',
+						value: 'stale',
+						description:
+							'The terminal not checked for over 7 days, or tracking stopped: what the item says may no longer be true',
+					},
+				],
+				default: 'fresh',
+				description:
+					'Whether the container’s data can still be acted on (`data_fresh`): a last free day on stale data is not urgent, it needs checking',
 			},
 			{
 				displayName: 'Has Active Holds',
@@ -241,6 +264,7 @@ export function containerFilter(filters: ContainerFilters): (item: IDataObject) 
 		if (statuses.size > 0 && !statuses.has(status)) return false;
 		if (excluded.has(status)) return false;
 		if (terminal && !atTerminal(item, terminal)) return false;
+		if (filters.data && (item.data_fresh !== false) !== (filters.data === 'fresh')) return false;
 		return true;
 	};
 }
