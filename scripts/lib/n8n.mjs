@@ -271,15 +271,32 @@ export async function login(baseUrl, email, password) {
  * not hang whoever asks).
  */
 export async function restCall(baseUrl, cookie, method, pathname, body) {
-	const response = await fetch(`${baseUrl}/rest${pathname}`, {
-		method,
-		headers: { Cookie: cookie, 'Content-Type': 'application/json', 'browser-id': 'ct-scripts' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-		signal: AbortSignal.timeout(120_000),
-	});
+	const response = await restFetch(baseUrl, cookie, method, pathname, body);
 	const text = await response.text();
 	if (!response.ok) throw new Error(`${method} /rest${pathname}: ${response.status} ${text}`);
 	return JSON.parse(text).data;
+}
+
+/**
+ * One request to n8n's REST API as the user of `cookie`. n8n closes a connection idle for 5 s;
+ * a request sent on it just then meets a closed socket before n8n read it (undici: "other side
+ * closed"), so that one is sent again, once, on a new connection.
+ */
+export async function restFetch(baseUrl, cookie, method, pathname, body) {
+	const send = () =>
+		fetch(`${baseUrl}/rest${pathname}`, {
+			method,
+			headers: { Cookie: cookie, 'Content-Type': 'application/json', 'browser-id': 'ct-scripts' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+			signal: AbortSignal.timeout(120_000),
+		});
+	try {
+		return await send();
+	} catch (error) {
+		const code = error?.cause?.code;
+		if (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET') throw error;
+		return await send();
+	}
 }
 
 /**
@@ -320,15 +337,21 @@ export async function runWorkflowByHand(baseUrl, cookie, workflowId, trigger, ti
 	const { executionId } = await restCall(baseUrl, cookie, 'POST', `/workflows/${workflowId}/run`, {
 		triggerToStartFrom: { name: trigger },
 	});
+	const execution = await executionEnded(baseUrl, cookie, executionId, timeoutMs);
+	if (execution.status !== 'success')
+		throw new Error(`the workflow ${workflowId} ended ${execution.status}`);
+	return execution;
+}
+
+/** The stored execution once it has ended, whatever its status; an error after `timeoutMs`. */
+export async function executionEnded(baseUrl, cookie, executionId, timeoutMs = 180_000) {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const execution = await restCall(baseUrl, cookie, 'GET', `/executions/${executionId}`);
-		if (execution.status === 'success') return execution;
-		if (execution.finished === false && execution.stoppedAt)
-			throw new Error(`the workflow ${workflowId} ended ${execution.status}`);
+		if (execution.stoppedAt && !['new', 'running'].includes(execution.status)) return execution;
 		if (Date.now() > deadline)
-			throw new Error(`the workflow ${workflowId} did not finish within ${timeoutMs / 1000} s`);
-		await new Promise((resolve) => setTimeout(resolve, 250));
+			throw new Error(`execution ${executionId} did not end within ${timeoutMs / 1000} s`);
+		await new Promise((resolve) => setTimeout(resolve, 200));
 	}
 }
 

@@ -1,9 +1,13 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
 // A burst in a real n8n: 60 containers become ready for pickup at once (the sandbox's
 // ready_for_pickup, every step at the same moment), and the trigger (node version 1.2: deliveries
 // that arrive together start one execution, trigger/deliveryBatches.ts) must answer every delivery
 // at its first attempt, start far fewer executions than notifications, run every notification
 // once, and give each container's latest state as the service holds it. (Larger bursts, memory
 // and the examples: bench/burst.ts.)
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
 import type { DeliveryAttempt } from '../../sandbox/webhooks/delivery';
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import { eventually, trackManyContainers } from '../support/sandbox';
@@ -121,8 +125,24 @@ describe('e2e: a burst of deliveries in a real n8n', () => {
 
 		const filter = encodeURIComponent(JSON.stringify({ workflowId: ctx.workflowId(WORKFLOW_ID) }));
 		const executions = (await rest(n8n.url, n8n.cookie, 'GET', `/executions?filter=${filter}`)).body
-			.data.results as Array<{ status: string }>;
-		expect(executions.every((execution) => execution.status === 'success')).toBe(true);
+			.data.results as Array<{ id: string; status: string }>;
+		// Every run succeeded; a failed one is named with the node it stopped at and its error.
+		const failures = [];
+		for (const execution of executions.filter((entry) => entry.status !== 'success')) {
+			const stored = (await rest(n8n.url, n8n.cookie, 'GET', `/executions/${execution.id}`)).body
+				.data as { data: string };
+			// n8n keeps run data as `flatted` text; read with n8n's own copy.
+			const flatted = createRequire(path.join(ctx.n8nDir, 'node_modules', 'n8n', 'package.json'))(
+				'flatted',
+			);
+			const { resultData } = flatted.parse(stored.data) as {
+				resultData: { error?: { message?: string }; lastNodeExecuted?: string };
+			};
+			failures.push(
+				`${execution.id} ${execution.status} in ${resultData.lastNodeExecuted}: ${resultData.error?.message}`,
+			);
+		}
+		expect(failures).toEqual([]);
 		expect(executions.length).toBeLessThan(notifications.size / 5);
 
 		// The last item of each container says what the service says now: ready for pickup.

@@ -61,6 +61,16 @@ interface N8nLib {
 		trigger: string,
 		timeoutMs?: number,
 	): Promise<{ data: string; status: string }>;
+	/** One request to n8n's REST API, sent again once on a socket n8n had just closed. */
+	restFetch(
+		url: string,
+		cookie: string,
+		method: string,
+		pathname: string,
+		body?: unknown,
+	): Promise<Response>;
+	/** The stored execution once it has ended, whatever its status. */
+	executionEnded(url: string, cookie: string, executionId: string): Promise<unknown>;
 	/** Every execution of a workflow (no run data), newest first. */
 	listExecutions(
 		url: string,
@@ -470,16 +480,8 @@ async function joinSharedN8n(sandbox: Partial<SandboxOptions>): Promise<E2eConte
 		if (!found) throw new Error(`no workflow ${id} was imported`);
 		return found;
 	};
-	const untilEnded = async (executionId: string, timeoutMs = 180_000) => {
-		const deadline = Date.now() + timeoutMs;
-		for (;;) {
-			const execution = (await call('GET', `/executions/${executionId}`)) as StoredExecution;
-			if (execution.stoppedAt && !['new', 'running'].includes(execution.status)) return execution;
-			if (Date.now() > deadline)
-				throw new Error(`execution ${executionId} did not end within ${timeoutMs / 1000} s`);
-			await sleep(200);
-		}
-	};
+	const untilEnded = async (executionId: string) =>
+		(await n8n.executionEnded(shared.url, cookie, executionId)) as StoredExecution;
 	// The CLI beside the running n8n: its own task broker port, the same database.
 	const cliEnv = async (): Promise<Env> => ({
 		...shared.env,
@@ -736,11 +738,7 @@ export async function rest(
 	body?: unknown,
 	// eslint-disable-next-line @typescript-eslint/no-explicit-any
 ): Promise<{ status: number; body: any }> {
-	const response = await fetch(`${baseUrl}/rest${pathname}`, {
-		method,
-		headers: { Cookie: cookie, 'Content-Type': 'application/json', 'browser-id': 'ct-e2e' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
+	const response = await (await n8nLib()).restFetch(baseUrl, cookie, method, pathname, body);
 	const text = await response.text();
 	let parsed: unknown = text;
 	try {

@@ -356,22 +356,28 @@ describe('e2e: the Pickup board example keeps one Data Table row per container',
 			expect(folded).toBeGreaterThan(0);
 
 			const board = await rows();
-			expectBoardToMatch(board, await containerGets(), journeyStart);
+			const gets = await containerGets();
+			expectBoardToMatch(board, gets, journeyStart);
 
-			// What a dispatcher reads on each row, in words.
+			// What a dispatcher reads on each row, in words; on a box whose data is stale (drift
+			// stops some shipments' tracking) the row says so instead.
 			const row = (number: string) => board.find((entry) => entry.container_number === number)!;
-			expect(row('MAEU6123458')).toMatchObject({ readiness: 'Ready', why_not_ready: '' });
+			const readiness = (number: string, words: string) =>
+				gets.get(number)!.data_fresh === false ? expect.stringMatching(/^Stale since /) : words;
+			expect(row('MAEU6123458')).toMatchObject({ readiness: readiness('MAEU6123458', 'Ready') });
+			if (gets.get('MAEU6123458')!.data_fresh !== false)
+				expect(row('MAEU6123458').why_not_ready).toBe('');
 			expect(row('MAEU6123458').fees_exam).toBeGreaterThan(0);
 			expect(row('MAEU6123458').fees_demurrage).toBeGreaterThan(0);
 			expect(row('MAEU6123458').days_left).toBeLessThan(0);
 			expect(row('MSCU1000022')).toMatchObject({
-				readiness: 'Not available',
+				readiness: readiness('MSCU1000022', 'Not available'),
 				ready_for_pickup: false,
 				active_holds: '',
 			});
 			expect(row('MSCU1000022').why_not_ready).toContain('not been discharged');
 			expect(row('MSKU4807969')).toMatchObject({
-				readiness: 'On hold',
+				readiness: readiness('MSKU4807969', 'On hold'),
 				ready_for_pickup: false,
 				active_holds: 'customs',
 			});

@@ -163,4 +163,37 @@ describe('deliveryItems', () => {
 			container_state_complete: true,
 		});
 	});
+
+	it('reads a container that does not name its shipment with the shipment the delivery carries: tracking stopped makes it stale', () => {
+		const delivery = containerUpdated({ available_for_pickup: [true, false] });
+		const shipment: JsonApiResource = {
+			id: 's-1',
+			type: 'shipment',
+			attributes: {
+				line_tracking_stopped_at: '2026-11-20T00:00:00Z',
+				line_tracking_stopped_reason: 'no_updates_at_line',
+			},
+			relationships: { containers: { data: [{ id: 'c-1', type: 'container' }] } },
+		};
+		delivery.included = [
+			...(delivery.included as JsonApiResource[]).map((record) =>
+				record.type === 'container'
+					? { ...record, relationships: { shipment: { data: null } } }
+					: record,
+			),
+			shipment,
+		];
+		const [item] = deliveryItems(delivery, options, [], new Date('2026-11-27T12:00:00Z'));
+		expect(item.container).toMatchObject({
+			shipment_id: 's-1',
+			tracking_stopped: true,
+			data_fresh: false,
+			data_stale_since: '2026-11-20T00:00:00Z',
+			data_stale_reason: 'tracking stopped on 2026-11-20: the line stopped publishing updates',
+		});
+		// A shipment that lists other containers is not taken for this one's.
+		shipment.relationships = { containers: { data: [{ id: 'c-2', type: 'container' }] } };
+		const [other] = deliveryItems(delivery, options, [], new Date('2026-11-27T12:00:00Z'));
+		expect(other.container).toMatchObject({ shipment_id: null, tracking_stopped: null });
+	});
 });

@@ -64,8 +64,10 @@ async function searchList(
 /**
  * A typed number through `GET /search` (actions/search/find.ts): the results of `type` whose
  * number contains it. Undefined (read the list instead) when nothing was typed, when the answer
- * was cut at the service's 25 results and so may lack some, or when the search failed: the
- * account or service may not have it, and the list read says what is wrong, if anything is.
+ * was cut at the service's 25 results and so may lack some, when it found none (the service
+ * may read "tr fail" otherwise than the list's match, which ignores spaces and dashes), or when
+ * the search failed: the account or service may not have it, and the list read says what is
+ * wrong, if anything is.
  */
 async function searchedFirst(
 	context: ILoadOptionsFunctions,
@@ -87,7 +89,7 @@ async function searchedFirst(
 		.filter((record) => record.type === type)
 		.filter((record) => wanted(text(membersOf(record.attributes).number) ?? ''))
 		.map((record) => toResult(membersOf(record.attributes) as IDataObject, String(record.id)));
-	return { results };
+	return results.length > 0 ? { results } : undefined;
 }
 
 const text = (value: unknown): string | undefined =>

@@ -49,6 +49,28 @@ function subjects(reference: JsonApiResource | undefined, included: IncludedInde
 	return { container, shipment, terminal };
 }
 
+/**
+ * A container that does not name its shipment (`{"data": null}`, as some deliveries send it)
+ * while the delivery carries that shipment, and the shipment names the container (or no
+ * containers): linked to it, so that what the shipment says (tracking stopped) is read.
+ */
+function withItsShipment(
+	container: JsonApiResource,
+	shipment: JsonApiResource | undefined,
+): JsonApiResource {
+	if (!shipment || relatedIdentifier(container, 'shipment')) return container;
+	const listed = relatedIdentifiers(shipment, 'containers');
+	if (listed.length > 0 && !listed.some((ref) => ref.id === container.id)) return container;
+	const relationships = isRecord(container.relationships) ? container.relationships : {};
+	return {
+		...container,
+		relationships: {
+			...relationships,
+			shipment: { data: { id: shipment.id, type: shipment.type } },
+		},
+	};
+}
+
 /** The records Container → Get includes, which name the last free day's facility and terminal. */
 const STATE_RELATIONSHIPS = ['shipment', 'pod_terminal', 'pickup_facility'];
 
@@ -63,11 +85,13 @@ const STATE_RELATIONSHIPS = ['shipment', 'pod_terminal', 'pickup_facility'];
  */
 function workedOutContainer(
 	notification: Delivery,
-	container: JsonApiResource | undefined,
+	found: JsonApiResource | undefined,
 	included: IncludedIndex,
 	now: Date,
+	shipment?: JsonApiResource,
 ): IDataObject | undefined {
-	if (!container) return undefined;
+	if (!found) return undefined;
+	const container = withItsShipment(found, shipment);
 	const keys = STATE_RELATIONSHIPS.flatMap((name) =>
 		relatedIdentifiers(container, name).map(includedKey),
 	);
@@ -133,9 +157,9 @@ function containerUpdatedItems(
 	now: Date,
 ): IDataObject[] {
 	const attributes = attributesOf(reference);
-	const { container } = subjects(reference, included);
+	const { container, shipment } = subjects(reference, included);
 	const readiness = container ? pickupReadiness(attributesOf(container)) : undefined;
-	const state = workedOutContainer(notification, container, included, now);
+	const state = workedOutContainer(notification, container, included, now, shipment);
 	const common = {
 		...commonFields(notification, included),
 		changed_at: attributes.timestamp ?? null,
@@ -188,7 +212,8 @@ function eventItem(
 		if (attributes.location_locode !== undefined) item.location_locode = attributes.location_locode;
 	}
 	// Worked out even when the container is the reference itself.
-	if (container) item.container = workedOutContainer(notification, container, included, now);
+	if (container)
+		item.container = workedOutContainer(notification, container, included, now, shipment);
 	if (shipment && shipment !== reference) item.shipment = flattenResource(shipment, included, 0);
 	return withWarnings(item, warnings);
 }
