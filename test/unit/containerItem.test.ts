@@ -397,7 +397,21 @@ describeWithFixtures('containerItem: the service’s published container', () =>
 			last_free_day_date: '2024-07-07',
 			last_free_day: '2024-07-07T04:00:00Z',
 			last_free_day_timezone: 'US/Eastern',
+			// The line's and the terminal's deadline are the same instant: the line's comes first.
+			last_free_day_line: '2024-07-07T04:00:00Z',
+			last_free_day_terminal: '2024-07-07T04:00:00Z',
+			last_free_day_rail: null,
+			earliest_last_free_day: '2024-07-07T04:00:00Z',
+			earliest_last_free_day_source: 'line',
+			// Its terminal was last read on 26 June: on 5 July that is 8 days, and the data is stale.
+			terminal_checked_at: '2024-06-26T17:51:12Z',
+			terminal_checked_days_ago: 8,
+			data_fresh: false,
+			data_stale_since: '2024-06-26T17:51:12Z',
 		});
+		expect(String(item.pickup_status_reason)).toMatch(
+			/^Data stale since 2024-06-26: the terminal was last checked 8 days ago/,
+		);
 		const keys = Object.keys(item);
 		for (const name of Object.keys(document.data.attributes ?? {}).filter(
 			(key) => !WORKED_OUT_KEYS.includes(key),
