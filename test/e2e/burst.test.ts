@@ -124,8 +124,17 @@ describe('e2e: a burst of deliveries in a real n8n', () => {
 		expect(new Set(ranIds).size).toBe(notifications.size);
 
 		const filter = encodeURIComponent(JSON.stringify({ workflowId: ctx.workflowId(WORKFLOW_ID) }));
-		const executions = (await rest(n8n.url, n8n.cookie, 'GET', `/executions?filter=${filter}`)).body
-			.data.results as Array<{ id: string; status: string }>;
+		// The last run posts to the collector a moment before n8n records its end.
+		const executions = await eventually(
+			async () => {
+				const listed = (await rest(n8n.url, n8n.cookie, 'GET', `/executions?filter=${filter}`)).body
+					.data.results as Array<{ id: string; status: string }>;
+				return listed.some((entry) => ['new', 'running'].includes(entry.status))
+					? undefined
+					: listed;
+			},
+			{ timeoutMs: 30_000, intervalMs: 250, what: 'every run of the burst to end' },
+		);
 		// Every run succeeded; a failed one is named with the node it stopped at and its error.
 		const failures = [];
 		for (const execution of executions.filter((entry) => entry.status !== 'success')) {
