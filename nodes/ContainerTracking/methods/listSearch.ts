@@ -15,7 +15,7 @@ import { fetchPage } from '../transport/pagination';
 /*
  * The "From list" mode of the resource locators (actions/locators.ts). A number typed into the
  * container, shipment or tracking request list is looked up with the service's search first (one
- * call: `searchedFirst`); otherwise, and where the search cannot answer for certain, the list is
+ * call: `searchByNumber`); otherwise, and where the search cannot answer for certain, the list is
  * read 100 records a page, keeping what matches; the link to the next page is the pagination
  * token, so n8n asks for more only when the list is scrolled.
  */
@@ -63,7 +63,7 @@ async function searchList(
 
 /**
  * A typed number through `GET /search` (actions/search/find.ts): the results of `type` whose
- * number contains it. Undefined (read the list instead) when nothing was typed, when the answer
+ * number `holds` it. Undefined (read the list instead) when nothing was typed, when the answer
  * was cut at the service's 25 results and so may lack some, when it found none (the service
  * may read "tr fail" otherwise than the list's match, which ignores spaces and dashes), or when
  * the search failed: the account or service may not have it, and the list read says what is
@@ -74,7 +74,7 @@ async function searchedFirst(
 	filter: string | undefined,
 	paginationToken: string | undefined,
 	type: string,
-	wanted: (number: string) => boolean,
+	holds: (number: unknown) => boolean,
 	toResult: (attributes: IDataObject, id: string) => INodeListSearchItems,
 ): Promise<INodeListSearchResult | undefined> {
 	if (!filter?.trim() || paginationToken) return undefined;
@@ -86,10 +86,63 @@ async function searchedFirst(
 	}
 	if (records.length >= SEARCH_LIMIT) return undefined;
 	const results = records
-		.filter((record) => record.type === type)
-		.filter((record) => wanted(text(membersOf(record.attributes).number) ?? ''))
+		.filter((record) => record.type === type && holds(membersOf(record.attributes).number))
 		.map((record) => toResult(membersOf(record.attributes) as IDataObject, String(record.id)));
 	return results.length > 0 ? { results } : undefined;
+}
+
+/**
+ * A list searched by a number: the service's search first (`searchedFirst`, whose results are
+ * named by `searchedName`), else the list, whose records hold the number in `numberField` and
+ * are named by `toResult`. Both keep a record whose number, read with `normalize`, contains
+ * what was typed read the same way.
+ */
+async function searchByNumber(
+	context: ILoadOptionsFunctions,
+	path: string,
+	{
+		filter,
+		paginationToken,
+		qs,
+		type,
+		numberField,
+		normalize,
+		searchedName,
+		toResult,
+	}: {
+		filter?: string;
+		paginationToken?: string;
+		qs?: IDataObject;
+		type: string;
+		numberField: string;
+		normalize: (text: string) => string;
+		searchedName: (attributes: IDataObject, id: string) => string;
+		toResult: (entry: Entry) => INodeListSearchItems;
+	},
+): Promise<INodeListSearchResult> {
+	const wanted = normalize(filter ?? '');
+	const holds = (number: unknown) => normalize(text(number) ?? '').includes(wanted);
+	const searched = await searchedFirst(
+		context,
+		filter,
+		paginationToken,
+		type,
+		holds,
+		(attributes, id) => ({
+			name: searchedName(attributes, id),
+			value: id,
+		}),
+	);
+	return (
+		searched ??
+		(await searchList(context, path, {
+			filter,
+			paginationToken,
+			qs,
+			matches: ({ record }) => holds(membersOf(record.attributes)[numberField]),
+			toResult,
+		}))
+	);
 }
 
 const text = (value: unknown): string | undefined =>
@@ -105,29 +158,19 @@ export async function searchContainers(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const wanted = normalizeContainerNumber(filter ?? '');
-	const searched = await searchedFirst(
-		this,
+	return await searchByNumber(this, '/containers', {
 		filter,
 		paginationToken,
-		'cargo',
-		(number) => normalizeContainerNumber(number).includes(wanted),
-		(attributes, id) => ({
-			name: joined(
+		qs: { include: 'pod_terminal' },
+		type: 'cargo',
+		numberField: 'number',
+		normalize: normalizeContainerNumber,
+		searchedName: (attributes, id) =>
+			joined(
 				text(attributes.number) ?? id,
 				text(attributes.scac),
 				text(attributes.port_of_discharge_name),
 			),
-			value: id,
-		}),
-	);
-	if (searched) return searched;
-	return await searchList(this, '/containers', {
-		filter,
-		paginationToken,
-		qs: { include: 'pod_terminal' },
-		matches: ({ record }) =>
-			normalizeContainerNumber(text(membersOf(record.attributes).number) ?? '').includes(wanted),
 		toResult: ({ record, included }) => {
 			const attributes = membersOf(record.attributes);
 			const terminal = relatedRecord(
@@ -152,29 +195,19 @@ export async function searchTrackingRequests(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const wanted = compactNumber(filter ?? '');
-	const searched = await searchedFirst(
-		this,
+	return await searchByNumber(this, '/tracking_requests', {
 		filter,
 		paginationToken,
-		'tracking_request',
-		(number) => compactNumber(number).includes(wanted),
-		(attributes, id) => ({
-			name: joined(
+		type: 'tracking_request',
+		numberField: 'request_number',
+		normalize: compactNumber,
+		searchedName: (attributes, id) =>
+			joined(
 				text(attributes.number) ?? id,
 				text(attributes.scac),
 				readable(attributes.status),
 				readable(attributes.failed_reason),
 			),
-			value: id,
-		}),
-	);
-	if (searched) return searched;
-	return await searchList(this, '/tracking_requests', {
-		filter,
-		paginationToken,
-		matches: ({ record }) =>
-			compactNumber(text(membersOf(record.attributes).request_number) ?? '').includes(wanted),
 		toResult: ({ record }) => {
 			const attributes = membersOf(record.attributes);
 			return {
@@ -195,30 +228,18 @@ export async function searchShipments(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const wanted = compactNumber(filter ?? '');
-	const searched = await searchedFirst(
-		this,
+	return await searchByNumber(this, '/shipments', {
 		filter,
 		paginationToken,
-		'shipment',
-		(number) => compactNumber(number).includes(wanted),
-		(attributes, id) => ({
-			name: joined(
+		type: 'shipment',
+		numberField: 'bill_of_lading_number',
+		normalize: compactNumber,
+		searchedName: (attributes, id) =>
+			joined(
 				text(attributes.number) ?? id,
 				text(attributes.scac),
 				text(attributes.port_of_discharge_name),
 				attributes.tracking_stopped === true ? 'tracking stopped' : undefined,
-			),
-			value: id,
-		}),
-	);
-	if (searched) return searched;
-	return await searchList(this, '/shipments', {
-		filter,
-		paginationToken,
-		matches: ({ record }) =>
-			compactNumber(text(membersOf(record.attributes).bill_of_lading_number) ?? '').includes(
-				wanted,
 			),
 		toResult: ({ record }) => {
 			const attributes = membersOf(record.attributes);
