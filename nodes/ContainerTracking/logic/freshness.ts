@@ -75,14 +75,15 @@ export function freshness(
 	const checkedText = text(container?.terminal_checked_at);
 	const checked = instant(checkedText);
 	const nowInstant = DateTime.fromJSDate(now, { zone: 'utc' });
-	const daysAgo = checked ? Math.max(0, Math.floor(nowInstant.diff(checked, 'days').days)) : null;
+	const ageDays = checked ? nowInstant.diff(checked, 'days').days : null;
+	const daysAgo = ageDays === null ? null : Math.max(0, Math.floor(ageDays));
 
 	const stoppedAt = text(shipment?.line_tracking_stopped_at);
 	const stoppedReason = text(shipment?.line_tracking_stopped_reason);
 	const stopped = shipment ? stoppedAt !== null || stoppedReason !== null : null;
 
 	const causes: Array<{ since: DateTime | null; sinceText: string | null; words: string }> = [];
-	if (checked && daysAgo !== null && nowInstant.diff(checked, 'days').days > STALE_AFTER_DAYS)
+	if (checked && ageDays !== null && ageDays > STALE_AFTER_DAYS)
 		causes.push({
 			since: checked,
 			sinceText: checkedText,
@@ -110,4 +111,14 @@ export function freshness(
 		data_stale_since: earliest?.sinceText ?? null,
 		data_stale_reason: causes.length > 0 ? causes.map((cause) => cause.words).join('; ') : null,
 	};
+}
+
+/**
+ * What a readiness reason starts with on stale data ("Data stale since 2026-11-19: why. Last
+ * known: "), so that the readiness the terminal last gave is read as such; empty when fresh.
+ */
+export function staleReadinessNote(fresh: Freshness): string {
+	if (fresh.data_fresh) return '';
+	const since = instant(fresh.data_stale_since);
+	return `Data stale since ${since ? dayOf(since) : 'an unknown day'}: ${fresh.data_stale_reason}. Last known: `;
 }

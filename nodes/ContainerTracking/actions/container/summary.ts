@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { feesByType, feeTotals } from '../../logic/fees';
-import { freshness } from '../../logic/freshness';
+import { freshness, staleReadinessNote } from '../../logic/freshness';
 import {
 	daysUntilLastFreeDay,
 	importDeadlines,
@@ -76,17 +76,14 @@ export function containerItem(
 	const shipment = relatedRecord(container, 'shipment', included);
 	const fresh = freshness(attributes, shipment ? membersOf(shipment.attributes) : null, now);
 	const flat = flattenResource(container, included);
-	// On stale data the readiness is what the terminal last said: the reason says so first.
-	const staleNote = fresh.data_fresh
-		? ''
-		: `Data stale since ${lastFreeDayDate(fresh.data_stale_since, 'utc') ?? 'an unknown day'}: ${fresh.data_stale_reason}. Last known: `;
 	const workedOut: IDataObject = {
 		// A container without its number (warned about) has no `number` member, as before.
 		...('number' in flat ? { number: flat.number } : {}),
 		...('current_status' in flat ? { current_status: flat.current_status } : {}),
 		ready_for_pickup: readiness.ready_for_pickup,
 		pickup_status: readiness.pickup_status,
-		pickup_status_reason: staleNote + readiness.reason,
+		// On stale data the readiness is what the terminal last said: the reason says so first.
+		pickup_status_reason: staleReadinessNote(fresh) + readiness.reason,
 		data_fresh: fresh.data_fresh,
 		data_stale_since: fresh.data_stale_since,
 		data_stale_reason: fresh.data_stale_reason,

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { normalizeContainerNumber } from '../../logic/iso6346';
 import {
 	listDocumentCore,
 	membersOf,
@@ -20,7 +21,7 @@ export const SEARCH_LIMIT = 25;
 const RESULT_TYPES: Record<string, string> = { cargo: 'container' };
 
 const normalizedNumber = (value: unknown) =>
-	typeof value === 'string' ? value.replace(/\s+/g, '').toUpperCase() : '';
+	typeof value === 'string' ? normalizeContainerNumber(value) : '';
 
 /** `GET /search?query=`: the records whose numbers contain `query`, as the service ranks them. */
 export async function searchRecords(
