@@ -35,23 +35,24 @@ export function relationshipToMany(resources: ResourceRef[]): Relationship {
 }
 
 export class Store {
-	private readonly records = new Map<string, Resource>();
-	/** Insertion order per type, so that lists are stable across pages. */
-	private readonly order = new Map<string, string[]>();
+	/**
+	 * Records by type, then id. A Map keeps insertion order (and a record put again keeps its
+	 * place), so that lists are stable across pages; a list is read without building a key per id.
+	 */
+	private readonly byType = new Map<string, Map<string, Resource>>();
 
 	put<T extends Resource>(resource: T): T {
-		const key = `${resource.type}:${resource.id}`;
-		if (!this.records.has(key)) {
-			const ids = this.order.get(resource.type) ?? [];
-			ids.push(resource.id);
-			this.order.set(resource.type, ids);
+		let records = this.byType.get(resource.type);
+		if (!records) {
+			records = new Map();
+			this.byType.set(resource.type, records);
 		}
-		this.records.set(key, resource);
+		records.set(resource.id, resource);
 		return resource;
 	}
 
 	get(type: string, id: string): Resource | undefined {
-		return this.records.get(`${type}:${id}`);
+		return this.byType.get(type)?.get(id);
 	}
 
 	find(reference: ResourceRef | null | undefined): Resource | undefined {
@@ -59,20 +60,12 @@ export class Store {
 	}
 
 	list(type: string): Resource[] {
-		return (this.order.get(type) ?? [])
-			.map((id) => this.records.get(`${type}:${id}`))
-			.filter((resource): resource is Resource => resource !== undefined);
+		const records = this.byType.get(type);
+		return records ? [...records.values()] : [];
 	}
 
 	delete(type: string, id: string): boolean {
-		const deleted = this.records.delete(`${type}:${id}`);
-		if (deleted) {
-			this.order.set(
-				type,
-				(this.order.get(type) ?? []).filter((existing) => existing !== id),
-			);
-		}
-		return deleted;
+		return this.byType.get(type)?.delete(id) ?? false;
 	}
 
 	/** The records a relationship of `resource` names, found in the store. */

@@ -253,9 +253,15 @@ export async function login(baseUrl, email, password) {
 			body: JSON.stringify({ emailOrLdapLoginId: email, password }),
 		});
 	let response = await attempt();
-	// n8n lets one user log in five times a minute; a script that restarts n8n may ask again.
-	for (let waited = 0; response.status === 429 && waited < LOGIN_WAIT_MS; ) {
-		const seconds = Number(response.headers.get('retry-after') ?? 10) || 10;
+	// n8n lets one user log in five times a minute; a script that restarts n8n may ask again. A
+	// busy n8n answers 503 while its database ping is slow (databaseNotReady): asked again too.
+	for (
+		let waited = 0;
+		(response.status === 429 || (await isDatabaseNotReady(response))) && waited < LOGIN_WAIT_MS;
+
+	) {
+		const seconds =
+			response.status === 429 ? Number(response.headers.get('retry-after') ?? 10) || 10 : 1;
 		await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 		waited += seconds * 1000;
 		response = await attempt();
@@ -278,9 +284,23 @@ export async function restCall(baseUrl, cookie, method, pathname, body) {
 }
 
 /**
+ * Whether n8n refused a request because its database ping was slow: n8n answers every request
+ * `503 Database is not ready!` before handling it while a busy SQLite takes over 5 s to answer,
+ * so the same request may be sent again.
+ */
+async function isDatabaseNotReady(response) {
+	if (response.status !== 503) return false;
+	return (await response.clone().text()).includes('Database is not ready');
+}
+
+/** Generous: n8n's database answers its ping again within seconds once a busy moment passes. */
+const DATABASE_WAIT_MS = 60_000;
+
+/**
  * One request to n8n's REST API as the user of `cookie`. n8n closes a connection idle for 5 s;
  * a request sent on it just then meets a closed socket before n8n read it (undici: "other side
- * closed"), so that one is sent again, once, on a new connection.
+ * closed"), so that one is sent again, once, on a new connection. A request n8n refused because
+ * its database was not ready (it handled nothing) is sent again for up to DATABASE_WAIT_MS.
  */
 export async function restFetch(baseUrl, cookie, method, pathname, body) {
 	const send = () =>
@@ -290,13 +310,22 @@ export async function restFetch(baseUrl, cookie, method, pathname, body) {
 			body: body === undefined ? undefined : JSON.stringify(body),
 			signal: AbortSignal.timeout(120_000),
 		});
-	try {
-		return await send();
-	} catch (error) {
-		const code = error?.cause?.code;
-		if (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET') throw error;
-		return await send();
+	const sendOnce = async () => {
+		try {
+			return await send();
+		} catch (error) {
+			const code = error?.cause?.code;
+			if (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET') throw error;
+			return await send();
+		}
+	};
+	let response = await sendOnce();
+	for (let waited = 0; waited < DATABASE_WAIT_MS && (await isDatabaseNotReady(response)); ) {
+		await new Promise((resolve) => setTimeout(resolve, 1_000));
+		waited += 1_000;
+		response = await sendOnce();
 	}
+	return response;
 }
 
 /**
