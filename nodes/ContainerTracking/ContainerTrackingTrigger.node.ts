@@ -404,8 +404,10 @@ export class ContainerTrackingTrigger implements INodeType {
 		);
 		if (part.role === 'follower') {
 			if (part.created) return { webhookResponse: { message: 'Received' } };
-			// Not safely recorded: the service sends it again, and then it runs.
-			repeats?.release(notificationId);
+			// Not safely recorded: the service sends it again, and then it runs. Not known yet
+			// (undefined): the batch's outcome releases it if its execution is not created, and a copy
+			// meanwhile is answered as the batch is (outcomeOfWaiting).
+			if (part.created === false) repeats?.release(notificationId);
 			return answer(this, 503, 'Not recorded: send it again');
 		}
 		const batched = part.deliveries.flatMap((delivery) => delivery.items);

@@ -1,28 +1,95 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals */
 // Deliveries that arrive together start one execution (nodes/ContainerTracking/trigger/
 // deliveryBatches.ts), run through n8n-core's WebhookContext as n8n hands deliveries to the node:
 // who leads a batch, what the others are answered and when, and what happens when n8n could not
-// create the batch's execution. (In a real n8n: test/e2e/burst.test.ts.)
+// create the batch's execution. (In a real n8n: test/e2e/burst.test.ts.) Where when they arrive
+// decides which batch a delivery joins, the clock is stopped (jest's fake timers) and moved on by
+// the test: the batches then follow from the moments the test sends at, on any machine.
 import { randomUUID } from 'node:crypto';
 
-import { sleep, type IDataObject, type INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import {
+	FOLLOWER_WAIT_MS,
 	IDLE_MS,
 	MAX_BATCH_DELIVERIES,
 } from '../../nodes/ContainerTracking/trigger/deliveryBatches';
+import { byClock, generous } from '../support/bounds';
 import { deliverSigned, referenceOnly, SECRET } from '../support/deliveries';
 import { TriggerHarness } from '../support/trigger';
 
 const credentials = { apiKey: 'unused', baseUrl: 'http://127.0.0.1:9/v2' };
 
+/** The Batch Window's default: 1 s. */
+const WINDOW_MS = 1_000;
+
+/** A trigger of a workflow of its own: its batches are not those of another test's. */
 function harnessOf(options: INodeParameters = {}, typeVersion = 1.2): TriggerHarness {
 	return new TriggerHarness(
 		{ registration: 'automatic', events: ['container.transport.available'], options },
 		credentials,
 		{ webhookId: randomUUID(), webhookSecret: SECRET },
-		{},
+		{ workflowId: randomUUID() },
 		typeVersion,
 	);
+}
+
+/**
+ * Runs `work` with the clock stopped: Date and timers are jest's fakes, and move only as the test
+ * moves them; real work (the executions' runs, n8n's answers) goes on meanwhile.
+ */
+async function withStoppedClock<T>(work: () => Promise<T>): Promise<T> {
+	jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask', 'performance'] });
+	try {
+		return await work();
+	} finally {
+		jest.useRealTimers();
+	}
+}
+
+/** One turn of the event loop for real work, the stopped clock standing still. */
+const realTurn = async () => await new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Moves the stopped clock on by `ms`, letting real work go on before and after. */
+async function advance(ms: number): Promise<void> {
+	await realTurn();
+	await jest.advanceTimersByTimeAsync(ms);
+	await realTurn();
+}
+
+/**
+ * Moves the stopped clock on, 5 ms at a time, until `promise` settles. A sanity bound on the real
+ * time this takes stops a test that hangs: quietly, the runs of a test's executions take well
+ * under 2 s.
+ */
+async function until<T>(promise: Promise<T>, what: string): Promise<T> {
+	let settled = false;
+	void promise.then(
+		() => (settled = true),
+		() => (settled = true),
+	);
+	const timeoutMs = generous(2_000);
+	const started = performance.now();
+	while (!settled) {
+		if (performance.now() - started > timeoutMs)
+			throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+		await advance(5);
+	}
+	return await promise;
+}
+
+/**
+ * When each execution of `harness` started, by the stopped clock: when its leader's webhook()
+ * handed n8n the batch.
+ */
+function executionStarts(harness: TriggerHarness): number[] {
+	const starts: number[] = [];
+	const run = harness.run.bind(harness);
+	jest.spyOn(harness, 'run').mockImplementation(async (items) => {
+		starts.push(Date.now());
+		return await run(items);
+	});
+	return starts;
 }
 
 type Delivered = Awaited<ReturnType<typeof deliverSigned>>;
@@ -55,13 +122,22 @@ describe('deliveries that arrive together', () => {
 
 	it('the first delivery after a quiet spell starts the workflow at once, alone', async () => {
 		const harness = harnessOf();
-		// Quiet: longer than the window since this trigger's last batch.
-		await sleep(1_100);
-		const before = performance.now();
-		const { result, items } = await deliverSigned(harness, referenceOnly());
-		expect(performance.now() - before).toBeLessThan(500);
-		expect(result.workflowData).toBeDefined();
-		expect(items).toHaveLength(1);
+		const starts = executionStarts(harness);
+		await withStoppedClock(async () => {
+			await until(deliverSigned(harness, referenceOnly()), 'a first batch');
+			// Quiet: a window passes with no delivery.
+			await advance(WINDOW_MS);
+			const sentAt = Date.now();
+			const { result, items } = await until(
+				deliverSigned(harness, referenceOnly()),
+				'the delivery after the quiet spell',
+			);
+			expect(result.workflowData).toBeDefined();
+			expect(items).toHaveLength(1);
+			// At once: its execution started before the clock moved on at all.
+			expect(starts).toHaveLength(2);
+			expect(starts[1]).toBe(sentAt);
+		});
 	});
 
 	it('a batch whose execution n8n could not create is answered 503 everywhere, and runs when sent again', async () => {
@@ -100,39 +176,108 @@ describe('deliveries that arrive together', () => {
 		expect(failedCopy.sent?.status).toBe(503);
 	});
 
+	it('a delivery answered 503 after waiting FOLLOWER_WAIT_MS for a slow n8n: its copy is answered as its batch turns out, not run a second time', async () => {
+		const harness = harnessOf();
+		// n8n takes 6 s to create an execution: the second batch closes when the first exists
+		// (6 s) and is created at 12 s, after its follower waited FOLLOWER_WAIT_MS (8 s from 1 s),
+		// before a copy sent then has waited as long.
+		harness.creationMs = (FOLLOWER_WAIT_MS * 3) / 4;
+		const starts = executionStarts(harness);
+		const body = referenceOnly();
+		const id = String(body.data.id);
+		const { first, original, copy, leader } = await withStoppedClock(async () => {
+			const first = deliverSigned(harness, referenceOnly());
+			await advance(1);
+			// The next batch: a leader, and the delivery under test following it.
+			const leader = deliverSigned(harness, referenceOnly());
+			const original = deliverSigned(harness, body);
+			const answered = await until(original, 'the follower answered');
+			// The service sends it again, while its batch's execution is still being created.
+			const copy = deliverSigned(harness, body);
+			return {
+				first: await until(first, 'the first batch'),
+				leader: await until(leader, 'the second batch'),
+				original: answered,
+				copy: await until(copy, 'the copy answered'),
+			};
+		});
+		expect(first.result.workflowData).toBeDefined();
+		expect(original.sent?.status).toBe(503);
+		// Its batch was created after all: it ran there, and the copy is told so.
+		expect(idsOf(leader.items)).toContain(id);
+		expect(copy.result.webhookResponse).toEqual({ message: 'Already received' });
+		expect(copy.result.workflowData).toBeUndefined();
+		expect(starts).toHaveLength(2);
+	});
+
+	it('a delivery answered 503 after waiting FOLLOWER_WAIT_MS, whose batch n8n then could not create, runs when the service sends it again', async () => {
+		const harness = harnessOf();
+		harness.creationMs = (FOLLOWER_WAIT_MS * 3) / 4;
+		const body = referenceOnly();
+		const id = String(body.data.id);
+		const again = await withStoppedClock(async () => {
+			const first = deliverSigned(harness, referenceOnly());
+			await advance(1);
+			harness.creationAnswer = 503;
+			const leader = deliverSigned(harness, referenceOnly());
+			const original = await until(deliverSigned(harness, body), 'the follower answered');
+			expect(original.sent?.status).toBe(503);
+			await until(Promise.all([first, leader]), 'both batches handed to n8n');
+			// A copy while n8n is still creating the batch is answered as the batch turns out: 503.
+			const early = await until(deliverSigned(harness, body), 'the first copy answered');
+			expect(early.sent?.status).toBe(503);
+			expect(early.result.workflowData).toBeUndefined();
+			harness.creationAnswer = 200;
+			harness.creationMs = 0;
+			return await until(deliverSigned(harness, body), 'the next copy answered');
+		});
+		expect(again.result.workflowData).toBeDefined();
+		expect(idsOf(again.items)).toEqual([id]);
+	});
+
 	it('deliveries arriving every 20 ms for half a second gather in one batch after the first', async () => {
 		const harness = harnessOf();
-		await sleep(1_100);
-		const sent: Array<Promise<Delivered>> = [];
-		for (let index = 0; index < 25; index++) {
-			sent.push(deliverSigned(harness, referenceOnly()));
-			await sleep(20);
-		}
-		const sizes = started(await Promise.all(sent)).map((leader) => leader.items.length);
-		expect(sizes[0]).toBe(1);
-		expect(sizes.slice(1).reduce((sum, size) => sum + size, 0)).toBe(24);
-		expect(sizes.length).toBeLessThanOrEqual(3);
+		const sizes = await withStoppedClock(async () => {
+			const sent: Array<Promise<Delivered>> = [];
+			for (let index = 0; index < 25; index++) {
+				sent.push(deliverSigned(harness, referenceOnly()));
+				await advance(20);
+			}
+			const results = await until(Promise.all(sent), '25 deliveries answered');
+			return started(results).map((leader) => leader.items.length);
+		});
+		// The first at once, alone (a quiet spell before it); the other 24, each within IDLE_MS of
+		// the one before and all within the window, together.
+		expect(sizes).toEqual([1, 24]);
 	});
 
 	it('while n8n takes longer than the window to create an execution, the deliveries meanwhile gather in one batch, not one per window', async () => {
 		const harness = harnessOf();
-		harness.creationMs = 1_500;
-		await sleep(1_100);
-		// 120 deliveries, one every 25 ms for 3 s.
-		const results = await Promise.all(
-			Array.from({ length: 120 }, async (_, index) => {
-				await sleep(index * 25);
-				const startedAt = performance.now();
-				const delivered = await deliverSigned(harness, referenceOnly());
-				return { delivered, waitedMs: performance.now() - startedAt };
-			}),
-		);
+		const creationMs = 1_500;
+		harness.creationMs = creationMs;
+		const starts = executionStarts(harness);
+		// 120 deliveries, one every 25 ms for 3 s; how long (by the clock) each waited for its answer.
+		const results = await withStoppedClock(async () => {
+			const sent: Array<Promise<{ delivered: Delivered; waitedMs: number }>> = [];
+			for (let index = 0; index < 120; index++) {
+				const sentAt = Date.now();
+				sent.push(
+					deliverSigned(harness, referenceOnly()).then((delivered) => ({
+						delivered,
+						waitedMs: Date.now() - sentAt,
+					})),
+				);
+				await advance(25);
+			}
+			return await until(Promise.all(sent), '120 deliveries answered');
+		});
 		const leaders = started(results.map(({ delivered }) => delivered));
 		// The first goes at once; the next gathers until its execution exists (1.5 s), and the one
 		// after until that one's. One batch per 1 s window, each waiting for the one before, would
 		// be four, and their deliveries would wait ever longer.
-		expect(leaders.length).toBeLessThanOrEqual(3);
+		expect(leaders).toHaveLength(3);
 		expect(leaders.flatMap((leader) => idsOf(leader.items))).toHaveLength(120);
+		expect(starts).toEqual([0, creationMs, 2 * creationMs].map((at) => starts[0] + at));
 		const followers = results.filter(({ delivered }) => !delivered.result.workflowData);
 		expect(followers.every(({ delivered }) => delivered.result.webhookResponse !== undefined)).toBe(
 			true,
@@ -142,18 +287,33 @@ describe('deliveries that arrive together', () => {
 				.map(({ delivered }) => delivered.result.webhookResponse)
 				.filter((answer) => (answer as IDataObject).message !== 'Received'),
 		).toEqual([]);
-		expect(Math.max(...results.map(({ waitedMs }) => waitedMs))).toBeLessThan(4_000);
+		// A delivery waits for its batch to gather (until the execution before exists) and for its
+		// own execution to be created: two creations at most, never a queue of them.
+		expect(Math.max(...followers.map(({ waitedMs }) => waitedMs))).toBeLessThanOrEqual(
+			byClock(2 * creationMs),
+		);
 	});
 
 	it('a sender that waits for each answer is not held for the window: a quiet batch closes after IDLE_MS', async () => {
 		const harness = harnessOf();
-		const before = performance.now();
-		for (let index = 0; index < 10; index++) {
-			const { result } = await deliverSigned(harness, referenceOnly());
-			expect(result.workflowData).toBeDefined();
-		}
-		// Ten windows would be ten seconds.
-		expect(performance.now() - before).toBeLessThan(10 * (IDLE_MS + 150));
+		const starts = executionStarts(harness);
+		const held = await withStoppedClock(async () => {
+			const held: number[] = [];
+			for (let index = 0; index < 10; index++) {
+				const sentAt = Date.now();
+				const { result } = await until(
+					deliverSigned(harness, referenceOnly()),
+					`delivery ${index + 1} of 10`,
+				);
+				expect(result.workflowData).toBeDefined();
+				held.push(starts[index] - sentAt);
+			}
+			return held;
+		});
+		// The first at once; each of the others as long as no other joins it, not the window:
+		// ten windows would be ten seconds.
+		expect(held[0]).toBe(0);
+		expect(held.filter((ms) => ms > IDLE_MS)).toEqual([]);
 	});
 
 	it('a batch holds at most MAX_BATCH_DELIVERIES deliveries', async () => {

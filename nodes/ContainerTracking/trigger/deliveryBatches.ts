@@ -18,7 +18,8 @@ import { sleep, type IDataObject } from 'n8n-workflow';
  * execution after the execution exists (in the database; in queue mode, queued too). A batch
  * whose execution was not created (the leader's answer was an error or was cut off) is answered
  * 503 everywhere, so that the service sends it again; so is a delivery that waited longer than
- * FOLLOWER_WAIT_MS. A notification is thus answered 2xx only once it is safely recorded, and a
+ * FOLLOWER_WAIT_MS, whose copies are then answered as its batch turns out (a busy n8n that takes
+ * that long to create an execution is not given a second one for the same notification). A notification is thus answered 2xx only once it is safely recorded, and a
  * copy that runs twice because of that is stopped inside the execution (trigger/durableRepeats.ts).
  */
 
@@ -114,8 +115,13 @@ const within = async <T>(promise: Promise<T>, ms: number, otherwise: T): Promise
 export type BatchPart =
 	/** Return every item of these deliveries as the execution's data. */
 	| { role: 'leader'; deliveries: BatchedDelivery[] }
-	/** Answer 2xx when `created`, else 503. */
-	| { role: 'follower'; created: boolean };
+	/**
+	 * Answer 2xx when `created`, else 503. Undefined: not known within FOLLOWER_WAIT_MS; the
+	 * notification stays claimed while its batch may still be created (its outcome releases it
+	 * when not), so that the service's next copy is answered as the batch is, rather than start
+	 * a second execution of it.
+	 */
+	| { role: 'follower'; created: boolean | undefined };
 
 /**
  * Puts a delivery into its trigger's batch (`scope`: trigger/repeats.ts, `triggerScope`). With
@@ -144,7 +150,10 @@ export async function joinBatch(
 			close(lane, open);
 			open.wake();
 		}
-		return { role: 'follower', created: await within(open.created, FOLLOWER_WAIT_MS, false) };
+		return {
+			role: 'follower',
+			created: await within<boolean | undefined>(open.created, FOLLOWER_WAIT_MS, undefined),
+		};
 	}
 
 	batch.deliveries.push(delivery);
