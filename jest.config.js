@@ -20,7 +20,9 @@ const shared = {
 };
 
 module.exports = {
-	// A global option: jest ignores it inside a project.
+	// A global option: jest ignores it inside a project. Generous (test/support/bounds.ts): 5× the
+	// 6 s that the slowest test without a timeout of its own needs on a quiet two-core machine;
+	// every longer test names its own bound.
 	testTimeout: 30000,
 	// Two cores, but most suites wait (on n8n, on a sandbox's clock, on retries): three files at a
 	// time keep both cores busy.

@@ -65,6 +65,11 @@ export interface SandboxOptions {
 	 */
 	retryBaseSeconds: number;
 	/**
+	 * Longest wait between two retries, in sandbox seconds (an hour, as the service's schedule
+	 * ends): a test that waits for the whole schedule caps it.
+	 */
+	retryCapSeconds: number;
+	/**
 	 * Notifications in a row ending `failed` after which a webhook is set inactive, as the service
 	 * may do; null never does.
 	 */
@@ -94,6 +99,7 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
 	scenarioGapSeconds: 1,
 	trackingDelaySeconds: 2,
 	retryBaseSeconds: 5,
+	retryCapSeconds: 3_600,
 	deactivateAfterFailures: null,
 	logWhileInactive: false,
 	verbose: false,
@@ -130,7 +136,7 @@ export interface Sandbox {
 
 const JSON_API = 'application/vnd.api+json; charset=utf-8';
 /** Real milliseconds a receiver has to answer a delivery (`PATCH /_sandbox/webhook_settings`). */
-const DELIVERY_TIMEOUT_MS = 10_000;
+export const DELIVERY_TIMEOUT_MS = 10_000;
 const MAX_BODY_BYTES = 1_000_000;
 
 interface CompiledRoute<T> {
@@ -288,6 +294,7 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 			signatureHeader: options.signatureHeader,
 			duplicateRate: options.duplicateRate,
 			retryBaseMs: options.retryBaseSeconds * 1000,
+			retryCapMs: options.retryCapSeconds * 1000,
 			timeoutMs: DELIVERY_TIMEOUT_MS,
 			deactivateAfterFailures: options.deactivateAfterFailures,
 			logWhileInactive: options.logWhileInactive,

@@ -31,8 +31,10 @@ export interface DeliveryOptions {
 	signatureHeader: string;
 	/** Share of notifications (0 to 1) delivered a second time, as a retrying service would. */
 	duplicateRate: number;
-	/** Sandbox milliseconds before the first retry; each retry doubles it (capped at one hour). */
+	/** Sandbox milliseconds before the first retry; each retry doubles it… */
 	retryBaseMs: number;
+	/** …up to this many (an hour, as the service's schedule ends). */
+	retryCapMs: number;
 	/** Real milliseconds a receiver has to answer. */
 	timeoutMs: number;
 	/**
@@ -83,6 +85,22 @@ export interface DeliveryAttempt {
 
 /** How much of a receiver's answer the log keeps. */
 const ANSWER_LOGGED = 300;
+
+/** Sandbox milliseconds before retry `attempt` (1 for the first retry). */
+export function retryBackoffMs(attempt: number, baseMs: number, capMs: number): number {
+	return Math.min(baseMs * 2 ** (attempt - 1), capMs);
+}
+
+/**
+ * Sandbox milliseconds from a notification's first attempt to its last retry, when every attempt
+ * fails at once: how long the service may still send it (without the attempts' own durations).
+ */
+export function retryScheduleMs(baseMs: number, capMs: number, retries = MAX_RETRIES): number {
+	let total = 0;
+	for (let attempt = 1; attempt <= retries; attempt++)
+		total += retryBackoffMs(attempt, baseMs, capMs);
+	return total;
+}
 
 export function signBody(body: string | Buffer, secret: string): string {
 	return createHmac('sha256', secret).update(body).digest('hex');
@@ -255,7 +273,7 @@ export class WebhookDispatcher {
 				this.notifications.setStatus(delivery.id, 'failed');
 				return;
 			}
-			const backoff = Math.min(this.options.retryBaseMs * 2 ** (attempt - 1), 3_600_000);
+			const backoff = retryBackoffMs(attempt, this.options.retryBaseMs, this.options.retryCapMs);
 			const timer = this.later(this.clock.toReal(backoff), () => {
 				this.waiting.delete(delivery.id);
 				const current = this.receiving(webhook.id);

@@ -4,6 +4,7 @@
 // run by n8n's engine. The credential's Test button is n8n's own (test/e2e/trigger.test.ts).
 import { createServer } from 'node:net';
 
+import { byClock, generous } from '../support/bounds';
 import { runContainerTrackingNode } from '../support/engine';
 import { API_KEY, startTestSandbox, type SandboxHandle } from '../support/sandbox';
 
@@ -18,6 +19,13 @@ async function closedPort(): Promise<number> {
 
 const infer = { resource: 'trackingRequest', operation: 'inferNumber', number: 'MSCU6639870' };
 
+/**
+ * A call to an address that refuses it is tried five times (transport/request.ts): 0.5 and 1 s
+ * apart at most, then, the circuit open after three faults, at once; the run's own work takes
+ * quietly well under a second.
+ */
+const REFUSED_TEST = byClock(1_500) + generous(1_000);
+
 describe('operations when the Base URL is wrong', () => {
 	let handle: SandboxHandle;
 	let closedUrl: string;
@@ -28,33 +36,41 @@ describe('operations when the Base URL is wrong', () => {
 	});
 	afterAll(() => handle.stop());
 
-	it('an operation against a closed port fails with a sentence naming the host and the item', async () => {
-		const host = new URL(closedUrl).host;
-		const { error } = await runContainerTrackingNode(infer, [{}], {
-			apiKey: API_KEY,
-			baseUrl: closedUrl,
-		});
-		expect(error?.message).toBe(
-			`Nothing is listening at ${host} (it refused the connection): check the Base URL in the credential; for the local sandbox, start it with npm run sandbox`,
-		);
-		expect(error?.description).toMatch(
-			/^The service could not be reached \(POST \/tracking_requests\/infer_number\) after 5 tries: ECONNREFUSED: /,
-		);
-		expect(error?.context?.itemIndex).toBe(0);
-	}, 30_000);
+	it(
+		'an operation against a closed port fails with a sentence naming the host and the item',
+		async () => {
+			const host = new URL(closedUrl).host;
+			const { error } = await runContainerTrackingNode(infer, [{}], {
+				apiKey: API_KEY,
+				baseUrl: closedUrl,
+			});
+			expect(error?.message).toBe(
+				`Nothing is listening at ${host} (it refused the connection): check the Base URL in the credential; for the local sandbox, start it with npm run sandbox`,
+			);
+			expect(error?.description).toMatch(
+				/^The service could not be reached \(POST \/tracking_requests\/infer_number\) after 5 tries: ECONNREFUSED: /,
+			);
+			expect(error?.context?.itemIndex).toBe(0);
+		},
+		REFUSED_TEST,
+	);
 
-	it('with Continue On Fail, a closed port gives each item an error item', async () => {
-		const { items, error } = await runContainerTrackingNode(
-			infer,
-			[{}],
-			{ apiKey: API_KEY, baseUrl: closedUrl },
-			{ continueOnFail: true },
-		);
-		expect(error).toBeUndefined();
-		expect(items).toHaveLength(1);
-		expect(items[0].pairedItem).toEqual({ item: 0 });
-		expect(items[0].json.error).toMatch(/^Nothing is listening at 127\.0\.0\.1:\d+ /);
-	}, 30_000);
+	it(
+		'with Continue On Fail, a closed port gives each item an error item',
+		async () => {
+			const { items, error } = await runContainerTrackingNode(
+				infer,
+				[{}],
+				{ apiKey: API_KEY, baseUrl: closedUrl },
+				{ continueOnFail: true },
+			);
+			expect(error).toBeUndefined();
+			expect(items).toHaveLength(1);
+			expect(items[0].pairedItem).toEqual({ item: 0 });
+			expect(items[0].json.error).toMatch(/^Nothing is listening at 127\.0\.0\.1:\d+ /);
+		},
+		REFUSED_TEST,
+	);
 
 	it('an operation with a Base URL that is not a URL fails before any call, naming the item', async () => {
 		const { items, error } = await runContainerTrackingNode(

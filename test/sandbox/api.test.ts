@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals */
 // The sandbox over real HTTP, as a client of the service sees it: authentication, errors,
 // carrier inference, tracking requests, containers, pagination, raw events, webhooks, rate
 // limits, injected faults and the control API. Every answer is checked against its schema.
@@ -22,6 +21,10 @@ import {
 	webhookDocument,
 	webhookListDocument,
 } from '../../nodes/ContainerTracking/schemas';
+import { RATE_LIMITS } from '../../nodes/ContainerTracking/logic/rateLimits';
+import type { SandboxClock } from '../../sandbox/clock';
+import { RateLimiter } from '../../sandbox/http/rateLimiter';
+import { generous } from '../support/bounds';
 import {
 	API_KEY,
 	eventually,
@@ -897,13 +900,21 @@ describe('webhooks without the Rail Plan', () => {
 	});
 });
 
-describe('rate limits (timeScale 60: the 60 s window lasts one real second)', () => {
+describe('rate limits (a 60 s window of sandbox time, moved on by the control API)', () => {
+	// The sandbox clock runs at real speed, so a burst fits in the window on any machine (it takes
+	// well under a second quietly; the window lasts a minute), and Retry-After is waited out by
+	// moving the clock on, not by sleeping. That the window follows the time scale is checked on
+	// the rate limiter itself, on a clock that stands still (the last test).
 	let handle: SandboxHandle;
 	beforeAll(async () => {
 		// Tracking requests stay pending for the whole suite: no journeys to generate.
-		handle = await startTestSandbox({ drift: false, timeScale: 60, trackingDelaySeconds: 3600 });
+		handle = await startTestSandbox({ drift: false, trackingDelaySeconds: 3600 });
 	});
 	afterAll(() => handle.stop());
+	// Each test starts with every bucket's window empty: the calls before it are a minute old.
+	beforeEach(async () => {
+		expect((await handle.control.post('/clock/advance', { seconds: 60 })).status).toBe(200);
+	});
 
 	/** Retry-After as a number, after checking it is whole seconds, at least 1. */
 	function retryAfterOf(response: AxiosResponse): number {
@@ -914,7 +925,9 @@ describe('rate limits (timeScale 60: the 60 s window lasts one real second)', ()
 		return seconds;
 	}
 
-	const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+	/** Waits out `seconds` of Retry-After on the sandbox clock (time scale 1: real seconds). */
+	const waitOut = async (seconds: number) =>
+		expect((await handle.control.post('/clock/advance', { seconds })).status).toBe(200);
 	let bodies = 0;
 	const uniqueTracking = () =>
 		trackingRequestBody(`MEDU${String(++bodies).padStart(8, '0')}`, 'MSCU', 'bill_of_lading');
@@ -927,7 +940,7 @@ describe('rate limits (timeScale 60: the 60 s window lasts one real second)', ()
 		const answers = await Promise.all(calls);
 		const refused = answers.filter((answer) => answer.status === 429);
 		const passed = answers.filter((answer) => answer.status === 200);
-		// The burst must fit in the one-second window; its duration is shown when it did not.
+		// The burst must fit in the minute's window; its duration is shown when it did not.
 		expect({
 			passed: passed.length,
 			refused: refused.length,
@@ -948,7 +961,7 @@ describe('rate limits (timeScale 60: the 60 s window lasts one real second)', ()
 			429,
 		);
 
-		await wait(retryAfter * 1000);
+		await waitOut(retryAfter);
 		expectOk(
 			await handle.api.post('/tracking_requests/infer_number', { number: 'CSQU3054383' }),
 			200,
@@ -977,8 +990,9 @@ describe('rate limits (timeScale 60: the 60 s window lasts one real second)', ()
 
 		// Creating tracking requests has its own bucket too.
 		expectOk(await handle.api.get('/webhooks'), 200, webhookListDocument);
+		expectApiError(await handle.api.post('/tracking_requests', uniqueTracking()), 429);
 
-		await wait(retryAfter * 1000);
+		await waitOut(retryAfter);
 		expectOk(
 			await handle.api.post('/tracking_requests', uniqueTracking()),
 			201,
@@ -997,6 +1011,32 @@ describe('rate limits (timeScale 60: the 60 s window lasts one real second)', ()
 		expect(refused).toHaveLength(1);
 		expectApiError(refused[0], 429);
 		retryAfterOf(refused[0]);
+	});
+
+	it('keeps its window in sandbox time: at time scale 60 the minute lasts one real second, and Retry-After says so', () => {
+		let now = Date.parse('2026-03-02T08:00:00Z');
+		const scaled = (timeScale: number) =>
+			new RateLimiter({
+				now: () => now,
+				toReal: (sandboxMs: number) => sandboxMs / timeScale,
+			} as SandboxClock);
+		for (const [timeScale, retryAfterSeconds] of [
+			[60, 1],
+			[1, 60],
+		]) {
+			const limiter = scaled(timeScale);
+			for (let call = 0; call < RATE_LIMITS.default; call++)
+				expect(limiter.take(API_KEY, 'default')).toEqual({ allowed: true });
+			expect(limiter.take(API_KEY, 'default')).toEqual({ allowed: false, retryAfterSeconds });
+			// Other buckets and other keys have windows of their own.
+			expect(limiter.take(API_KEY, 'infer_number')).toEqual({ allowed: true });
+			expect(limiter.take('another-key', 'default')).toEqual({ allowed: true });
+			// A sandbox second before the window ends, still refused; at its end, room again.
+			now += 59_000;
+			expect(limiter.take(API_KEY, 'default').allowed).toBe(false);
+			now += 1_000;
+			expect(limiter.take(API_KEY, 'default')).toEqual({ allowed: true });
+		}
 	});
 });
 
@@ -1056,12 +1096,16 @@ describe('injected faults', () => {
 
 	it('delays a slow answer by delay_ms, once', async () => {
 		await inject({ path: '/webhooks', kind: 'slow', count: 1, delay_ms: 400 });
-		let started = Date.now();
+		const started = Date.now();
 		expectOk(await handle.api.get('/webhooks'), 200, webhookListDocument);
+		// Never sooner than the delay, however fast the machine (timers may round down by a few ms).
 		expect(Date.now() - started).toBeGreaterThanOrEqual(390);
-		started = Date.now();
+		// Once: the fault is spent, so the next answer is not delayed (how fast it then comes is the
+		// machine's, not the fault's).
+		expect(expectSchema(faultListBody, (await handle.control.get('/faults')).data).faults).toEqual(
+			[],
+		);
 		expectOk(await handle.api.get('/webhooks'), 200, webhookListDocument);
-		expect(Date.now() - started).toBeLessThan(390);
 	});
 
 	it('makes a client with a shorter timeout give up on a slow answer', async () => {
@@ -1185,7 +1229,8 @@ describe('control API', () => {
 		const moved = Date.parse(after.now) - Date.parse(before.now);
 		const expected = (2 * 24 + 3) * 3_600_000;
 		expect(moved).toBeGreaterThanOrEqual(expected);
-		expect(moved).toBeLessThan(expected + 60_000);
+		// Plus the real time between the two answers (time scale 1): a few ms on a quiet machine.
+		expect(moved).toBeLessThan(expected + generous(1_000));
 		const reread = expectSchema(clockBody, (await handle.control.get('/clock')).data);
 		expect(Date.parse(reread.now)).toBeGreaterThanOrEqual(Date.parse(after.now));
 	});

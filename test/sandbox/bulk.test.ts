@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 
 import { checkContainerNumber } from '../../nodes/ContainerTracking/logic/iso6346';
 import type { DeliveryAttempt } from '../../sandbox/webhooks/delivery';
+import { byClock, generous } from '../support/bounds';
 import {
 	startTestSandbox,
 	trackContainer,
@@ -93,7 +94,8 @@ describe('sandbox: the control API for many containers', () => {
 				deliveriesFor(receiver, { event: 'tracking_request.succeeded' }).length === 501
 					? true
 					: undefined,
-			{ timeoutMs: 20_000, what: '501 tracked requests and containers notified' },
+			// 1,002 deliveries sent at once to a local receiver.
+			{ timeoutMs: generous(4_000), what: '501 tracked requests and containers notified' },
 		);
 		// The bulk call made no call to the API: its budget of 100 a minute is whole.
 		const routes = (await stats()).by_api_key['test-key'].by_route;
@@ -170,11 +172,13 @@ describe('sandbox: the control API for many containers', () => {
 			(request) => request.container_ids[0],
 		);
 		await subscribe(handle, receiver, ['container.updated']);
+		const asked = Date.now();
 		const played = await handle.control.post('/scenarios/customs_hold', {
 			all: true,
 			spread_seconds: 20,
 			gap_seconds: 1,
 		});
+		const answeredAfterMs = Date.now() - asked;
 		expect(played.status).toBe(202);
 		expect(played.data).toMatchObject({
 			scenario: 'customs_hold',
@@ -184,8 +188,12 @@ describe('sandbox: the control API for many containers', () => {
 			gap_seconds: 1,
 			spread_seconds: 20,
 		});
-		expect(played.data.ends_in_seconds).toBeGreaterThan(1.5);
+		// The last step is 20 s of spread and two gaps after the first start: 22 sandbox seconds,
+		// 2.2 real ones at time scale 10, less the real time the answer took to come back.
+		const firstStart = Date.parse(played.data.containers[0].starts_at);
+		expect(Date.parse(played.data.ends_at) - firstStart).toBe(22_000);
 		expect(played.data.ends_in_seconds).toBeLessThanOrEqual(2.2);
+		expect(played.data.ends_in_seconds).toBeGreaterThanOrEqual(2.2 - answeredAfterMs / 1000);
 		expect(
 			(played.data.containers as Array<{ container_id: string }>).map((box) => box.container_id),
 		).toEqual(boxes);
@@ -196,7 +204,8 @@ describe('sandbox: the control API for many containers', () => {
 				const found = deliveriesFor(receiver, { event: 'container.updated' });
 				return found.length >= 15 ? found : undefined;
 			},
-			{ timeoutMs: 10_000, what: 'three changes on each of five boxes' },
+			// The last step 2.2 real seconds on (the sandbox clock), then its delivery.
+			{ timeoutMs: byClock(2_200) + generous(1_000), what: 'three changes on each of five boxes' },
 		);
 		const firstChange = boxes.map((id) =>
 			Math.min(
@@ -266,6 +275,7 @@ describe('sandbox: the control API for many containers', () => {
 		const withKey = (key?: string) => ({
 			headers: { Authorization: key === undefined ? '' : `Token ${key}` },
 		});
+		// 102 calls in the 60 s window (time scale 1): well under a second on a quiet machine.
 		for (let call = 0; call < 102; call++) await handle.api.get('/containers');
 		// Another key of the account has a budget of its own.
 		for (let call = 0; call < 3; call++)
@@ -273,7 +283,8 @@ describe('sandbox: the control API for many containers', () => {
 		expect((await handle.api.get('/containers', withKey())).status).toBe(401);
 		expect((await handle.api.get('/no/such/route')).status).toBe(404);
 		// A call the service drops gets no answer: counted as none.
-		handle.sandbox.outage.start({ seconds: 5, kind: 'drop' });
+		// Ended right after the one call: long enough never to end by itself first.
+		handle.sandbox.outage.start({ seconds: generous(1_000) / 1000, kind: 'drop' });
 		await expect(handle.api.get('/containers')).rejects.toThrow();
 		handle.sandbox.outage.end();
 

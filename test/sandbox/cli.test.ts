@@ -13,12 +13,19 @@ import {
 	trackingRequestDocument,
 	webhookDocument,
 } from '../../nodes/ContainerTracking/schemas';
+import { generous } from '../support/bounds';
 import { expectApiError, expectOk } from './expectations';
 
 const ROOT = path.resolve(__dirname, '../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const CLI = path.join(ROOT, 'sandbox/cli.ts');
 const API_KEY = 'cli-key';
+/** tsx compiles the CLI and the sandbox starts: 2 to 4 s on the busy two-core machine. */
+const START_MS = generous(4_000);
+/** The CLI ends on SIGTERM: well under a second. */
+const EXIT_MS = generous(1_000);
+/** A test that starts the CLI, asks it a few things and stops it. */
+const CLI_TEST_MS = START_MS + EXIT_MS + generous(1_000);
 
 interface RunningCli {
 	child: ChildProcess;
@@ -50,7 +57,7 @@ async function freePort(): Promise<number> {
 }
 
 /** Waits for the first complete stdout line, failing early when the process ends first. */
-async function firstLine(cli: RunningCli, timeoutMs = 20_000): Promise<string> {
+async function firstLine(cli: RunningCli, timeoutMs = START_MS): Promise<string> {
 	const deadline = Date.now() + timeoutMs;
 	let ended = false;
 	void cli.exited.then(() => (ended = true));
@@ -92,14 +99,14 @@ async function withRunningCli(
 		);
 	} finally {
 		cli.child.kill('SIGTERM');
-		await withTimeout(cli.exited, 10_000, 'the CLI to exit after SIGTERM');
+		await withTimeout(cli.exited, EXIT_MS, 'the CLI to exit after SIGTERM');
 	}
 }
 
 /** Runs the CLI with arguments it must refuse: it exits with 1; returns its stderr. */
 async function refusal(args: string[]): Promise<string> {
 	const cli = runCli(['--port', '0', ...args]);
-	expect(await withTimeout(cli.exited, 20_000, 'the CLI to refuse its arguments')).toBe(1);
+	expect(await withTimeout(cli.exited, START_MS, 'the CLI to refuse its arguments')).toBe(1);
 	return cli.stderr();
 }
 
@@ -107,12 +114,15 @@ describe('sandbox CLI', () => {
 	let cli: RunningCli;
 	let port: number;
 	let baseUrl: string;
-	beforeAll(async () => {
-		port = await freePort();
-		cli = runCli(['--port', String(port), '--api-key', API_KEY]);
-		baseUrl = `http://127.0.0.1:${port}/v2`;
-		expect(await firstLine(cli)).toBe(`Sandbox ready at ${baseUrl}`);
-	});
+	beforeAll(
+		async () => {
+			port = await freePort();
+			cli = runCli(['--port', String(port), '--api-key', API_KEY]);
+			baseUrl = `http://127.0.0.1:${port}/v2`;
+			expect(await firstLine(cli)).toBe(`Sandbox ready at ${baseUrl}`);
+		},
+		START_MS + generous(1_000),
+	);
 	afterAll(async () => {
 		if (cli.child.exitCode === null && cli.child.signalCode === null) {
 			cli.child.kill('SIGKILL');
@@ -185,9 +195,12 @@ describe('sandbox CLI', () => {
 
 	it('exits on SIGTERM and stops listening', async () => {
 		cli.child.kill('SIGTERM');
-		const outcome = await withTimeout(cli.exited, 10_000, 'the CLI to exit after SIGTERM');
+		const outcome = await withTimeout(cli.exited, EXIT_MS, 'the CLI to exit after SIGTERM');
 		expect(outcome).toBe(0);
-		await expect(axios.get(`${baseUrl}/containers`, { timeout: 2000 })).rejects.toMatchObject({
+		// A closed port refuses at once; the client's own timeout only stops a hang.
+		await expect(
+			axios.get(`${baseUrl}/containers`, { timeout: generous(400) }),
+		).rejects.toMatchObject({
 			code: 'ECONNREFUSED',
 		});
 	});
@@ -205,70 +218,100 @@ describe('sandbox CLI on a port already in use', () => {
 		await new Promise<void>((resolve) => blocker.close(() => resolve()));
 	});
 
-	it('says the port is in use and exits with a non-zero code', async () => {
-		const cli = runCli(['--port', String(port), '--api-key', API_KEY]);
-		const code = await withTimeout(cli.exited, 20_000, 'the CLI to give up on a busy port');
-		expect(code).not.toBe(0);
-		expect(typeof code).toBe('number');
-		expect(cli.stderr()).toContain(`port ${port} is already in use`);
-		expect(cli.stdout()).not.toContain('Sandbox ready');
-	});
+	it(
+		'says the port is in use and exits with a non-zero code',
+		async () => {
+			const cli = runCli(['--port', String(port), '--api-key', API_KEY]);
+			const code = await withTimeout(cli.exited, START_MS, 'the CLI to give up on a busy port');
+			expect(code).not.toBe(0);
+			expect(typeof code).toBe('number');
+			expect(cli.stderr()).toContain(`port ${port} is already in use`);
+			expect(cli.stdout()).not.toContain('Sandbox ready');
+		},
+		CLI_TEST_MS,
+	);
 });
 
 describe('sandbox CLI webhook settings', () => {
-	it('starts with the retry base, the deactivation threshold and logging while inactive it is given', async () => {
-		const args = [
-			'--retry-base',
-			'0.5',
-			'--deactivate-after-failures',
-			'3',
-			'--log-while-inactive',
-		];
-		await withRunningCli(args, async (client) => {
-			expect((await client.get('/_sandbox/webhook_settings')).data).toEqual({
-				retry_base_seconds: 0.5,
-				timeout_ms: 10_000,
-				deactivate_after_failures: 3,
-				log_while_inactive: true,
-				log_order: 'newest_first',
+	it(
+		'starts with the retry base, the deactivation threshold and logging while inactive it is given',
+		async () => {
+			const args = [
+				'--retry-base',
+				'0.5',
+				'--deactivate-after-failures',
+				'3',
+				'--log-while-inactive',
+			];
+			await withRunningCli(args, async (client) => {
+				expect((await client.get('/_sandbox/webhook_settings')).data).toEqual({
+					retry_base_seconds: 0.5,
+					timeout_ms: 10_000,
+					deactivate_after_failures: 3,
+					log_while_inactive: true,
+					log_order: 'newest_first',
+				});
 			});
-		});
-	});
+		},
+		CLI_TEST_MS,
+	);
 
-	it('refuses a threshold that is not a whole number of at least 1', async () => {
-		expect(await refusal(['--deactivate-after-failures', '1.5'])).toContain(
-			'--deactivate-after-failures must be a whole number',
-		);
-	});
+	it(
+		'refuses a threshold that is not a whole number of at least 1',
+		async () => {
+			expect(await refusal(['--deactivate-after-failures', '1.5'])).toContain(
+				'--deactivate-after-failures must be a whole number',
+			);
+		},
+		CLI_TEST_MS,
+	);
 });
 
 describe('sandbox CLI outage', () => {
-	it('schedules --outage 30s@1m with --outage-kind', async () => {
-		await withRunningCli(['--outage', '30s@1m', '--outage-kind', '503'], async (client) => {
-			const { data } = await client.get('/_sandbox/outage');
-			expect(data).toMatchObject({ active: false, scheduled: true, kind: '503' });
-			expect(Date.parse(data.ends_at) - Date.parse(data.started_at)).toBe(30_000);
-			expect(data.seconds_left).toBeGreaterThan(85);
-			expect(data.seconds_left).toBeLessThanOrEqual(90);
-		});
-	});
-
-	it('takes the API down at once without @, with mix by default', async () => {
-		await withRunningCli(['--outage', '2m'], async (client) => {
-			expectApiError(await client.get('/v2/containers'), 500);
-			expect((await client.get('/_sandbox/outage')).data).toMatchObject({
-				active: true,
-				kind: 'mix',
-				calls_during_outage: 1,
+	it(
+		'schedules --outage 30s@1m with --outage-kind',
+		async () => {
+			// The outage is set when the CLI starts: after `before`, and before the answer read below.
+			const before = Date.now();
+			await withRunningCli(['--outage', '30s@1m', '--outage-kind', '503'], async (client) => {
+				const { data } = await client.get('/_sandbox/outage');
+				const after = Date.now();
+				expect(data).toMatchObject({ active: false, scheduled: true, kind: '503' });
+				expect(Date.parse(data.ends_at) - Date.parse(data.started_at)).toBe(30_000);
+				// A minute after it was set, and over 30 s later: 90 s from then, less the time since.
+				expect(Date.parse(data.started_at)).toBeGreaterThanOrEqual(before + 60_000);
+				expect(Date.parse(data.started_at)).toBeLessThanOrEqual(after + 60_000);
+				expect(data.seconds_left).toBeLessThanOrEqual(90);
+				expect(data.seconds_left).toBeGreaterThanOrEqual(90 - (after - before) / 1000);
 			});
-		});
-	});
+		},
+		CLI_TEST_MS,
+	);
+
+	it(
+		'takes the API down at once without @, with mix by default',
+		async () => {
+			await withRunningCli(['--outage', '2m'], async (client) => {
+				expectApiError(await client.get('/v2/containers'), 500);
+				expect((await client.get('/_sandbox/outage')).data).toMatchObject({
+					active: true,
+					kind: 'mix',
+					calls_during_outage: 1,
+				});
+			});
+		},
+		CLI_TEST_MS,
+	);
 
 	it.each([
 		[['--outage', '30x'], '--outage must be <duration>[@<start>]'],
 		[['--outage', '30s', '--outage-kind', 'slow'], '--outage-kind must be one of'],
 		[['--outage-kind', '503'], '--outage-kind needs --outage'],
-	])('refuses %j', async (args, message) => {
-		expect(await refusal(args)).toContain(message);
-	});
+	])(
+		'refuses %j',
+		async (args, message) => {
+			expect(await refusal(args)).toContain(message);
+		},
+		CLI_TEST_MS,
+	);
 });

@@ -4,6 +4,7 @@
 // Drift stays off here whatever CT_SANDBOX_DRIFT says: these suites check the interface's own
 // values; drift.test.ts checks what drift serves.
 import { EVENT_NAMES } from '../../sandbox/world/eventNames';
+import { byClock, generous } from '../support/bounds';
 import { startTestSandbox, trackContainer, type SandboxHandle } from '../support/sandbox';
 import { describeWithFixtures, fixtureNames, readFixture } from '../support/sharedFixtures';
 import {
@@ -367,11 +368,19 @@ describe('retries', () => {
 	let receiver: WebhookReceiver;
 
 	// 10 000 sandbox seconds a second: 12 retries from a 1-second base (doubling) take 0.41 s.
+	const TIME_SCALE = 10_000;
+	/** The real wait before retry `n` (1 to 12): the base doubled n − 1 times, on the clock. */
+	const retryWaitMs = (n: number) => byClock((1_000 * 2 ** (n - 1)) / TIME_SCALE);
+	/**
+	 * A quiet window after the last attempt expected: as long as a retry after it would wait, and
+	 * then what a delivery takes to reach the local receiver (well under 100 ms quietly).
+	 */
+	const noMoreAfter = (attempts: number) => retryWaitMs(attempts) + generous(100);
 	beforeEach(async () => {
 		handle = await startTestSandbox({
 			drift: false,
 			trackingDelaySeconds: 0,
-			timeScale: 10_000,
+			timeScale: TIME_SCALE,
 			retryBaseSeconds: 1,
 		});
 		receiver = await startWebhookReceiver();
@@ -401,7 +410,7 @@ describe('retries', () => {
 		const webhook = await subscribe(handle, receiver, ['tracking_request.succeeded']);
 		await trackTestNumber();
 		await eventuallyPasses(() => expect(receiver.deliveries).toHaveLength(13));
-		await consistently(() => expect(receiver.deliveries).toHaveLength(13), 1000);
+		await consistently(() => expect(receiver.deliveries).toHaveLength(13), noMoreAfter(13));
 
 		const [first] = receiver.deliveries;
 		for (const delivery of receiver.deliveries) {
@@ -433,7 +442,7 @@ describe('retries', () => {
 		await subscribe(handle, receiver, ['tracking_request.succeeded']);
 		await trackTestNumber();
 		await eventuallyPasses(() => expect(receiver.deliveries).toHaveLength(3));
-		await consistently(() => expect(receiver.deliveries).toHaveLength(3), 1000);
+		await consistently(() => expect(receiver.deliveries).toHaveLength(3), noMoreAfter(3));
 		expect(receiver.deliveries.map((delivery) => delivery.answeredWith)).toEqual([500, 500, 204]);
 		expect(new Set(receiver.deliveries.map(notificationIdOf)).size).toBe(1);
 		const log = await eventuallyPasses(async () => {
@@ -461,7 +470,7 @@ describe('retries', () => {
 		await consistently(() => {
 			for (const status of [200, 201, 202, 204]) expect(countFor(status)).toBe(1);
 			for (const status of [301, 400, 404]) expect(countFor(status)).toBe(13);
-		}, 1000);
+		}, noMoreAfter(13));
 	});
 
 	it('logs a receiver that is down with status null and an error', async () => {

@@ -12,6 +12,7 @@ import {
 import { generateShipment } from '../../sandbox/world/generator';
 import type { ContainerPlan } from '../../sandbox/world/plan';
 import { EVENT_NAMES } from '../../sandbox/world/eventNames';
+import { generous } from '../support/bounds';
 import { eventually, startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import { expectSchema, formatIssues } from '../support/schemaAssertions';
 import {
@@ -180,10 +181,14 @@ export function sandboxForEachTest(): { handle: SandboxHandle; receiver: Webhook
 // ---------------------------------------------------------------------------------------------
 // Polling
 
-/** Retries `check` (which throws on failure) until it passes; on timeout rethrows its last error. */
+/**
+ * Retries `check` (which throws on failure) until it passes; on timeout rethrows its last error.
+ * The default bound suits what the sandbox sends at once or within a compressed retry schedule
+ * (under two seconds on a quiet machine); a wait on the sandbox's own clock adds it in `byClock`.
+ */
 export async function eventuallyPasses<T>(
 	check: () => T | Promise<T>,
-	{ timeoutMs = 10_000, intervalMs = 50 } = {},
+	{ timeoutMs = generous(2_000), intervalMs = 50 } = {},
 ): Promise<T> {
 	let lastError: unknown = new Error('never ran');
 	try {
@@ -204,10 +209,15 @@ export async function eventuallyPasses<T>(
 	}
 }
 
-/** Checks that `check` keeps passing for `durationMs` (used to prove that something does NOT happen). */
+/**
+ * Checks that `check` keeps passing for `durationMs` (used to prove that something does NOT
+ * happen: a quiet window). The default is long enough for a delivery the sandbox sends at once to
+ * reach a local receiver (well under 80 ms on a quiet machine); a slower machine can only let a
+ * window pass that should have failed, never fail one that should pass.
+ */
 export async function consistently(
 	check: () => void | Promise<void>,
-	durationMs = 400,
+	durationMs = generous(80),
 	intervalMs = 25,
 ): Promise<void> {
 	const end = Date.now() + durationMs;

@@ -10,6 +10,7 @@ import { pickupReadiness } from '../../nodes/ContainerTracking/logic/readiness';
 import type { TerminalHold as Hold } from '../../nodes/ContainerTracking/schemas';
 import { SCENARIOS } from '../../sandbox/scenarios';
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
+import { generous } from '../support/bounds';
 import type { SandboxHandle } from '../support/sandbox';
 import type { WebhookReceiver } from '../support/webhookReceiver';
 import {
@@ -137,7 +138,8 @@ async function checkDeliveries(
 			const log = (await handle.control.get('/deliveries')).data.deliveries as unknown[];
 			expect(receiver.deliveries.length).toBe(log.length);
 		},
-		{ timeoutMs: 30_000 },
+		// Generous: the last round's deliveries reach the receiver within a second on a quiet machine.
+		{ timeoutMs: generous(6_000) },
 	);
 	for (const delivery of receiver.deliveries) ledger.delivered(delivery.body);
 }
@@ -300,181 +302,194 @@ describe('the sandbox keeps the invariants', () => {
 		expect(report(ledger)).toEqual([]);
 	});
 
-	it('plays 200 seeded journeys of random scenarios on random containers: every read and delivery keeps every invariant', async () => {
-		const started = Date.now();
-		const ledger = new Ledger();
-		const used = new Set<string>();
-		let journeys = 0;
-		let refused = 0;
-		let played = 0;
-		const scacs = [
-			{ scac: 'MAEU', prefix: 'MSKU', bl: 'MAEU' },
-			{ scac: 'MSCU', prefix: 'MEDU', bl: 'MEDU' },
-			{ scac: 'HLCU', prefix: 'HLXU', bl: 'HLCU' },
-			{ scac: 'CMDU', prefix: 'CMAU', bl: 'CMDU' },
-		];
-		const operation = fc.oneof(
-			fc.record({
-				scenario: fc.constantFrom(...SCENARIOS),
-				box: fc.nat(2),
-				gapSeconds: fc.constantFrom(0, 1, 600, 3600, 6 * 3600),
-			}),
-			fc.record({ hours: fc.integer({ min: 1, max: 96 }) }),
-		);
-		await fc.assert(
-			fc.asyncProperty(
+	it(
+		'plays 200 seeded journeys of random scenarios on random containers: every read and delivery keeps every invariant',
+		async () => {
+			const started = Date.now();
+			const ledger = new Ledger();
+			const used = new Set<string>();
+			let journeys = 0;
+			let refused = 0;
+			let played = 0;
+			const scacs = [
+				{ scac: 'MAEU', prefix: 'MSKU', bl: 'MAEU' },
+				{ scac: 'MSCU', prefix: 'MEDU', bl: 'MEDU' },
+				{ scac: 'HLCU', prefix: 'HLXU', bl: 'HLCU' },
+				{ scac: 'CMDU', prefix: 'CMAU', bl: 'CMDU' },
+			];
+			const operation = fc.oneof(
 				fc.record({
-					line: fc.constantFrom(...scacs),
-					serial: fc.integer({ min: 0, max: 999_999 }),
-					billOfLading: fc.boolean(),
-					operations: fc.array(operation, { minLength: 2, maxLength: 9 }),
+					scenario: fc.constantFrom(...SCENARIOS),
+					box: fc.nat(2),
+					gapSeconds: fc.constantFrom(0, 1, 600, 3600, 6 * 3600),
 				}),
-				async ({ line, serial, billOfLading, operations }) => {
-					let number = '';
-					for (let next = serial; !number || used.has(number); next++) {
-						const digits = String(next % 1_000_000).padStart(6, '0');
-						number = billOfLading
-							? `${line.bl}${digits}123`
-							: withCheckDigit(`${line.prefix}${digits}`);
-					}
-					used.add(number);
-					journeys++;
-					const ids = await track(
-						sandbox.handle,
-						number,
-						line.scac,
-						billOfLading ? 'bill_of_lading' : 'container',
-					);
-					const readBoxes = async () => {
-						for (const id of ids) ledger.read(await readOne(sandbox.handle, id));
-					};
-					await readBoxes();
-					for (const step of operations) {
-						if ('hours' in step) {
-							await advance(sandbox.handle, { hours: step.hours });
-						} else {
-							const id = ids[step.box % ids.length];
-							const answer = await sandbox.handle.control.post(
-								`/containers/${id}/scenarios/${step.scenario}`,
-								{ gap_seconds: step.gapSeconds },
-							);
-							if (answer.status === 409) {
-								refused++;
-								expect(answer.data.errors[0].detail).toMatch(
-									new RegExp(`^${step.scenario} cannot happen on container [A-Z]{4}\\d{7}: `),
-								);
-							} else {
-								expect(answer.status).toBe(202);
-								played++;
-							}
+				fc.record({ hours: fc.integer({ min: 1, max: 96 }) }),
+			);
+			await fc.assert(
+				fc.asyncProperty(
+					fc.record({
+						line: fc.constantFrom(...scacs),
+						serial: fc.integer({ min: 0, max: 999_999 }),
+						billOfLading: fc.boolean(),
+						operations: fc.array(operation, { minLength: 2, maxLength: 9 }),
+					}),
+					async ({ line, serial, billOfLading, operations }) => {
+						let number = '';
+						for (let next = serial; !number || used.has(number); next++) {
+							const digits = String(next % 1_000_000).padStart(6, '0');
+							number = billOfLading
+								? `${line.bl}${digits}123`
+								: withCheckDigit(`${line.prefix}${digits}`);
 						}
+						used.add(number);
+						journeys++;
+						const ids = await track(
+							sandbox.handle,
+							number,
+							line.scac,
+							billOfLading ? 'bill_of_lading' : 'container',
+						);
+						const readBoxes = async () => {
+							for (const id of ids) ledger.read(await readOne(sandbox.handle, id));
+						};
 						await readBoxes();
-					}
-					// The rest of the journey, to the empty return, and a quiet week after it.
-					await advance(sandbox.handle, { days: 40 });
-					await readBoxes();
-					await advance(sandbox.handle, { days: 7 });
-					await readBoxes();
-				},
-			),
-			{ numRuns: 200, seed: 20_2026, endOnFailure: true },
-		);
-		for (const read of await readAll(sandbox.handle)) ledger.read(read);
-		await checkDeliveries(sandbox.handle, sandbox.receiver, ledger);
-		process.stdout.write(
-			`${journeys} journeys: ${played} scenarios played, ${refused} refused; ` +
-				`${ledger.reads} reads and ${ledger.deliveries} deliveries checked, ` +
-				`${ledger.violations.length} violations, ${Date.now() - started} ms\n`,
-		);
-		expect(journeys).toBeGreaterThanOrEqual(200);
-		expect(report(ledger)).toEqual([]);
-	}, 60_000);
+						for (const step of operations) {
+							if ('hours' in step) {
+								await advance(sandbox.handle, { hours: step.hours });
+							} else {
+								const id = ids[step.box % ids.length];
+								const answer = await sandbox.handle.control.post(
+									`/containers/${id}/scenarios/${step.scenario}`,
+									{ gap_seconds: step.gapSeconds },
+								);
+								if (answer.status === 409) {
+									refused++;
+									expect(answer.data.errors[0].detail).toMatch(
+										new RegExp(`^${step.scenario} cannot happen on container [A-Z]{4}\\d{7}: `),
+									);
+								} else {
+									expect(answer.status).toBe(202);
+									played++;
+								}
+							}
+							await readBoxes();
+						}
+						// The rest of the journey, to the empty return, and a quiet week after it.
+						await advance(sandbox.handle, { days: 40 });
+						await readBoxes();
+						await advance(sandbox.handle, { days: 7 });
+						await readBoxes();
+					},
+				),
+				{ numRuns: 200, seed: 20_2026, endOnFailure: true },
+			);
+			for (const read of await readAll(sandbox.handle)) ledger.read(read);
+			await checkDeliveries(sandbox.handle, sandbox.receiver, ledger);
+			process.stdout.write(
+				`${journeys} journeys: ${played} scenarios played, ${refused} refused; ` +
+					`${ledger.reads} reads and ${ledger.deliveries} deliveries checked, ` +
+					`${ledger.violations.length} violations, ${Date.now() - started} ms\n`,
+			);
+			expect(journeys).toBeGreaterThanOrEqual(200);
+			expect(report(ledger)).toEqual([]);
+			// Generous: its own work (200 journeys, every read and delivery checked) takes about 20 s on
+			// a quiet two-core machine.
+		},
+		generous(20_000),
+	);
 
-	it("plays the demo's loop for a simulated day: every move fits its box, the board always mixes ready and blocked boxes, fees and hold texts vary", async () => {
-		const started = Date.now();
-		const { handle, receiver } = sandbox;
-		const ledger = new Ledger();
-		const begun = await handle.control.post('/demo/start');
-		expect(begun.status).toBe(201);
-		expect(begun.data.tracking_requests).toHaveLength(4);
-		await advance(handle, { seconds: 4 });
+	it(
+		"plays the demo's loop for a simulated day: every move fits its box, the board always mixes ready and blocked boxes, fees and hold texts vary",
+		async () => {
+			const started = Date.now();
+			const { handle, receiver } = sandbox;
+			const ledger = new Ledger();
+			const begun = await handle.control.post('/demo/start');
+			expect(begun.status).toBe(201);
+			expect(begun.data.tracking_requests).toHaveLength(4);
+			await advance(handle, { seconds: 4 });
 
-		const ROUND_SECONDS = 20;
-		const rounds = (24 * 3600) / ROUND_SECONDS;
-		const moves: Json[] = [];
-		const unmixed: string[] = [];
-		let samples = 0;
-		for (let round = 0; round < rounds; round++) {
-			const move = await handle.control.post('/demo/next', { gap_seconds: 4 });
-			expect([round, move.status]).toEqual([round, 200]);
-			moves.push(move.data);
-			// Every 20 s from the second minute on (the first ready box needs the journey played up
-			// to the terminal's availability), boxes still to be picked up are ready and blocked.
-			if (round >= 3 && (move.data.ready === 0 || move.data.blocked === 0))
-				unmixed.push(`round ${round}: ${move.data.ready} ready, ${move.data.blocked} blocked`);
-			await advance(handle, { seconds: ROUND_SECONDS });
-			// The board as served, every 40 minutes: the same mix, read by the node's readiness.
-			if (round % 120 === 6) {
-				samples++;
-				const reads = await readAll(handle);
-				for (const read of reads) ledger.read(read);
-				const statuses = reads.map((read) => pickupReadiness(read.container).pickup_status);
-				const ready = statuses.filter((status) => status === 'ready').length;
-				if (ready === 0 || ready === statuses.length)
-					unmixed.push(`round ${round}: ${ready} served ready of ${statuses.length}`);
+			const ROUND_SECONDS = 20;
+			const rounds = (24 * 3600) / ROUND_SECONDS;
+			const moves: Json[] = [];
+			const unmixed: string[] = [];
+			let samples = 0;
+			for (let round = 0; round < rounds; round++) {
+				const move = await handle.control.post('/demo/next', { gap_seconds: 4 });
+				expect([round, move.status]).toEqual([round, 200]);
+				moves.push(move.data);
+				// Every 20 s from the second minute on (the first ready box needs the journey played up
+				// to the terminal's availability), boxes still to be picked up are ready and blocked.
+				if (round >= 3 && (move.data.ready === 0 || move.data.blocked === 0))
+					unmixed.push(`round ${round}: ${move.data.ready} ready, ${move.data.blocked} blocked`);
+				await advance(handle, { seconds: ROUND_SECONDS });
+				// The board as served, every 40 minutes: the same mix, read by the node's readiness.
+				if (round % 120 === 6) {
+					samples++;
+					const reads = await readAll(handle);
+					for (const read of reads) ledger.read(read);
+					const statuses = reads.map((read) => pickupReadiness(read.container).pickup_status);
+					const ready = statuses.filter((status) => status === 'ready').length;
+					if (ready === 0 || ready === statuses.length)
+						unmixed.push(`round ${round}: ${ready} served ready of ${statuses.length}`);
+				}
 			}
-		}
-		const reads = await readAll(handle);
-		for (const read of reads) ledger.read(read);
-		await checkDeliveries(handle, receiver, ledger);
+			const reads = await readAll(handle);
+			for (const read of reads) ledger.read(read);
+			await checkDeliveries(handle, receiver, ledger);
 
-		// Alert lines (a hold made active on a container), in the order they were delivered: never
-		// the same line twice running, as the loop once wrote "VACIS hold placed" every round.
-		const placed = receiver.deliveries
-			.filter((delivery) => eventOf(delivery) === 'container.updated')
-			.map((delivery) => ({
-				event: referenceRecord(delivery).attributes,
-				number: (delivery.body.included as Json[]).find((record) => record.type === 'container')
-					?.attributes.number,
-			}))
-			.sort((a, b) => Date.parse(a.event.timestamp) - Date.parse(b.event.timestamp))
-			.flatMap(({ event, number }) => {
-				const [before, after] = (event.changeset.holds_at_pod_terminal ?? [[], []]) as Hold[][];
-				const active = (holds: Hold[]) =>
-					(holds ?? [])
-						.filter((hold) => hold.status === 'hold')
-						.map((hold) => `${number} ${hold.name}: ${hold.description}`);
-				return active(after).filter((text) => !active(before).includes(text));
-			});
-		const repeats = placed.filter((text, index) => index > 0 && placed[index - 1] === text);
-		const totals = reads
-			.map(
-				(read) =>
-					(read.container.fees_at_pod_terminal as Array<{ type: string; amount: number }>).find(
-						(fee) => fee.type === 'total',
-					)?.amount,
-			)
-			.filter((total): total is number => total !== undefined);
-		const mostCommon = Math.max(
-			...totals.map((total) => totals.filter((other) => other === total).length),
-		);
-		const scenarios = moves.filter((move) => move.action === 'scenario');
-		const played = [...new Set(scenarios.map((move) => move.scenario))].sort();
-		process.stdout.write(
-			`demo day: ${rounds} rounds, ${scenarios.length} scenarios (${played.join(', ')}), ` +
-				`${moves.filter((move) => move.action === 'track').length} containers tracked, ${reads.length} in all; ` +
-				`${samples} board samples, ${unmixed.length} without a mix; ${placed.length} holds placed, ` +
-				`${new Set(placed).size} texts, ${repeats.length} repeated running; fee totals: ` +
-				`${new Set(totals).size} distinct of ${totals.length}, at most ${mostCommon} alike, ` +
-				`${totals.filter((total) => total === 875).length} of 875; ${ledger.reads} reads and ` +
-				`${ledger.deliveries} deliveries checked, ${ledger.violations.length} violations, ` +
-				`${Date.now() - started} ms\n`,
-		);
-		expect(report(ledger)).toEqual([]);
-		expect(unmixed).toEqual([]);
-		expect(repeats).toEqual([]);
-		expect(played).toEqual([...SCENARIOS].sort());
-		expect(new Set(totals).size).toBeGreaterThanOrEqual(5);
-		expect(mostCommon).toBeLessThanOrEqual(totals.length / 3);
-	}, 120_000);
+			// Alert lines (a hold made active on a container), in the order they were delivered: never
+			// the same line twice running, as the loop once wrote "VACIS hold placed" every round.
+			const placed = receiver.deliveries
+				.filter((delivery) => eventOf(delivery) === 'container.updated')
+				.map((delivery) => ({
+					event: referenceRecord(delivery).attributes,
+					number: (delivery.body.included as Json[]).find((record) => record.type === 'container')
+						?.attributes.number,
+				}))
+				.sort((a, b) => Date.parse(a.event.timestamp) - Date.parse(b.event.timestamp))
+				.flatMap(({ event, number }) => {
+					const [before, after] = (event.changeset.holds_at_pod_terminal ?? [[], []]) as Hold[][];
+					const active = (holds: Hold[]) =>
+						(holds ?? [])
+							.filter((hold) => hold.status === 'hold')
+							.map((hold) => `${number} ${hold.name}: ${hold.description}`);
+					return active(after).filter((text) => !active(before).includes(text));
+				});
+			const repeats = placed.filter((text, index) => index > 0 && placed[index - 1] === text);
+			const totals = reads
+				.map(
+					(read) =>
+						(read.container.fees_at_pod_terminal as Array<{ type: string; amount: number }>).find(
+							(fee) => fee.type === 'total',
+						)?.amount,
+				)
+				.filter((total): total is number => total !== undefined);
+			const mostCommon = Math.max(
+				...totals.map((total) => totals.filter((other) => other === total).length),
+			);
+			const scenarios = moves.filter((move) => move.action === 'scenario');
+			const played = [...new Set(scenarios.map((move) => move.scenario))].sort();
+			process.stdout.write(
+				`demo day: ${rounds} rounds, ${scenarios.length} scenarios (${played.join(', ')}), ` +
+					`${moves.filter((move) => move.action === 'track').length} containers tracked, ${reads.length} in all; ` +
+					`${samples} board samples, ${unmixed.length} without a mix; ${placed.length} holds placed, ` +
+					`${new Set(placed).size} texts, ${repeats.length} repeated running; fee totals: ` +
+					`${new Set(totals).size} distinct of ${totals.length}, at most ${mostCommon} alike, ` +
+					`${totals.filter((total) => total === 875).length} of 875; ${ledger.reads} reads and ` +
+					`${ledger.deliveries} deliveries checked, ${ledger.violations.length} violations, ` +
+					`${Date.now() - started} ms\n`,
+			);
+			expect(report(ledger)).toEqual([]);
+			expect(unmixed).toEqual([]);
+			expect(repeats).toEqual([]);
+			expect(played).toEqual([...SCENARIOS].sort());
+			expect(new Set(totals).size).toBeGreaterThanOrEqual(5);
+			expect(mostCommon).toBeLessThanOrEqual(totals.length / 3);
+			// Generous: the day runs on the sandbox clock (4,320 rounds of 20 sandbox seconds, no real
+			// wait); its own work (about 24,000 deliveries checked) takes about a minute on a quiet
+			// two-core machine.
+		},
+		generous(60_000),
+	);
 });

@@ -19,6 +19,7 @@ import {
 	webhookDocument,
 	webhookNotificationResource,
 } from '../../nodes/ContainerTracking/schemas';
+import { byClock, generous } from '../support/bounds';
 import { startTestSandbox, trackContainer, type SandboxHandle } from '../support/sandbox';
 import {
 	startWebhookReceiver,
@@ -57,6 +58,13 @@ type Settings = z.infer<typeof settingsBody>;
 
 /** 12 retries doubling from 0.1 ms take about 0.4 s: a whole retry window in a test. */
 const COMPRESSED = { retry_base_seconds: 0.0001 };
+/** How long those 12 retries wait in all, on the sandbox clock: 0.1 ms × (2^12 − 1). */
+const COMPRESSED_RETRIES_MS = byClock(0.1 * (2 ** 12 - 1));
+/**
+ * A first retry that waits longer than a test's steps before it (well under a second quietly):
+ * the sandbox's own default, 5 s.
+ */
+const RETRY_LATER = { retry_base_seconds: generous(1_000) / 1000 };
 /** 13 attempts: the first and 12 retries. */
 const ATTEMPTS = 13;
 
@@ -494,7 +502,7 @@ describe('failed deliveries and deactivated webhooks', () => {
 	});
 
 	it('marks a notification failed when its webhook is deactivated or deleted while a retry waits', async () => {
-		// The default base: the first retry waits 5 s.
+		await settings(handle, RETRY_LATER);
 		receiver.answer = 500;
 		const deactivated = await subscribe(handle, receiver, ['container.updated']);
 		const deleted = await subscribe(handle, receiver, ['container.updated']);
@@ -515,11 +523,13 @@ describe('failed deliveries and deactivated webhooks', () => {
 	});
 
 	it('gives up on a receiver that does not answer within timeout_ms', async () => {
+		// The receiver never answers: each attempt ends at this timeout, whatever the machine.
+		const SILENT_TIMEOUT_MS = 50;
 		const silent = http.createServer(() => undefined);
 		await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
 		try {
 			const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/hooks`;
-			await settings(handle, { ...COMPRESSED, timeout_ms: 50 });
+			await settings(handle, { ...COMPRESSED, timeout_ms: SILENT_TIMEOUT_MS });
 			const webhook = await subscribe(handle, receiver, ['container.updated'], url);
 			await change(handle, containerId);
 			await eventuallyPasses(
@@ -527,7 +537,11 @@ describe('failed deliveries and deactivated webhooks', () => {
 					const [record] = await logOf(handle, webhook.id);
 					expect(record.attributes.delivery_status).toBe('failed');
 				},
-				{ timeoutMs: 5000 },
+				// 13 attempts that each wait out the timeout, the retries' waits, then the log's answer.
+				{
+					timeoutMs:
+						byClock(ATTEMPTS * SILENT_TIMEOUT_MS + COMPRESSED_RETRIES_MS) + generous(1_000),
+				},
 			);
 			const attempts = (await handle.control.get('/deliveries')).data.deliveries as Json[];
 			expect(attempts).toHaveLength(ATTEMPTS);

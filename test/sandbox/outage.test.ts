@@ -7,6 +7,7 @@ import { sleep } from 'n8n-workflow';
 
 import { parseDuration, parseOutageSchedule } from '../../sandbox/http/outage';
 import { EVENT_NAMES } from '../../sandbox/world/eventNames';
+import { generous } from '../support/bounds';
 import { API_KEY, startTestSandbox, trackContainer, type SandboxHandle } from '../support/sandbox';
 import { startWebhookReceiver } from '../support/webhookReceiver';
 import { expectApiError, pointersOf } from './expectations';
@@ -27,6 +28,18 @@ async function outcome(call: Promise<AxiosResponse>): Promise<number | string> {
 		return (error as { code?: string }).code ?? String(error);
 	}
 }
+
+/**
+ * Outages last real seconds (not sandbox time). One that a test ends or replaces itself outlasts
+ * the test: twice the longest bound a test here waits for (eventuallyPasses', generous(2_000));
+ * quietly a test takes well under 2 s.
+ */
+const LONG_S = (2 * generous(2_000)) / 1000;
+/**
+ * One that a test waits out: the calls and reads it makes while the service is down (or before a
+ * scheduled outage starts) take a few ms on a quiet machine, 200 rounded up.
+ */
+const SHORT_S = generous(200) / 1000;
 
 /** Sleeps until `iso` (plus a margin) in real time. */
 async function sleepUntil(iso: string, marginMs = 100): Promise<void> {
@@ -63,10 +76,10 @@ describe('sandbox outage', () => {
 			count: 1,
 		});
 		expect(counted.status).toBe(201);
-		const set = await handle.control.post('/outage', { seconds: 60, kind: 503 });
+		const set = await handle.control.post('/outage', { seconds: LONG_S, kind: 503 });
 		expect(set.status).toBe(201);
 		expect(set.data).toMatchObject({ active: true, scheduled: false, kind: '503' });
-		expect(set.data.seconds_left).toBeGreaterThan(59);
+		expect(set.data.seconds_left).toBeGreaterThan(LONG_S - 1);
 
 		const errors = expectApiError(await handle.api.post('/tracking_requests', TRACK), 503);
 		expect(errors[0].title).toBe('Service Unavailable');
@@ -101,10 +114,10 @@ describe('sandbox outage', () => {
 	});
 
 	it('500, started from a test (sandbox.outage.start): the service recovers by itself after the seconds', async () => {
-		const started = handle.sandbox.outage.start({ seconds: 1, kind: '500' });
+		const started = handle.sandbox.outage.start({ seconds: SHORT_S, kind: '500' });
 		expect(started).toMatchObject({ active: true, kind: '500' });
 		expect(await status()).toMatchObject({ active: true, kind: '500' });
-		expect((await status()).seconds_left).toBeLessThanOrEqual(1);
+		expect((await status()).seconds_left).toBeLessThanOrEqual(SHORT_S);
 
 		const errors = expectApiError(await handle.api.get('/tracking_requests'), 500);
 		expect(errors[0].title).toBe('Internal Server Error');
@@ -120,7 +133,7 @@ describe('sandbox outage', () => {
 	});
 
 	it('drop: the connection is closed without an answer', async () => {
-		await handle.control.post('/outage', { seconds: 60, kind: 'drop' });
+		await handle.control.post('/outage', { seconds: LONG_S, kind: 'drop' });
 		expect(await outcome(handle.api.post('/tracking_requests', TRACK))).toBe('ECONNRESET');
 		expect(await outcome(handle.api.get('/containers'))).toBe('ECONNRESET');
 		expect(trackingRequests()).toHaveLength(0);
@@ -128,7 +141,8 @@ describe('sandbox outage', () => {
 	});
 
 	it('timeout: calls are never answered; a shorter client timeout fires, the socket closes when the outage ends', async () => {
-		const set = await handle.control.post('/outage', { seconds: 1.5, kind: 'timeout' });
+		// The impatient client gives up well before the outage ends (the timeout is what is tested).
+		const set = await handle.control.post('/outage', { seconds: 1.5 * SHORT_S, kind: 'timeout' });
 		const impatient = outcome(handle.api.post('/tracking_requests', TRACK, { timeout: 300 }));
 		const patient = outcome(handle.api.get('/containers'));
 		const patientDone = patient.then(() => Date.now());
@@ -143,17 +157,19 @@ describe('sandbox outage', () => {
 	});
 
 	it('timeout: DELETE releases the calls held at once', async () => {
-		await handle.control.post('/outage', { seconds: 60, kind: 'timeout' });
+		const set = await handle.control.post('/outage', { seconds: LONG_S, kind: 'timeout' });
 		const held = outcome(handle.api.get('/containers'));
+		const releasedAt = held.then(() => Date.now());
 		await eventuallyPasses(async () => expect((await status()).calls_during_outage).toBe(1));
-		const before = Date.now();
-		await handle.control.delete('/outage');
+		const ended = await handle.control.delete('/outage');
 		expect(await held).toBe('ECONNRESET');
-		expect(Date.now() - before).toBeLessThan(2000);
+		// Released by the DELETE, not by the outage's own end.
+		expect(await releasedAt).toBeLessThan(Date.parse(set.data.ends_at));
+		expect(Date.parse(ended.data.ends_at)).toBeLessThan(Date.parse(set.data.ends_at));
 	});
 
 	it('mix: 500, 503 and dropped connections in turn, call by call', async () => {
-		await handle.control.post('/outage', { seconds: 60 });
+		await handle.control.post('/outage', { seconds: LONG_S });
 		const outcomes: Array<number | string> = [];
 		for (let call = 0; call < 6; call++)
 			outcomes.push(await outcome(handle.api.get('/containers')));
@@ -163,12 +179,12 @@ describe('sandbox outage', () => {
 
 	it('after_seconds: scheduled, then down, then up again', async () => {
 		const set = await handle.control.post('/outage', {
-			seconds: 1,
+			seconds: SHORT_S,
 			kind: '503',
-			after_seconds: 1,
+			after_seconds: SHORT_S,
 		});
 		expect(set.data).toMatchObject({ active: false, scheduled: true, kind: '503' });
-		expect(set.data.seconds_left).toBeGreaterThan(1.5);
+		expect(set.data.seconds_left).toBeGreaterThan(1.5 * SHORT_S);
 		expect((await handle.api.get('/containers')).status).toBe(200);
 
 		await sleepUntil(set.data.started_at);
@@ -181,16 +197,21 @@ describe('sandbox outage', () => {
 	});
 
 	it('DELETE cancels a scheduled outage; a new outage resets the counts', async () => {
-		await handle.control.post('/outage', { seconds: 1, after_seconds: 0.3 });
+		// Cancelled before it starts: setting and cancelling take a few ms on a quiet machine.
+		const set = await handle.control.post('/outage', {
+			seconds: SHORT_S,
+			after_seconds: generous(60) / 1000,
+		});
 		const cancelled = await handle.control.delete('/outage');
 		expect(cancelled.data).toMatchObject({ active: false, scheduled: false, kind: null });
-		await sleep(500);
+		// A quiet window: past the moment it would have started, the service is still up.
+		await sleepUntil(set.data.started_at);
 		expect((await handle.api.get('/containers')).status).toBe(200);
 
-		await handle.control.post('/outage', { seconds: 60, kind: '500' });
+		await handle.control.post('/outage', { seconds: LONG_S, kind: '500' });
 		await handle.api.get('/containers');
 		expect((await status()).calls_during_outage).toBe(1);
-		await handle.control.post('/outage', { seconds: 60, kind: '503' });
+		await handle.control.post('/outage', { seconds: LONG_S, kind: '503' });
 		expect(await status()).toMatchObject({
 			calls_during_outage: 0,
 			calls_during_outage_by_route: {},
@@ -203,7 +224,7 @@ describe('sandbox outage', () => {
 		try {
 			await subscribe(handle, receiver, EVENT_NAMES);
 			const { containerIds } = await trackContainer(handle, 'MSCU1234566', 'MSCU');
-			await handle.control.post('/outage', { seconds: 60, kind: '503' });
+			await handle.control.post('/outage', { seconds: LONG_S, kind: '503' });
 			await controlChange(handle, containerIds[0], {
 				kind: 'place_hold',
 				name: 'customs',

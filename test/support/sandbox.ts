@@ -8,6 +8,7 @@ import axios, { type AxiosInstance } from 'axios';
 import { setRateWindow } from '../../nodes/ContainerTracking/transport/rateLimit';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/server';
 import type { Resource } from '../../sandbox/world/store';
+import { generous } from './bounds';
 
 export const API_KEY = 'test-key';
 
@@ -88,10 +89,13 @@ export async function startPacedSandbox(
 	};
 }
 
-/** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
+/**
+ * Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`: by
+ * default a generous bound on something a quiet machine sees within 2 s (test/support/bounds.ts).
+ */
 export async function eventually<T>(
 	check: () => T | undefined | Promise<T | undefined>,
-	{ timeoutMs = 10_000, intervalMs = 50, what = 'condition' } = {},
+	{ timeoutMs = generous(2_000), intervalMs = 50, what = 'condition' } = {},
 ): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {

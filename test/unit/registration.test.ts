@@ -18,10 +18,16 @@ import {
 	deleteTriggerWebhook,
 	webhookExists,
 } from '../../nodes/ContainerTracking/trigger/registration';
+import { byClock, generous } from '../support/bounds';
 
 const BASE_URL = 'https://service.test/v2';
 const NODE_URL = 'https://n8n.example.com/webhook/6f1c1b3e/webhook';
 const EVENTS = ['container.updated', 'container.transport.available'];
+/**
+ * A call whose answer was lost is sent again after the transport's first backoff, at most 500 ms
+ * (BACKOFF_FIRST_MS in transport/circuit.ts): a real wait, then the stand-in answers at once.
+ */
+const LOST_ANSWER_MS = byClock(500) + generous(1_000);
 
 interface Webhook {
 	id: string;
@@ -359,24 +365,28 @@ describe('trigger webhook registration', () => {
 					webhookSecret: webhook.attributes.secret,
 				});
 			},
-			10_000,
+			LOST_ANSWER_MS,
 		);
 
-		it('a lost answer adopts the webhook it created, not one that was there for the URL before', async () => {
-			const service = fakeService();
-			const before = service.add({ url: NODE_URL, events: EVENTS });
-			delete before.attributes.secret;
-			service.lose('POST', 'after');
-			const staticData: IDataObject = {};
-			expect(await createTriggerWebhook.call(hookContext(service, { staticData }))).toBe(true);
-			const created = service.webhooks().filter((webhook) => webhook.id !== before.id);
-			expect(created).toHaveLength(1);
-			expect(staticData).toEqual({
-				webhookUrl: NODE_URL,
-				webhookId: created[0].id,
-				webhookSecret: created[0].attributes.secret,
-			});
-		}, 10_000);
+		it(
+			'a lost answer adopts the webhook it created, not one that was there for the URL before',
+			async () => {
+				const service = fakeService();
+				const before = service.add({ url: NODE_URL, events: EVENTS });
+				delete before.attributes.secret;
+				service.lose('POST', 'after');
+				const staticData: IDataObject = {};
+				expect(await createTriggerWebhook.call(hookContext(service, { staticData }))).toBe(true);
+				const created = service.webhooks().filter((webhook) => webhook.id !== before.id);
+				expect(created).toHaveLength(1);
+				expect(staticData).toEqual({
+					webhookUrl: NODE_URL,
+					webhookId: created[0].id,
+					webhookSecret: created[0].attributes.secret,
+				});
+			},
+			LOST_ANSWER_MS,
+		);
 
 		it('with no event chosen nothing is registered', async () => {
 			const service = fakeService();
