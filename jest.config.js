@@ -47,7 +47,7 @@ module.exports = {
 				'/test/engine/realDeliveries\\.test\\.ts$',
 				// Queue mode runs the same trigger as trigger.test.ts, which drifts; once is enough.
 				'/test/e2e/queueMode\\.test\\.ts$',
-				// Outages are about time (30 real seconds each); faults.test.ts already runs the same
+				// Outages are about time (12 real seconds each); faults.test.ts already runs the same
 				// create answers through the same transport under drift.
 				'/test/engine/serviceOutage\\.test\\.ts$',
 				// The watch is about time and order (when a check runs, what a read starts from); the
