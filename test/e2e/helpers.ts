@@ -17,6 +17,7 @@ import path from 'node:path';
 import vm from 'node:vm';
 
 import { signBody } from '../../sandbox/webhooks/delivery';
+import { byClock, generous } from '../support/bounds';
 import { API_KEY, eventually, startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import type { ReceivedDelivery } from '../support/webhookReceiver';
 import type { SandboxOptions } from '../../sandbox/server';
@@ -25,8 +26,36 @@ export const CREDENTIAL = { id: 'ctSandboxCredential', name: 'Container Tracking
 export const NODE_TYPE = 'n8n-nodes-container-tracking.containerTracking';
 export const TRIGGER_TYPE = 'n8n-nodes-container-tracking.containerTrackingTrigger';
 export const OWNER = { email: 'e2e-owner@example.com', password: 'E2e-password-1' };
-/** Installing n8n into its cache takes about 5 minutes on a cold machine. */
-export const SETUP_TIMEOUT = 15 * 60_000;
+
+// What n8n's own work takes on a quiet two-core machine, rounded up: the bounds on waiting for
+// it are generous(…) of these (test/support/bounds.ts).
+/** Installing n8n and its Node into the cache, on a cold machine (CONTRIBUTING.md, "Suites"). */
+const INSTALL_QUIET_MS = 5 * 60_000;
+/** `n8n start` (or a queue-mode process) until it serves, its published workflows active. */
+export const N8N_START_QUIET_MS = 20_000;
+/** One n8n CLI command (import, publish, execute): it boots n8n for a few seconds. */
+export const CLI_QUIET_MS = 10_000;
+/**
+ * A published trigger's activation as n8n does it in the background (2.x's publication outbox,
+ * a restart's reactivation), its webhook registered or removed at the service: under a second
+ * seen on a loaded machine, rounded up well.
+ */
+export const ACTIVATION_QUIET_MS = 6_000;
+/**
+ * One execution of a small workflow, from its delivery to its last node (an email, a POST): a
+ * few hundred milliseconds, rounded up well.
+ */
+export const EXECUTION_QUIET_MS = 2_000;
+/**
+ * A file's beforeAll: n8n installed into its cache when missing (the first file; the others wait
+ * for its lock), then the file's own n8n, imports and sandbox, well under a minute.
+ */
+export const SETUP_TIMEOUT = generous(INSTALL_QUIET_MS + 60_000);
+/**
+ * A file's afterAll: its n8n stopped (SIGKILL after 15 s, scripts/lib/n8n.mjs processStopper) or
+ * its workflows unpublished and deleted in the shared one, then its sandbox: a few seconds.
+ */
+export const TEARDOWN_TIMEOUT = byClock(15_000) + generous(5_000);
 
 type Env = Record<string, string>;
 export interface CliResult {
@@ -265,10 +294,18 @@ export interface E2eContext {
 	cli(args: string[]): Promise<CliResult>;
 	/** An n8n CLI command that must succeed. */
 	cliOk(args: string[]): Promise<CliResult>;
+	/**
+	 * Container Tracking credentials for the file's sandbox, and the examples' SMTP credential
+	 * (`ctDemoSmtp`) for `smtp` when given: in one `import:credentials` when n8n is the file's own
+	 * (each CLI command boots n8n for seconds).
+	 */
 	importCredentials(
 		credentials: Array<{ id: string; name: string; apiKey: string }>,
+		smtp?: MailServer,
 	): Promise<void>;
 	importWorkflow(definition: Record<string, unknown>): Promise<void>;
+	/** Several workflows: in one `import:workflow` when n8n is the file's own. */
+	importWorkflows(definitions: Array<Record<string, unknown>>): Promise<void>;
 	/** Publishes (1.x: activates) an imported workflow; n8n takes it up at its next start. */
 	activate(workflowId: string): Promise<void>;
 	/** The examples' SMTP credential (`ctDemoSmtp`), pointing at a local mail server. */
@@ -373,15 +410,20 @@ export async function startE2e({
 			}
 			return result;
 		},
-		async importCredentials(credentials) {
-			const file = context.writeFixture(
-				'credentials',
-				credentials.map((credential) => credentialRecord(handle, credential)),
-			);
+		async importCredentials(credentials, smtp) {
+			const file = context.writeFixture('credentials', [
+				...credentials.map((credential) => credentialRecord(handle, credential)),
+				...(smtp ? [await smtpCredential(smtp)] : []),
+			]);
 			await context.cliOk(['import:credentials', `--input=${file}`]);
 		},
 		async importWorkflow(definition) {
 			const file = context.writeFixture(String(definition.id), definition);
+			await context.cliOk(['import:workflow', `--input=${file}`]);
+		},
+		async importWorkflows(definitions) {
+			// import:workflow takes a file holding an array of workflows.
+			const file = context.writeFixture('workflows', definitions);
 			await context.cliOk(['import:workflow', `--input=${file}`]);
 		},
 		async activate(workflowId) {
@@ -513,12 +555,16 @@ async function joinSharedN8n(sandbox: Partial<SandboxOptions>): Promise<E2eConte
 				);
 			return result;
 		},
-		async importCredentials(credentials) {
+		async importCredentials(credentials, smtp) {
 			for (const credential of credentials)
 				await createCredential(credentialRecord(handle, credential));
+			if (smtp) await context.importSmtpCredential(smtp);
 		},
 		async importSmtpCredential(server) {
 			await createCredential(await smtpCredential(server));
+		},
+		async importWorkflows(definitions) {
+			for (const definition of definitions) await context.importWorkflow(definition);
 		},
 		async importWorkflow(definition) {
 			const nodes = (definition.nodes as Array<Record<string, unknown>>).map((node) => {
@@ -599,7 +645,11 @@ async function joinSharedN8n(sandbox: Partial<SandboxOptions>): Promise<E2eConte
 							(await rest(shared.url, cookie, 'DELETE', `/workflows/${id}`)).status === 409
 								? undefined
 								: true,
-						{ timeoutMs: 30_000, intervalMs: 250, what: `workflow ${id} unpublished` },
+						{
+							timeoutMs: generous(ACTIVATION_QUIET_MS),
+							intervalMs: 250,
+							what: `workflow ${id} unpublished`,
+						},
 					);
 				}
 				for (const id of credentialIds.values())
@@ -621,7 +671,7 @@ export interface SandboxWebhook {
 /** Waits until n8n registered a webhook with the sandbox (it activates just after it is up). */
 export async function webhookRegistered(handle: SandboxHandle): Promise<void> {
 	await eventually(async () => ((await sandboxWebhooks(handle)).length > 0 ? true : undefined), {
-		timeoutMs: 60_000,
+		timeoutMs: generous(ACTIVATION_QUIET_MS),
 		intervalMs: 200,
 		what: 'n8n to register its webhook with the sandbox',
 	});
@@ -793,7 +843,13 @@ export async function activateOverRest(
 			};
 			return status.status === 'in_progress' || status.triggers.length === 0 ? undefined : status;
 		},
-		{ timeoutMs: 30_000, intervalMs: 250, what: "the trigger's publication outcome" },
+		{
+			// A trigger that refuses is activated again 1, 2, 4 and 8 s later before n8n gives up
+			// (2.41: TRIGGER_ACTIVATION_MAX_ATTEMPTS, WORKFLOW_REACTIVATE_INITIAL_TIMEOUT).
+			timeoutMs: byClock(15_000) + generous(ACTIVATION_QUIET_MS),
+			intervalMs: 250,
+			what: "the trigger's publication outcome",
+		},
 	);
 	if (publication.status !== 'failed') return { error: null };
 	// A refused publication leaves no live version behind.

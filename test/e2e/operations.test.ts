@@ -7,8 +7,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
+import { byClock, generous } from '../support/bounds';
 import { eventually, trackContainer, trackManyContainers } from '../support/sandbox';
 import {
+	CLI_QUIET_MS,
 	CREDENTIAL,
 	ctNode,
 	itemsOf,
@@ -19,6 +21,7 @@ import {
 	SETUP_TIMEOUT,
 	START,
 	startE2e,
+	TEARDOWN_TIMEOUT,
 	workflow,
 	type E2eContext,
 	type RunJson,
@@ -29,7 +32,12 @@ const BAD_CREDENTIAL = {
 	name: 'Container Tracking wrong key',
 	apiKey: 'not-the-sandbox-key',
 };
-const EXECUTE_TIMEOUT = 4 * 60_000;
+/**
+ * A test imports its workflow and runs it: over REST in the shared n8n, a second or two; in an
+ * n8n of its own (n8n 1.x), through up to three CLI commands (import:workflow, n8n execute),
+ * each booting n8n.
+ */
+const EXECUTE_TIMEOUT = generous(3 * CLI_QUIET_MS);
 
 /** The run JSON, or a failure that shows what n8n printed. */
 function succeeded(result: {
@@ -57,7 +65,7 @@ describe('e2e: Container Tracking node in a real n8n', () => {
 
 	afterAll(async () => {
 		await ctx?.stop();
-	}, 60_000);
+	}, TEARDOWN_TIMEOUT);
 
 	it('is installed from `npm pack` with only what package.json "files" ships', () => {
 		const installed = path.join(
@@ -195,7 +203,11 @@ describe('e2e: Container Tracking node in a real n8n', () => {
 							undefined
 						);
 					},
-					{ timeoutMs: 30_000, what: `tracking request ${requestId} to succeed` },
+					{
+						// Tracking requests succeed after 1 s on the sandbox clock (trackingDelaySeconds).
+						timeoutMs: byClock(1_000) + generous(1_000),
+						what: `tracking request ${requestId} to succeed`,
+					},
 				);
 				const shipment = ctx.handle.sandbox.world.store.get('shipment', shipmentId)!;
 				return (shipment.relationships!.containers.data as Array<{ id: string }>).map(

@@ -14,11 +14,15 @@ import path from 'node:path';
 import { DateTime } from 'luxon';
 
 import { signBody } from '../../sandbox/webhooks/delivery';
+import { byClock, generous } from '../support/bounds';
 import { eventually } from '../support/sandbox';
 import { importNative } from '../support/importNative';
 import { BOARD_INCLUDES, boardRowParts, expectedBoardRow } from '../support/pickupBoardRows';
 import {
+	ACTIVATION_QUIET_MS,
 	ctNode,
+	EXECUTION_QUIET_MS,
+	N8N_START_QUIET_MS,
 	n8nLib,
 	rest,
 	sandboxCredential,
@@ -27,15 +31,30 @@ import {
 	sleep,
 	START,
 	startE2e,
+	TEARDOWN_TIMEOUT,
 	workflow,
 	type E2eContext,
 } from './helpers';
 
 const BOARD = { id: 'ctPickupBoard', webhookId: 'c2f1d7e4-8a3b-4c59-b6d0-2e9f4a7c1b83' };
 const READER_ID = 'e2eBoardReader';
-/** Seconds between a scenario's steps: each delivery's run is over before the next change. */
+/**
+ * Seconds between a box's changes (the scenarios' steps, and from one scenario or change to the
+ * next), on the sandbox clock at real speed: each delivery's run is over before the next change.
+ */
 const GAP_SECONDS = 1;
-const TEST_TIMEOUT = 5 * 60_000;
+/**
+ * The trigger's Batch Window (1 s from node version 1.2): a delivery may wait that long for
+ * its execution, which is created before it is answered.
+ */
+const BATCH_WINDOW_MS = byClock(1_000);
+/** A manual run of the board's hourly branch or of the reader: a few calls and writes each. */
+const MANUAL_RUN_QUIET_MS = 5_000;
+/**
+ * The longest tests: the journey, about 15 s of scenario on the sandbox clock and as long again
+ * of runs and reads; the late delivery, with n8n stopped (SIGKILL after 15 s) and started again.
+ */
+const TEST_TIMEOUT = byClock(15_000) + generous(N8N_START_QUIET_MS + 30_000);
 
 type Row = Record<string, unknown>;
 type Item = Record<string, unknown>;
@@ -90,7 +109,9 @@ describe('e2e: the Pickup board example keeps one Data Table row per container',
 	/** A manual run from `trigger`, as *Execute workflow* starts it; its run data on success. */
 	const runManually = async (workflowId: string, trigger: string) =>
 		runDataOf(
-			await (await n8nLib()).runWorkflowByHand(n8n.url, n8n.cookie, workflowId, trigger, 120_000),
+			await (
+				await n8nLib()
+			).runWorkflowByHand(n8n.url, n8n.cookie, workflowId, trigger, generous(MANUAL_RUN_QUIET_MS)),
 		);
 	/** Container → Get of every container, run by the node in this n8n. */
 	const containerGets = async (): Promise<Map<string, Item>> => {
@@ -138,9 +159,9 @@ describe('e2e: the Pickup board example keeps one Data Table row per container',
 		);
 		ctx = await startE2e({ sandbox: { trackingDelaySeconds: 1 }, ownN8n: true });
 		await ctx.importCredentials([sandboxCredential()]);
-		await ctx.importWorkflow(JSON.parse(readFileSync(lib.PICKUP_BOARD_SETUP.file, 'utf8')));
-		await ctx.importWorkflow(boardExample);
-		await ctx.importWorkflow(
+		await ctx.importWorkflows([
+			JSON.parse(readFileSync(lib.PICKUP_BOARD_SETUP.file, 'utf8')),
+			boardExample,
 			workflow(READER_ID, 'Container → Get of every container', [
 				START,
 				ctNode(
@@ -159,11 +180,11 @@ describe('e2e: the Pickup board example keeps one Data Table row per container',
 					{ after: ['All containers'] },
 				),
 			]),
-		);
+		]);
 		await ctx.activate(BOARD.id);
 		n8n = await ctx.start();
 		await eventually(() => boardWebhookId().catch(() => undefined), {
-			timeoutMs: 60_000,
+			timeoutMs: generous(ACTIVATION_QUIET_MS),
 			intervalMs: 250,
 			what: 'the published board to register its webhook with the sandbox',
 		});
@@ -173,7 +194,7 @@ describe('e2e: the Pickup board example keeps one Data Table row per container',
 
 	afterAll(async () => {
 		await ctx?.stop();
-	}, 60_000);
+	}, TEARDOWN_TIMEOUT);
 
 	it(
 		'the setup workflow creates the table with the columns Board columns writes, once',
@@ -230,7 +251,11 @@ describe('e2e: the Pickup board example keeps one Data Table row per container',
 						containerIds.set(container.attributes.number, container.id);
 					return true;
 				},
-				{ timeoutMs: 30_000, what: 'the four containers to be tracked' },
+				{
+					// Tracking requests succeed after 1 s on the sandbox clock (trackingDelaySeconds).
+					timeoutMs: byClock(1_000) + generous(1_000),
+					what: 'the four containers to be tracked',
+				},
 			);
 			expect([...containerIds.keys()].sort()).toEqual(tracked.map(([number]) => number).sort());
 			const id = (number: string) => containerIds.get(number)!;
@@ -242,12 +267,13 @@ describe('e2e: the Pickup board example keeps one Data Table row per container',
 					{ gap_seconds: GAP_SECONDS },
 				);
 				expect([number, name, played.status]).toEqual([number, name, 202]);
-				await sleep(((played.data.steps as number) * GAP_SECONDS + 1) * 1000);
+				// Its steps play a gap apart from now; the next change one gap after the last.
+				await sleep(byClock((played.data.steps as number) * GAP_SECONDS * 1000));
 			};
 			const change = async (number: string, body: Record<string, unknown>) => {
 				const changed = await ctx.handle.control.post(`/containers/${id(number)}/changes`, body);
 				expect([number, body.kind, changed.status]).toEqual([number, body.kind, 200]);
-				await sleep((GAP_SECONDS + 1) * 1000);
+				await sleep(byClock(GAP_SECONDS * 1000));
 			};
 			const zoneOf = (number: string) =>
 				String(
@@ -302,7 +328,13 @@ describe('e2e: the Pickup board example keeps one Data Table row per container',
 						? log.length
 						: undefined;
 				},
-				{ timeoutMs: 60_000, intervalMs: 250, what: 'every delivery to the board to succeed' },
+				{
+					// The last changes were made a gap ago; a delivery n8n answered 503 (its batch's
+					// execution not created in time) comes again after the sandbox's first retry, 5 s.
+					timeoutMs: BATCH_WINDOW_MS + byClock(5_000) + generous(EXECUTION_QUIET_MS),
+					intervalMs: 250,
+					what: 'every delivery to the board to succeed',
+				},
 			);
 			const deliveredIds = ctx.handle.sandbox.world.store
 				.list('webhook_notification')
@@ -327,7 +359,12 @@ describe('e2e: the Pickup board example keeps one Data Table row per container',
 					);
 					return deliveredIds.every((id) => ran.has(id)) ? found : undefined;
 				},
-				{ timeoutMs: 60_000, intervalMs: 500, what: `the runs of ${delivered} notifications` },
+				{
+					// The runs of the last deliveries, and reading every run's output over REST.
+					timeoutMs: generous(4 * EXECUTION_QUIET_MS),
+					intervalMs: 500,
+					what: `the runs of ${delivered} notifications`,
+				},
 			);
 			// Every run succeeded; a failed one is named with the node it stopped at and its error.
 			const failures = [];
@@ -503,7 +540,11 @@ describe('e2e: the Pickup board example keeps one Data Table row per container',
 						}
 						return undefined;
 					},
-					{ timeoutMs: 60_000, intervalMs: 500, what: 'the late delivery to run' },
+					{
+						timeoutMs: BATCH_WINDOW_MS + generous(EXECUTION_QUIET_MS),
+						intervalMs: 500,
+						what: 'the late delivery to run',
+					},
 				);
 			};
 

@@ -9,11 +9,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { byClock, generous } from '../support/bounds';
 import { API_KEY, eventually, startTestSandbox, trackContainer } from '../support/sandbox';
 import type { SandboxHandle } from '../support/sandbox';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 import {
+	ACTIVATION_QUIET_MS,
 	CREDENTIAL,
+	N8N_START_QUIET_MS,
 	OWNER,
 	n8nLib,
 	prepareQueueCluster,
@@ -31,7 +34,23 @@ import {
 const EXAMPLES = path.resolve(__dirname, '..', '..', 'examples');
 const HOLD_ALERTS = { id: 'ctHoldAlerts', webhookId: '7b0e6a52-3c1d-4e8f-9a47-1d2c3b4a5e61' };
 const CONTAINER_NUMBER = 'MSCU1000022';
-const TEST_TIMEOUT = 4 * 60_000;
+/** Every n8n process stopped, one after the other, each SIGKILLed after 15 s (processStopper). */
+const STOP_ALL_MS = byClock(4 * 15_000);
+/** The processes started: the main first (it migrates the database), then the others together. */
+const START_ALL_QUIET_MS = 2 * N8N_START_QUIET_MS;
+/** A delivery's execution queued in Redis and run on a worker, its email sent: quietly. */
+const QUEUED_EXECUTION_QUIET_MS = 3_000;
+/** The longest test: every process stopped and started again, then the catch-up on a worker. */
+const TEST_TIMEOUT =
+	STOP_ALL_MS + generous(START_ALL_QUIET_MS + ACTIVATION_QUIET_MS + QUEUED_EXECUTION_QUIET_MS);
+/** Real seconds between a customs hold's steps (the sandbox clock runs at real speed). */
+const HOLD_GAP_SECONDS = 1;
+/**
+ * The service's retry schedule while n8n is down: 12 retries from 0.0005 s, doubling, about 2 s
+ * (sandbox/webhooks/delivery.ts MAX_RETRIES), after which it gives the notification up.
+ */
+const RETRY_BASE_SECONDS = 0.0005;
+const RETRIES_MS = RETRY_BASE_SECONDS * 1000 * (2 ** 12 - 1);
 
 describe('e2e: the trigger in queue mode (main, webhook process, two workers)', () => {
 	let cluster: QueueCluster;
@@ -50,11 +69,14 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 		`Customs hold placed on ${number}`,
 		`Customs hold released on ${number}`,
 	];
-	/** Executions each worker started, from its log (n8n logs one line per job). */
-	const workerExecutions = () =>
+	/** Executions each worker started (or finished), from its log (n8n logs a line of each per job). */
+	const workerExecutions = (what: 'started' | 'finished' = 'started') =>
 		cluster.names
 			.filter((name) => name.startsWith('worker'))
-			.map((name) => (cluster.log(name).match(/Worker started execution/g) ?? []).length);
+			.map(
+				(name) =>
+					(cluster.log(name).match(new RegExp(`Worker ${what} execution`, 'g')) ?? []).length,
+			);
 	const total = (counts: number[]) => counts.reduce((sum, count) => sum + count, 0);
 	const post = (body: string, headers: Record<string, string>) =>
 		fetch(webhookUrl, {
@@ -101,21 +123,26 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 		await cluster.start();
 		cookie = await (await n8nLib()).login(cluster.mainUrl, OWNER.email, OWNER.password);
 		await eventually(async () => ((await n8nWebhooks()).length > 0 ? true : undefined), {
-			timeoutMs: 60_000,
+			timeoutMs: generous(ACTIVATION_QUIET_MS),
 			intervalMs: 200,
 			what: 'the main to register its webhook with the sandbox',
 		});
 	}, SETUP_TIMEOUT);
 
-	afterAll(async () => {
-		await cluster?.stop();
-		await handle?.stop();
-		await receiver?.close();
-		await mail?.stop();
-	}, 120_000);
+	afterAll(
+		async () => {
+			await cluster?.stop();
+			await handle?.stop();
+			await receiver?.close();
+			await mail?.stop();
+			// Then Redis and Postgres, and the folders: a few seconds.
+		},
+		STOP_ALL_MS + generous(5_000),
+	);
 
 	it('activation by the main registers exactly one webhook, for the webhook process URL', async () => {
-		await sleep(1000); // and no second one
+		// And no second one: n8n's activation would have created it right after the first.
+		await sleep(generous(200));
 		const webhooks = await sandboxWebhooks();
 		expect(webhooks).toHaveLength(1);
 		expect(webhooks[0].attributes).toMatchObject({
@@ -140,21 +167,25 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 
 			const played = await handle.control.post(
 				`/containers/${containerIds[0]}/scenarios/customs_hold`,
-				{ gap_seconds: 2 },
+				{ gap_seconds: HOLD_GAP_SECONDS },
 			);
 			expect(played.status).toBe(202);
-			await eventually(() => (total(workerExecutions()) >= 3 ? true : undefined), {
-				timeoutMs: 60_000,
+			await eventually(() => (total(workerExecutions('finished')) >= 3 ? true : undefined), {
+				// The last step plays two gaps after the first.
+				timeoutMs: byClock(2 * HOLD_GAP_SECONDS * 1000) + generous(QUEUED_EXECUTION_QUIET_MS),
 				intervalMs: 250,
 				what: 'three executions on the workers',
 			});
+			// Sent before the executions ended; the mail server reads them a moment later.
 			await eventually(() => (alerts().length >= 2 ? true : undefined), {
-				timeoutMs: 30_000,
+				timeoutMs: generous(500),
 				what: 'the two alert emails',
 			});
-			await sleep(2000); // nothing more may follow
+			// Nothing more may follow: a fourth execution would have been queued with the three.
+			await sleep(generous(400));
 			expect(total(workerExecutions())).toBe(3);
-			expect(alerts()).toEqual(customsHoldAlerts(CONTAINER_NUMBER));
+			// Two workers run the executions side by side: the emails may arrive in either order.
+			expect([...alerts()].sort()).toEqual(customsHoldAlerts(CONTAINER_NUMBER).sort());
 			// The sandbox was answered 200 by the webhook process for each of the three.
 			const deliveries = (
 				await handle.control.get('/deliveries', { params: { event: 'container.updated' } })
@@ -162,7 +193,9 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 			expect(
 				deliveries.filter((delivery) => delivery.url === webhookUrl).map((d) => d.status),
 			).toEqual([200, 200, 200]);
+			// Sent when n8n's were.
 			await eventually(() => (receiver.deliveries.length >= 3 ? true : undefined), {
+				timeoutMs: generous(1_000),
 				what: 'our copies of the three notifications',
 			});
 		},
@@ -187,6 +220,7 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 			expect(await early.text()).toContain('Already received');
 
 			const executionsBefore = total(workerExecutions());
+			const alertsBefore = alerts();
 			await cluster.restart();
 			for (const { body, signature } of repeats) {
 				const answer = await eventually(
@@ -195,18 +229,29 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 						// Until the webhook process has loaded the workflow again, the path answers 404.
 						return response.status === 404 ? undefined : response;
 					},
-					{ timeoutMs: 60_000, intervalMs: 500, what: 'the webhook process to listen again' },
+					{
+						timeoutMs: generous(ACTIVATION_QUIET_MS),
+						intervalMs: 500,
+						what: 'the webhook process to listen again',
+					},
 				);
 				expect(answer.status).toBe(200);
 			}
 			// The webhook process forgot them in the restart: the repeats reach the workers, whose
 			// executions stop at the trigger (n8n's deduplication store, in Postgres, knows them).
+			// Once those have ended, an email one of them sent would be at the mail server.
 			await eventually(
-				() => (total(workerExecutions()) >= executionsBefore + 3 ? true : undefined),
-				{ timeoutMs: 60_000, intervalMs: 250, what: 'the repeats to reach the workers' },
+				() => (total(workerExecutions('finished')) >= executionsBefore + 3 ? true : undefined),
+				{
+					timeoutMs: generous(QUEUED_EXECUTION_QUIET_MS),
+					intervalMs: 250,
+					what: 'the repeats to run on the workers',
+				},
 			);
-			await sleep(3000);
-			expect(alerts()).toEqual(customsHoldAlerts(CONTAINER_NUMBER));
+			// The mail server reads a message a moment after it was sent.
+			await sleep(generous(100));
+			expect(alerts()).toEqual(alertsBefore);
+			expect([...alerts()].sort()).toEqual(customsHoldAlerts(CONTAINER_NUMBER).sort());
 			// Restarting registered nothing new.
 			expect(await n8nWebhooks()).toHaveLength(1);
 		},
@@ -218,7 +263,7 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 		async () => {
 			const [webhook] = await n8nWebhooks();
 			const set = await handle.control.patch('/webhook_settings', {
-				retry_base_seconds: 0.002, // 12 retries in about 8 s
+				retry_base_seconds: RETRY_BASE_SECONDS,
 				deactivate_after_failures: 2,
 				log_while_inactive: true,
 			});
@@ -229,7 +274,7 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 				const { containerIds } = await trackContainer(handle, number, 'MAEU');
 				const played = await handle.control.post(
 					`/containers/${containerIds[0]}/scenarios/customs_hold`,
-					{ gap_seconds: 1 },
+					{ gap_seconds: HOLD_GAP_SECONDS / 4 },
 				);
 				expect(played.status).toBe(202);
 			}
@@ -247,7 +292,13 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 					logged().filter((record) => record.attributes.delivery_status === 'failed').length >= 6
 						? true
 						: undefined,
-				{ timeoutMs: 60_000, intervalMs: 200, what: 'six failed notifications, the webhook off' },
+				{
+					// The holds' last steps, then the service's retries; the first two notifications
+					// given up turn the webhook off, which gives up the others at once.
+					timeoutMs: byClock((2 * HOLD_GAP_SECONDS * 1000) / 4 + RETRIES_MS) + generous(2_000),
+					intervalMs: 200,
+					what: 'six failed notifications, the webhook off',
+				},
 			);
 
 			const started = Date.now();
@@ -256,12 +307,19 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 				alerts().filter((subject) => subject.endsWith(` on ${number}`));
 			await eventually(
 				() => (missed.every((number) => linesFor(number).length >= 2) ? true : undefined),
-				{ timeoutMs: 120_000, intervalMs: 500, what: 'every missed alert sent' },
+				{
+					// The main activates the workflow; its watch checks the webhook 2 s later
+					// (trigger/watch.ts FIRST_CHECK_AFTER_MS), turns it on and catches up, on the workers.
+					timeoutMs: byClock(2_000) + generous(ACTIVATION_QUIET_MS + 2 * QUEUED_EXECUTION_QUIET_MS),
+					intervalMs: 500,
+					what: 'every missed alert sent',
+				},
 			);
 			process.stdout.write(
 				`queue mode outage: ${missed.length} missed holds alerted ${Math.round((Date.now() - started) / 1000)} s after the processes started\n`,
 			);
-			await sleep(5000);
+			// Nothing is sent twice: a second alert would have been queued with the first.
+			await sleep(generous(1_000));
 			for (const number of missed)
 				expect(linesFor(number).sort()).toEqual(customsHoldAlerts(number).sort());
 			expect(handle.sandbox.world.store.get('webhook', webhook.id)?.attributes.active).toBe(true);
@@ -282,14 +340,14 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 			);
 			expect(answer.status).toBe(200);
 			await eventually(async () => ((await n8nWebhooks()).length === 0 ? true : undefined), {
-				timeoutMs: 15_000,
+				timeoutMs: generous(ACTIVATION_QUIET_MS),
 				what: "n8n's webhook to be deleted from the sandbox",
 			});
 			expect((await sandboxWebhooks()).map((webhook) => webhook.attributes.url)).toEqual([
 				receiver.url,
 			]);
 			await eventually(async () => ((await post('{}', {})).status === 404 ? true : undefined), {
-				timeoutMs: 15_000,
+				timeoutMs: generous(ACTIVATION_QUIET_MS),
 				what: 'the webhook process to stop listening',
 			});
 		},

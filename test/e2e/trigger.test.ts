@@ -7,12 +7,16 @@ import { randomUUID } from 'node:crypto';
 import escapeRegExp from 'lodash/escapeRegExp';
 
 import { signBody } from '../../sandbox/webhooks/delivery';
+import { byClock, generous } from '../support/bounds';
 import { API_KEY, eventually, trackContainer } from '../support/sandbox';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 import {
+	ACTIVATION_QUIET_MS,
 	activateOverRest,
 	CREDENTIAL,
 	deactivateOverRest,
+	EXECUTION_QUIET_MS,
+	N8N_START_QUIET_MS,
 	n8nLib,
 	postToCollector,
 	readdressed,
@@ -23,6 +27,7 @@ import {
 	sleep,
 	startCollector,
 	startE2e,
+	TEARDOWN_TIMEOUT,
 	TRIGGER_TYPE,
 	workflow,
 	webhookRegistered,
@@ -33,7 +38,20 @@ import {
 const WORKFLOW_ID = 'e2eTrigger';
 const WEBHOOK_ID = '3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
 const CONTAINER_NUMBER = 'MSCU1000022';
-const TEST_TIMEOUT = 3 * 60_000;
+/** Real seconds between the customs hold's three steps (the sandbox clock runs at real speed). */
+const HOLD_GAP_SECONDS = 0.5;
+/**
+ * The longest test: n8n stopped (SIGKILL after 15 s) and started again, listening again, and one
+ * execution.
+ */
+const TEST_TIMEOUT =
+	byClock(15_000) + generous(N8N_START_QUIET_MS + ACTIVATION_QUIET_MS + EXECUTION_QUIET_MS);
+/**
+ * A quiet window after which an execution that should not have started would have shown: the
+ * execution exists before n8n answers the delivery, and a trigger → HTTP Request run takes a few
+ * hundred milliseconds.
+ */
+const NOTHING_MORE_MS = generous(300);
 
 describe('e2e: Container Tracking Trigger in a real n8n', () => {
 	let ctx: E2eContext;
@@ -56,6 +74,18 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 		return answer.body.data.results;
 	};
 	const executionCount = async () => (await executions()).length;
+	/** The stored executions once there are `count` and every one has ended. */
+	const executionsEnded = async (count: number, what: string) =>
+		await eventually(
+			async () => {
+				const found = await executions();
+				return found.length === count &&
+					found.every(({ status }) => !['new', 'running'].includes(status))
+					? found
+					: undefined;
+			},
+			{ timeoutMs: generous(EXECUTION_QUIET_MS), what },
+		);
 	const postToN8n = (body: string, headers: Record<string, string>) =>
 		fetch(webhookUrl, {
 			method: 'POST',
@@ -95,10 +125,11 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 		await ctx?.stop();
 		await collector?.close();
 		await receiver?.close();
-	}, 60_000);
+	}, TEARDOWN_TIMEOUT);
 
 	it('registers exactly one webhook with the service, for its production URL and the chosen events', async () => {
-		await sleep(1000); // and no second one
+		// And no second one: n8n's activation would have created it right after the first.
+		await sleep(generous(200));
 		const webhooks = await sandboxWebhooks();
 		expect(webhooks).toHaveLength(1);
 		expect(webhooks[0].attributes).toMatchObject({
@@ -179,7 +210,8 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 			// n8n's log (default level shows warn): the trigger's warning, naming the URL.
 			await eventually(
 				() => (n8n.log().slice(logBefore).includes('cannot reach') ? true : undefined),
-				{ timeoutMs: 5_000, what: "the trigger's warning in n8n's log" },
+				// Logged when the activation failed, which has been answered.
+				{ timeoutMs: generous(1_000), what: "the trigger's warning in n8n's log" },
 			);
 			const warning = n8n
 				.log()
@@ -217,21 +249,32 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 
 			const played = await ctx.handle.control.post(
 				`/containers/${containerId}/scenarios/customs_hold`,
-				{ gap_seconds: 2 },
+				{ gap_seconds: HOLD_GAP_SECONDS },
 			);
 			expect(played.status).toBe(202);
 
 			await eventually(() => (collector.items.length >= before + 3 ? true : undefined), {
-				timeoutMs: 60_000,
+				// The last step plays two gaps after the first (sandbox clock, at real speed).
+				timeoutMs: byClock(2 * HOLD_GAP_SECONDS * 1000) + generous(EXECUTION_QUIET_MS),
 				intervalMs: 200,
 				what: 'three hold items at the collector',
 			});
-			await sleep(1500); // nothing more may follow
+			await sleep(NOTHING_MORE_MS); // nothing more may follow
 			const items = collector.items.slice(before);
 			expect(items).toHaveLength(3);
 			const container = ctx.handle.sandbox.world.store.get('container', containerId)!;
 			const terminal = ctx.handle.sandbox.world.store.related(container, 'pod_terminal')[0];
-			expect(items.map((item) => item.change)).toEqual(['pending', 'activated', 'cleared']);
+			// n8n runs the three executions side by side, so the collector has their items in the
+			// order they finished; the sandbox's log has the notifications in the order the hold
+			// played.
+			const logged = ctx.handle.sandbox.world.store
+				.list('webhook_notification')
+				.map((record) => record.id);
+			expect(items.every((item) => logged.includes(item.notification_id))).toBe(true);
+			const inPlayOrder = [...items].sort(
+				(a, b) => logged.indexOf(a.notification_id) - logged.indexOf(b.notification_id),
+			);
+			expect(inPlayOrder.map((item) => item.change)).toEqual(['pending', 'activated', 'cleared']);
 			for (const item of items) {
 				expect(item).toMatchObject({
 					event: 'container.updated',
@@ -246,14 +289,9 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 			}
 			// Three deliveries, three notifications, three executions.
 			expect(new Set(items.map((item) => item.notification_id)).size).toBe(3);
-			await eventually(
-				async () => ((await executionCount()) === executionsBefore + 3 ? true : undefined),
-				{
-					timeoutMs: 15_000,
-					what: 'three stored executions',
-				},
-			);
-			expect((await executions()).map(({ mode, status }) => ({ mode, status }))).toEqual(
+			// Each is stored as it starts, and ended once n8n has saved its outcome too.
+			const stored = await executionsEnded(executionsBefore + 3, 'three ended executions');
+			expect(stored.map(({ mode, status }) => ({ mode, status }))).toEqual(
 				Array(3).fill({ mode: 'webhook', status: 'success' }),
 			);
 			const deliveries = (
@@ -262,7 +300,9 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 			const toN8n = deliveries.filter((delivery) => delivery.url === webhookUrl);
 			expect(toN8n.map((delivery) => delivery.status)).toEqual([200, 200, 200]);
 			// Our own subscription saw the same three notifications, signed with its own secret.
+			// Sent when n8n's were.
 			await eventually(() => (receiver.deliveries.length >= capturedIndex + 3 ? true : undefined), {
+				timeoutMs: generous(1_000),
 				what: 'our copies',
 			});
 			expect(
@@ -301,7 +341,7 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 			});
 			expect(tampered.status).toBe(401);
 
-			await sleep(2000);
+			await sleep(NOTHING_MORE_MS);
 			expect(collector.items.length).toBe(before);
 			expect(await executionCount()).toBe(executionsBefore);
 		},
@@ -320,7 +360,7 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 			expect(repeated.status).toBe(200);
 			expect(await repeated.text()).toContain('Already received');
 
-			await sleep(2000);
+			await sleep(NOTHING_MORE_MS);
 			expect(collector.items.length).toBe(before);
 			expect(await executionCount()).toBe(executionsBefore);
 		},
@@ -357,7 +397,7 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 			for (const id of sent)
 				await eventually(
 					() => (collector.items.some((item) => item.notification_id === id) ? true : undefined),
-					{ timeoutMs: 15_000, what: `the item of notification ${id}` },
+					{ timeoutMs: generous(EXECUTION_QUIET_MS), what: `the item of notification ${id}` },
 				);
 		},
 		TEST_TIMEOUT,
@@ -370,6 +410,7 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 			await ctx.stopN8n();
 			n8n = await ctx.start();
 			const before = collector.items.length;
+			const executionsBefore = await executionCount();
 			expect(collector.items.some((item) => item.notification_id === notificationId)).toBe(true);
 			const repeated = await eventually(
 				async () => {
@@ -377,10 +418,16 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 					// Until n8n has activated the workflow again, its webhook path answers 404.
 					return answer.status === 404 ? undefined : answer;
 				},
-				{ timeoutMs: 60_000, intervalMs: 500, what: 'n8n to listen again after its restart' },
+				{
+					timeoutMs: generous(ACTIVATION_QUIET_MS),
+					intervalMs: 500,
+					what: 'n8n to listen again after its restart',
+				},
 			);
 			expect(repeated.status).toBe(200);
-			await sleep(3000);
+			// The repeat starts an execution, which stops at the trigger: once it has ended, an
+			// item it sent on would be at the collector (the HTTP Request node waits for its answer).
+			await executionsEnded(executionsBefore + 1, "the repeat's execution to end");
 			expect(collector.items.length).toBe(before);
 		},
 		TEST_TIMEOUT,
@@ -452,7 +499,7 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 			expect(await n8nWebhook()).toBeDefined();
 			expect(await deactivateOverRest(n8n.url, n8n.cookie, WORKFLOW_ID)).toBe(200);
 			await eventually(async () => ((await n8nWebhook()) === undefined ? true : undefined), {
-				timeoutMs: 15_000,
+				timeoutMs: generous(ACTIVATION_QUIET_MS),
 				what: "n8n's webhook to be deleted from the sandbox",
 			});
 			// Only our own subscription is left, and n8n no longer listens on the URL.
