@@ -8,10 +8,11 @@ const LONGEST_FIRST = [
 	'test/e2e/queueMode.test.ts',
 	'test/e2e/outage.test.ts',
 	'test/engine/watch.test.ts',
-	'test/engine/serviceOutage.test.ts',
-	'test/e2e/pickupBoard.test.ts',
 	'test/e2e/trigger.test.ts',
 	'test/sandbox/invariants.test.ts',
+	'test/e2e/pickupBoard.test.ts',
+	'test/engine/serviceOutage.test.ts',
+	'test/e2e/burst.test.ts',
 ];
 
 const rank = (test) => {
