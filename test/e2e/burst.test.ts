@@ -146,6 +146,35 @@ describe('e2e: a burst of deliveries in a real n8n', () => {
 				JSON.stringify({ workflowId: ctx.workflowId(WORKFLOW_ID) }),
 			);
 			let progress = 'nothing read yet';
+			/** Where the notifications that did not run went: their answers, and what saw them. */
+			const missingReport = async () => {
+				const ran = new Set(ranIds());
+				const missing = notificationIds.filter((id) => !ran.has(id)).slice(0, 5);
+				const attempts = await log();
+				const listed = (await rest(n8n.url, n8n.cookie, 'GET', `/executions?filter=${filter}`)).body
+					.data.results as Array<{ id: string }>;
+				const stored = await Promise.all(
+					listed.map(
+						async (execution) =>
+							[
+								execution.id,
+								JSON.stringify(
+									(await rest(n8n.url, n8n.cookie, 'GET', `/executions/${execution.id}`)).body,
+								),
+							] as const,
+					),
+				);
+				return missing
+					.map((id) => {
+						const answers = attempts
+							.filter((entry) => entry.notification_id === id)
+							.map((entry) => `${entry.status} ${entry.answer ?? entry.error ?? ''}`.trim());
+						const inExecutions = stored.filter(([, data]) => data.includes(id)).map(([run]) => run);
+						const inCollector = collector.items.some((item) => JSON.stringify(item).includes(id));
+						return `${id}: answers [${answers.join(' | ')}], in executions [${inExecutions.join(', ')}], in the collector ${inCollector}`;
+					})
+					.join('; ');
+			};
 			await eventually(
 				async () => {
 					const ran = new Set(ranIds());
@@ -176,8 +205,8 @@ describe('e2e: a burst of deliveries in a real n8n', () => {
 						: undefined;
 				},
 				{ timeoutMs: BURST_RUN_MS, intervalMs: 1_000, what: 'every notification run and answered' },
-			).catch((error: Error) => {
-				throw new Error(`${error.message}: ${progress}`);
+			).catch(async (error: Error) => {
+				throw new Error(`${error.message}: ${progress}; ${await missingReport()}`);
 			});
 			const attempts = await log();
 			const notifications = new Set(attempts.map((entry) => entry.notification_id));

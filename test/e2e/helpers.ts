@@ -43,9 +43,9 @@ export const CLI_QUIET_MS = 10_000;
 export const ACTIVATION_QUIET_MS = 6_000;
 /**
  * One execution of a small workflow, from its delivery to its last node (an email, a POST): a
- * few hundred milliseconds, rounded up well.
+ * few hundred milliseconds, the first of a workflow (its task runner cold) a few seconds.
  */
-export const EXECUTION_QUIET_MS = 2_000;
+export const EXECUTION_QUIET_MS = 4_000;
 /**
  * A file's beforeAll: n8n installed into its cache when missing (the first file; the others wait
  * for its lock), then the file's own n8n, imports and sandbox, well under a minute.
