@@ -177,15 +177,9 @@ function findings(file: Source): Finding[] {
 			BOUND_NAMES.has(node.name.text)
 		)
 			note(node, node.name.text, node.initializer);
+		// A default: `{ timeoutMs = … }` in a destructured parameter, or `timeoutMs = …` itself.
 		if (
-			ts.isBindingElement(node) &&
-			ts.isIdentifier(node.name) &&
-			BOUND_NAMES.has(node.name.text) &&
-			node.initializer
-		)
-			note(node, `${node.name.text} by default`, node.initializer);
-		if (
-			ts.isParameter(node) &&
+			(ts.isBindingElement(node) || ts.isParameter(node)) &&
 			ts.isIdentifier(node.name) &&
 			BOUND_NAMES.has(node.name.text) &&
 			node.initializer
