@@ -54,6 +54,9 @@ module.exports = {
 				// deliveries it catches up are the live ones' shapes, which trigger.test.ts and the
 				// end-to-end outage suite run under drift.
 				'/test/engine/watch\\.test\\.ts$',
+				// Kills are about n8n's processes; the restart check reads the notification log as the
+				// catch-up does, which the end-to-end outage suite runs under drift.
+				'/test/e2e/kill\\.test\\.ts$',
 			],
 			setupFiles: ['<rootDir>/test/support/env.ts', '<rootDir>/test/support/driftEnv.ts'],
 		},

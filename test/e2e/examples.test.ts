@@ -28,6 +28,7 @@ import {
 	TEARDOWN_TIMEOUT,
 	type E2eContext,
 	type MailServer,
+	storedExecutions,
 } from './helpers';
 
 const EXAMPLES = path.resolve(__dirname, '..', '..', 'examples');
@@ -51,14 +52,8 @@ describe('e2e: the example workflows in a real n8n', () => {
 		(await ctx.handle.api.get('/webhooks')).data.data as Array<{
 			attributes: { url: string; events: string[] };
 		}>;
-	const executions = async (
-		workflowId: string,
-	): Promise<Array<{ status: string; stoppedAt: string | null }>> => {
-		const filter = encodeURIComponent(JSON.stringify({ workflowId: ctx.workflowId(workflowId) }));
-		const answer = await rest(n8n.url, n8n.cookie, 'GET', `/executions?filter=${filter}`);
-		if (answer.status !== 200) throw new Error(`GET /rest/executions answered ${answer.status}`);
-		return answer.body.data.results;
-	};
+	const executions = async (workflowId: string) =>
+		await storedExecutions(n8n, ctx.workflowId(workflowId));
 
 	beforeAll(async () => {
 		mail = await startMailServer();

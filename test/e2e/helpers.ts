@@ -80,7 +80,12 @@ interface N8nLib {
 	startN8n(
 		n8nDir: string,
 		env: Env,
-	): Promise<{ url: string; stop(): Promise<void>; log(): string }>;
+	): Promise<{
+		url: string;
+		process: import('node:child_process').ChildProcess;
+		stop(): Promise<void>;
+		log(): string;
+	}>;
 	login(url: string, email: string, password: string): Promise<string>;
 	/** Runs a saved workflow from `trigger` over REST and waits for its success; the execution. */
 	runWorkflowByHand(
@@ -327,6 +332,12 @@ export interface E2eContext {
 	start(): Promise<{ url: string; cookie: string; log(): string }>;
 	/** Stops n8n when the file has its own; the shared one stays. */
 	stopN8n(): Promise<void>;
+	/**
+	 * Sends the file's own n8n `signal` and waits until it has exited: SIGKILL is an
+	 * out-of-memory kill; SIGTERM a `docker stop` or a deploy (n8n then waits for its
+	 * executions up to N8N_GRACEFUL_SHUTDOWN_TIMEOUT). The shared n8n is never killed.
+	 */
+	killN8n(signal: 'SIGKILL' | 'SIGTERM'): Promise<void>;
 	stop(): Promise<void>;
 }
 
@@ -443,6 +454,14 @@ export async function startE2e({
 			running = await n8n.startN8n(n8nDir, env);
 			const cookie = await n8n.login(running.url, OWNER.email, OWNER.password);
 			return { url: running.url, cookie, log: running.log };
+		},
+		async killN8n(signal) {
+			const child = running?.process;
+			running = undefined;
+			if (!child || child.exitCode !== null || child.signalCode !== null) return;
+			const exited = new Promise((resolve) => child.once('exit', resolve));
+			child.kill(signal);
+			await exited;
 		},
 		async stopN8n() {
 			if (running && process.env.CT_E2E_KEEP)
@@ -632,6 +651,9 @@ async function joinSharedN8n(sandbox: Partial<SandboxOptions>): Promise<E2eConte
 		async stopN8n() {
 			// The run's n8n serves the other files.
 		},
+		async killN8n() {
+			throw new Error('the shared n8n is not killed: start the file with ownN8n');
+		},
 		async stop() {
 			try {
 				// Unpublished while the sandbox is up: the triggers delete their webhooks there.
@@ -675,6 +697,30 @@ export async function webhookRegistered(handle: SandboxHandle): Promise<void> {
 		intervalMs: 200,
 		what: 'n8n to register its webhook with the sandbox',
 	});
+}
+
+/** The sandbox's notification log for one webhook: what the service made for it, and its status. */
+export function notificationLogOf(handle: SandboxHandle, webhookId: string) {
+	return handle.sandbox.world.store
+		.list('webhook_notification')
+		.filter(
+			(record) =>
+				(record.relationships?.webhook?.data as { id: string } | undefined)?.id === webhookId,
+		);
+}
+
+/** The executions n8n stored for a workflow (its id in n8n), newest first, over REST. */
+export async function storedExecutions(
+	n8n: { url: string; cookie: string },
+	workflowId: string,
+): Promise<Array<{ id: string; mode: string; status: string; stoppedAt: string | null }>> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const answer = await rest(n8n.url, n8n.cookie, 'GET', `/executions?filter=${filter}`);
+	if (answer.status !== 200)
+		throw new Error(
+			`GET /rest/executions answered ${answer.status}: ${JSON.stringify(answer.body)}`,
+		);
+	return answer.body.data.results;
 }
 
 /** The webhooks registered with the sandbox right now. */
@@ -730,11 +776,33 @@ export interface Collector {
 	// Items arrive as JSON and are read field by field.
 	// eslint-disable-next-line @typescript-eslint/no-explicit-any
 	items: any[];
+	/**
+	 * While true, an item is kept (in `items`) and not answered: the execution that sent it
+	 * waits there, mid-run, until `open()` or until its n8n dies.
+	 */
+	held: boolean;
+	/** Answers the items held, and every later one at once. */
+	open(): void;
 	close(): Promise<void>;
 }
 
 export async function startCollector(): Promise<Collector> {
-	const collector: Collector = { url: '', items: [], close: async () => undefined };
+	const waiting: http.ServerResponse[] = [];
+	const answer = (response: http.ServerResponse) => {
+		if (response.destroyed) return;
+		response.writeHead(200, { 'Content-Type': 'application/json' });
+		response.end('{"ok":true}');
+	};
+	const collector: Collector = {
+		url: '',
+		items: [],
+		held: false,
+		open() {
+			collector.held = false;
+			for (const response of waiting.splice(0)) answer(response);
+		},
+		close: async () => undefined,
+	};
 	const server = http.createServer((request, response) => {
 		const chunks: Buffer[] = [];
 		request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -745,8 +813,8 @@ export async function startCollector(): Promise<Collector> {
 			} catch {
 				collector.items.push({ unparsable: text });
 			}
-			response.writeHead(200, { 'Content-Type': 'application/json' });
-			response.end('{"ok":true}');
+			if (collector.held) waiting.push(response);
+			else answer(response);
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

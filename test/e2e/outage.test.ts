@@ -17,6 +17,7 @@ import {
 	ACTIVATION_QUIET_MS,
 	EXECUTION_QUIET_MS,
 	N8N_START_QUIET_MS,
+	notificationLogOf,
 	sandboxCredential,
 	SETUP_TIMEOUT,
 	sleep,
@@ -70,13 +71,7 @@ describe('e2e: n8n down longer than the service retries', () => {
 		ctx.handle.sandbox.world.store
 			.list('webhook')
 			.find((record) => record.attributes.url === webhookUrl);
-	const logOf = (webhookId: string) =>
-		ctx.handle.sandbox.world.store
-			.list('webhook_notification')
-			.filter(
-				(record) =>
-					(record.relationships?.webhook?.data as { id: string } | undefined)?.id === webhookId,
-			);
+	const logOf = (webhookId: string) => notificationLogOf(ctx.handle, webhookId);
 
 	/** A box tracked in the sandbox, with a customs hold played on it (three container.updated). */
 	async function customsHold(): Promise<string> {

@@ -33,6 +33,7 @@ import {
 	webhookRegistered,
 	type Collector,
 	type E2eContext,
+	storedExecutions,
 } from './helpers';
 
 const WORKFLOW_ID = 'e2eTrigger';
@@ -64,15 +65,7 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 	const n8nWebhook = async () =>
 		(await sandboxWebhooks()).find((webhook) => webhook.attributes.url === webhookUrl);
 	/** Executions of the workflow n8n has stored, through its REST API. */
-	const executions = async (): Promise<Array<{ mode: string; status: string }>> => {
-		const filter = encodeURIComponent(JSON.stringify({ workflowId: WORKFLOW_ID }));
-		const answer = await rest(n8n.url, n8n.cookie, 'GET', `/executions?filter=${filter}`);
-		if (answer.status !== 200)
-			throw new Error(
-				`GET /rest/executions answered ${answer.status}: ${JSON.stringify(answer.body)}`,
-			);
-		return answer.body.data.results;
-	};
+	const executions = async () => await storedExecutions(n8n, WORKFLOW_ID);
 	const executionCount = async () => (await executions()).length;
 	/** The stored executions once there are `count` and every one has ended. */
 	const executionsEnded = async (count: number, what: string) =>

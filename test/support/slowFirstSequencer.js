@@ -7,6 +7,7 @@ const Sequencer = require('@jest/test-sequencer').default;
 const LONGEST_FIRST = [
 	'test/e2e/queueMode.test.ts',
 	'test/e2e/outage.test.ts',
+	'test/e2e/kill.test.ts',
 	'test/engine/watch.test.ts',
 	'test/e2e/trigger.test.ts',
 	'test/sandbox/invariants.test.ts',

@@ -241,6 +241,23 @@ describe('the Alert text nodes, run on trigger items', () => {
 		});
 	});
 
+	it.each(['Alert text (placed)', 'Alert text (released)'])(
+		'%s: an alert run again after n8n died mid-execution says it may have come before; a first one says nothing',
+		async (name) => {
+			const change = name.includes('placed') ? 'placed' : 'cleared';
+			const first = Object.fromEntries(
+				linesOf.text((await run(name, trigger('customs', change), box)).text),
+			);
+			expect(first.Note).toBeUndefined();
+			const again = await run(name, { ...trigger('customs', change), rerun: true }, box);
+			const lines = linesOf.text(again.text);
+			expect(Object.fromEntries(lines).Note).toBe(
+				'n8n stopped while this alert was being sent: it may have reached you already',
+			);
+			expect(linesOf.blocks(again.blocks)).toEqual(lines);
+		},
+	);
+
 	it('are the same code in both branches and both examples', () => {
 		for (const workflow of [email, slack])
 			expect(code('Alert text (released)')).toBe(

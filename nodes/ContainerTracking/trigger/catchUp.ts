@@ -12,7 +12,7 @@ import { fetchPage, MAX_PAGE_SIZE, type ListPage } from '../transport/pagination
 import { containerTrackingRequest } from '../transport/request';
 import { MAX_BATCH_DELIVERIES, MAX_BATCH_ITEMS } from './deliveryBatches';
 import { deliveryContainerId, reportsAnything } from './deliveryItems';
-import { deliveryItem, type ItemOptions } from './notificationItems';
+import { deliveryItem, type DeliveryMark, type ItemOptions } from './notificationItems';
 import { repeatStoreFor, triggerScope } from './repeats';
 
 /**
@@ -56,7 +56,19 @@ export interface CatchUpSettings {
 	items: ItemOptions;
 	/** Whether live deliveries are checked for repeats (the node's option). */
 	deduplicate: boolean;
+	/**
+	 * Whether this process's first read also hands the notifications answered within
+	 * RECOVERY_WINDOW_MS to an execution that runs again those whose run was cut
+	 * (trigger/runJournal.ts): set when n8n has just started.
+	 */
+	recoverCutRuns?: boolean;
 }
+
+/**
+ * How far back, before the newest notification, a restart looks for runs that were cut: an
+ * execution still running this long after its notification was answered is not looked for.
+ */
+export const RECOVERY_WINDOW_MS = 15 * 60_000;
 
 /** Ids kept in static data, at most: those newer than where the next read starts. */
 const CAUGHT_UP_KEPT = 20_000;
@@ -241,11 +253,33 @@ async function deliveryOf(context: ITriggerFunctions, entry: LoggedNotification)
 function caughtUpItems(
 	body: unknown,
 	settings: CatchUpSettings,
+	mark: DeliveryMark = 'caught_up',
 ): { items: IDataObject[]; containerId?: string } | undefined {
 	const delivery = deliveryCore.safeParse(body);
 	if (!delivery.success) return undefined;
 	if (!reportsAnything(delivery.data, settings.items)) return { items: [] };
-	return { items: [deliveryItem(body, true)], containerId: deliveryContainerId(delivery.data) };
+	return { items: [deliveryItem(body, mark)], containerId: deliveryContainerId(delivery.data) };
+}
+
+/**
+ * The restart check: the notifications the service had answered within RECOVERY_WINDOW_MS, each
+ * as a `recovering` item, oldest first; the execution keeps those whose run was cut
+ * (trigger/durableRepeats.ts, `newNotificationItems`). Their bodies come with the log's pages.
+ */
+async function handOverAnswered(
+	context: ITriggerFunctions,
+	answered: LoggedNotification[],
+	settings: CatchUpSettings,
+	add: (id: string, containerId: string | undefined, items: IDataObject[]) => void,
+): Promise<void> {
+	const oldestFirst = [...answered].sort(
+		(a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id),
+	);
+	for (const entry of oldestFirst) {
+		const body = await deliveryOf(context, entry);
+		const handed = body === undefined ? undefined : caughtUpItems(body, settings, 'recovering');
+		if (handed && handed.items.length > 0) add(entry.id, handed.containerId, handed.items);
+	}
 }
 
 type CaughtUpIds = Record<string, number>;
@@ -309,15 +343,21 @@ export async function catchUp(
 		? (newest: number) => readStart(memory, newest, settings)
 		: lookBackFrom;
 	const entries = await readLog(context, from);
+	const recovering = !memory.lookedBack && settings.recoverCutRuns === true;
 	memory.lookedBack = true;
 	const newest = entries.reduce((latest, entry) => Math.max(latest, entry.createdAt), 0);
 
 	const now = Date.now();
 	const known = (staticData.caughtUp ?? {}) as CaughtUpIds;
 	const stillPending = new Set<string>();
+	const answered: LoggedNotification[] = [];
 	for (const entry of entries) {
 		if (!entry.webhookId || !webhookIds.includes(entry.webhookId)) continue;
-		if (entry.status === 'succeeded' || known[entry.id] !== undefined) continue;
+		if (entry.status === 'succeeded') {
+			if (recovering && entry.createdAt >= newest - RECOVERY_WINDOW_MS) answered.push(entry);
+			continue;
+		}
+		if (known[entry.id] !== undefined) continue;
 		// A value no table lists is taken as not delivered: a notification is never dropped for it.
 		if (entry.status === 'pending') {
 			stillPending.add(entry.id);
@@ -365,6 +405,8 @@ export async function catchUp(
 		byContainer.clear();
 		emitBatch();
 	};
+	// A restart check's executions get keys of their own: another restart must run them again.
+	let keyPrefix = 'container-tracking';
 	const emitBatch = () => {
 		if (batch.length === 0) return;
 		const ids = batch.map((entry) => entry.id);
@@ -372,7 +414,7 @@ export async function catchUp(
 			[context.helpers.returnJsonArray(batch.flatMap((entry) => entry.items))],
 			undefined,
 			undefined,
-			`container-tracking:${context.getWorkflow().id ?? ''}:${context.getNode().id}:${createHash('sha256').update(ids.join(',')).digest('hex').slice(0, 32)}`,
+			`${keyPrefix}:${context.getWorkflow().id ?? ''}:${context.getNode().id}:${createHash('sha256').update(ids.join(',')).digest('hex').slice(0, 32)}`,
 		);
 		startedCount += batch.length;
 		executions += 1;
@@ -414,6 +456,16 @@ export async function catchUp(
 		const readFrom = readStart(memory, newest || now, settings);
 		staticData.catchUpFrom = readFrom;
 		staticData.caughtUp = pruned(caughtUp, readFrom);
+		emitDue();
+	}
+	if (answered.length > 0 && !stopped()) {
+		keyPrefix = `container-tracking-restart-${now}`;
+		await handOverAnswered(context, answered, settings, (id, containerId, items) => {
+			const key = containerId ? `container:${containerId}` : `notification:${id}`;
+			const entries = byContainer.get(key);
+			if (entries) entries.push({ id, items });
+			else byContainer.set(key, [{ id, items }]);
+		});
 		emitDue();
 	}
 	if (memory.backlog.size > 0)

@@ -5,8 +5,9 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
-import { deliveryOf } from './notificationItems';
+import { deliveryOf, isRecovering } from './notificationItems';
 import { triggerScope } from './repeats';
+import { cutAmong, isRunKey, openRuns, runKey } from './runJournal';
 
 /**
  * The durable half of repeat detection, run inside the execution a delivery started. A trigger's
@@ -39,7 +40,7 @@ const VERIFY_AFTER_MS = 2_000;
 /** …and once more this much after a check that found nothing missing. */
 const FINAL_VERIFY_AFTER_MS = 30_000;
 
-interface TriggerRecords {
+export interface TriggerRecords {
 	/** Records of this trigger in this process, one after the other. */
 	queue: Promise<unknown>;
 	/** Ids this process recorded, with when; oldest first. */
@@ -56,7 +57,7 @@ interface TriggerRecords {
 
 const triggers = new Map<string, TriggerRecords>();
 
-function recordsOf(scope: string): TriggerRecords {
+export function recordsOf(scope: string): TriggerRecords {
 	let records = triggers.get(scope);
 	if (!records) {
 		records = { queue: Promise.resolve(), recent: new Map(), waiting: false };
@@ -86,7 +87,7 @@ function recentIds(records: TriggerRecords, now: number): string[] {
 }
 
 /** Records `ids` in n8n's store for this trigger node; `new` lists those it did not hold. */
-async function recordInStore(context: IExecuteFunctions, ids: string[]) {
+export async function recordInStore(context: IExecuteFunctions, ids: string[]) {
 	return await context.helpers.checkProcessedAndRecord(ids, 'node', {
 		mode: 'entries',
 		maxEntries: DURABLE_KEYS,
@@ -94,7 +95,7 @@ async function recordInStore(context: IExecuteFunctions, ids: string[]) {
 }
 
 /** Runs `work` after the records of this trigger in this process that came before it. */
-function inTurn<T>(records: TriggerRecords, work: () => Promise<T>): Promise<T> {
+export function inTurn<T>(records: TriggerRecords, work: () => Promise<T>): Promise<T> {
 	const turn = records.queue.then(work);
 	records.queue = turn.catch(() => undefined);
 	return turn;
@@ -160,7 +161,8 @@ async function recordBatch(records: TriggerRecords, batch: Batch): Promise<Set<s
 	const others = recentIds(records, now).filter((id) => !batch.ids.has(id));
 	const result = await recordInStore(context, [...ids, ...others]);
 	const fresh = new Set(result.new.map(String).filter((id) => batch.ids.has(id)));
-	for (const id of fresh) records.recent.set(id, now);
+	// A journal key is removed when its run ends: putting it back would reopen the run.
+	for (const id of fresh) if (!isRunKey(id)) records.recent.set(id, now);
 	scheduleCheck(records, VERIFY_AFTER_MS);
 	return fresh;
 }
@@ -183,35 +185,71 @@ async function newAmong(context: IExecuteFunctions, keys: string[]): Promise<Set
 	return new Set(mine.filter((key) => fresh.has(key)));
 }
 
+export interface SelectedItems {
+	items: INodeExecutionData[];
+	/**
+	 * The journal keys this execution opened (trigger/runJournal.ts): to be closed when it ends.
+	 * Empty when `journal` was off.
+	 */
+	opened: string[];
+}
+
+const ids = (items: INodeExecutionData[]) =>
+	items.map((item) => notificationIdOf(item.json)).filter((key): key is string => !!key);
+
+/** The items marked as a run again of notifications that ran before (`rerun: true`). */
+const markedRerun = (items: INodeExecutionData[]) =>
+	items.map((item) =>
+		notificationIdOf(item.json) ? { ...item, json: { ...item.json, rerun: true } } : item,
+	);
+
 /**
  * The items to pass on: those of notifications no execution recorded before (an execution may
  * hold the items of several notifications: trigger/deliveryBatches.ts), and items that name no
- * notification.
+ * notification. With `journal`, the run of each notification passed on is opened in the journal
+ * (trigger/runJournal.ts) in the same record. Marked `rerun: true` and passed on whole: an
+ * execution retried by hand in n8n (a person's choice, not a repeat), and of the notifications
+ * the restart check hands over (`recovering` items), those whose run was cut.
  */
 export async function newNotificationItems(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
 	deduplicate: boolean,
-): Promise<INodeExecutionData[]> {
+	journal: boolean,
+): Promise<SelectedItems> {
+	const mode = context.getMode();
 	// A test event (the editor's "Listen for Test Event") may be sent again on purpose, and an
 	// unsaved workflow has no id to record under.
-	if (!deduplicate || context.getMode() === 'manual' || !context.getWorkflow().id) return items;
-	const keys = items
-		.map((item) => notificationIdOf(item.json))
-		.filter((key): key is string => key !== undefined);
-	if (keys.length === 0) return items;
+	if (!deduplicate || mode === 'manual' || !context.getWorkflow().id) return { items, opened: [] };
+	const recovering = items.filter((item) => isRecovering(item.json));
+	const delivered = items.filter((item) => !isRecovering(item.json));
+	const keys = ids(delivered);
 	try {
-		const fresh = await newAmong(context, keys);
-		return items.filter((item) => {
+		if (mode === 'retry') {
+			const opened = journal ? await openRuns(context, keys) : [];
+			return { items: markedRerun(delivered), opened };
+		}
+		const cut =
+			recovering.length > 0 ? await cutAmong(context, ids(recovering)) : new Set<string>();
+		const rerun = recovering.filter((item) => cut.has(notificationIdOf(item.json) ?? ''));
+		const fresh =
+			keys.length === 0
+				? new Set<string>()
+				: await newAmong(context, journal ? [...keys, ...keys.map(runKey)] : keys);
+		const passed = delivered.filter((item) => {
 			const key = notificationIdOf(item.json);
 			return key === undefined || fresh.has(key);
 		});
+		const opened = [...(journal ? [...cut].map(runKey) : []), ...[...fresh].filter(isRunKey)];
+		return { items: [...markedRerun(rerun), ...passed], opened };
 	} catch (error) {
-		// A lost notification is worse than one reported twice: when n8n's store fails, go on.
+		// A lost notification is worse than one reported twice: when n8n's store fails, go on with
+		// the deliveries. The restart check's notifications mostly ran already: they wait for the
+		// next restart rather than all run again.
 		context.logger.warn('Container tracking: could not record the notification ids', {
 			notificationIds: [...new Set(keys)].slice(0, 20),
 			error: (error as Error).message,
 		});
-		return items;
+		return { items: delivered, opened: [] };
 	}
 }

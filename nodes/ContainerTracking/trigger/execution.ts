@@ -7,6 +7,7 @@ import { latestStatePerContainer } from './latestState';
 import { markOutdatedStates, rememberStates } from './newestStates';
 import { deliveryOf, notificationItems, type ItemOptions } from './notificationItems';
 import { triggerScope } from './repeats';
+import { closeRunsAtEnd, executionEndHooks } from './runJournal';
 
 /** Output: one item per change (and per hold or fee), or one per container. */
 export const OUTPUT_CHANGES = 'changes';
@@ -18,17 +19,21 @@ function itemsOf(item: INodeExecutionData, options: ItemOptions): INodeExecution
 	const delivery = body && deliveryCore.safeParse(body);
 	if (!delivery?.success) return [item];
 	const made = notificationItems(delivery.data, body, options);
-	const caughtUp = item.json.caught_up === true;
+	const marks = {
+		...(item.json.caught_up === true ? { caught_up: true } : {}),
+		...(item.json.rerun === true ? { rerun: true } : {}),
+	};
 	return made.map((json) => ({
-		json: caughtUp && !options.raw ? { ...json, caught_up: true } : json,
+		json: options.raw ? json : { ...json, ...marks },
 		pairedItem: item.pairedItem,
 	}));
 }
 
 /**
  * What runs in the execution a delivery (or a batch of deliveries, trigger/deliveryBatches.ts,
- * or the catch-up) started: notifications an earlier execution recorded stop here
- * (trigger/durableRepeats.ts); the others become the workflow's items; the containers deliveries
+ * or the catch-up, or the restart check) started: notifications an earlier execution recorded
+ * stop here (trigger/durableRepeats.ts), unless their run was cut or the execution is retried
+ * by hand (`rerun: true`, trigger/runJournal.ts); the others become the workflow's items; the containers deliveries
  * did not include, or included older than an earlier execution gave them (trigger/newestStates.ts),
  * are looked up (trigger/containerLookup.ts), here rather than while a delivery waits for its
  * answer, with the execution's time to ride out an outage; then, when asked, one item per
@@ -42,7 +47,15 @@ export async function triggerExecution(
 	const input = context
 		.getInputData()
 		.map((item, index) => ({ ...item, pairedItem: { item: index } }));
-	const fresh = await newNotificationItems(context, input, options.deduplicate);
+	// The runs this execution opens are closed when it ends (trigger/runJournal.ts).
+	const journal = executionEndHooks(context) !== undefined;
+	const { items: fresh, opened } = await newNotificationItems(
+		context,
+		input,
+		options.deduplicate,
+		journal,
+	);
+	closeRunsAtEnd(context, opened);
 	const items = fresh.flatMap((item) => itemsOf(item, options));
 	if (options.raw || items.length === 0) return [items];
 	const jsons = items.map((item) => item.json);

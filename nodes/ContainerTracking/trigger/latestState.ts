@@ -51,6 +51,7 @@ function folded(group: INodeExecutionData[]): INodeExecutionData {
 		changes: jsons.map(changeOf),
 	};
 	if (jsons.some((item) => item.caught_up === true)) json.caught_up = true;
+	if (jsons.some((item) => item.rerun === true)) json.rerun = true;
 	const lookupErrors = unique(jsons.map((item) => item.container_lookup_error));
 	if (!state && lookupErrors.length > 0) json.container_lookup_error = lookupErrors.join('; ');
 	const pairedItem = group.flatMap((item) => pairedOf(item));

@@ -51,8 +51,7 @@ function stateOf(item: IDataObject): (Given & { id: string; state: IDataObject }
 }
 
 const isOlder = (given: Given, than: Given): boolean =>
-	given.asOf < than.asOf ||
-	(given.asOf === than.asOf && given.fingerprint !== than.fingerprint);
+	given.asOf < than.asOf || (given.asOf === than.asOf && given.fingerprint !== than.fingerprint);
 
 /**
  * Marks the items whose state is older than one an earlier execution of this trigger gave, or

@@ -36,8 +36,26 @@ export function notificationItems(
  */
 const DELIVERY = 'container_tracking_delivery';
 
-export function deliveryItem(body: unknown, caughtUp = false): IDataObject {
-	return { [DELIVERY]: body as IDataObject, ...(caughtUp ? { caught_up: true } : {}) };
+/**
+ * Marks a carried notification: `caught_up`, the service gave up delivering it
+ * (trigger/catchUp.ts); `recovering`, the service had it answered lately, and it runs again only
+ * when its run was cut (trigger/runJournal.ts).
+ */
+export type DeliveryMark = 'caught_up' | 'recovering';
+
+const RECOVERING = 'container_tracking_recovering';
+
+export function deliveryItem(body: unknown, mark?: DeliveryMark): IDataObject {
+	return {
+		[DELIVERY]: body as IDataObject,
+		...(mark === 'caught_up' ? { caught_up: true } : {}),
+		...(mark === 'recovering' ? { [RECOVERING]: true } : {}),
+	};
+}
+
+/** Whether an execution's item is a notification the restart check handed over. */
+export function isRecovering(item: IDataObject): boolean {
+	return item[RECOVERING] === true;
 }
 
 /** The notification an execution's item carries; undefined for any other item. */

@@ -1,0 +1,221 @@
+// n8n dies in the middle of its executions, in a real n8n with the packed package: a workflow whose
+// trigger feeds an HTTP Request to a collector that can hold its answer, so that executions wait
+// there, mid-run, after the service had every notification answered 2xx. n8n is then killed
+// (SIGKILL, as an out-of-memory kill does) or stopped (SIGTERM past its graceful-shutdown timeout,
+// as `docker stop` and deploys do) at that chosen point, and started again. Every notification
+// whose execution was cut runs again, once, its items marked `rerun: true`, soon after n8n serves
+// again; one whose execution had ended runs no more; and n8n's own Retry of a crashed execution
+// runs its notifications (nodes/ContainerTracking/trigger/runJournal.ts).
+import { withCheckDigit } from '../../sandbox/world/containerNumbers';
+import { byClock, generous } from '../support/bounds';
+import { eventually, trackContainer } from '../support/sandbox';
+import {
+	ACTIVATION_QUIET_MS,
+	CREDENTIAL,
+	EXECUTION_QUIET_MS,
+	N8N_START_QUIET_MS,
+	notificationLogOf,
+	postToCollector,
+	rest,
+	sandboxCredential,
+	SETUP_TIMEOUT,
+	startCollector,
+	startE2e,
+	storedExecutions,
+	TEARDOWN_TIMEOUT,
+	TRIGGER_TYPE,
+	webhookRegistered,
+	workflow,
+	type Collector,
+	type E2eContext,
+} from './helpers';
+
+const WORKFLOW_ID = 'ctKilledRuns';
+const WEBHOOK_ID = '5d7c2e91-4b3a-4f6e-8c1d-9a2b3c4d5e6f';
+/** n8n's wait for its executions on SIGTERM (seconds): the collector holds them longer. */
+const GRACEFUL_SHUTDOWN_SECONDS = 2;
+/**
+ * After n8n serves again: the workflow activated, the watch's first check 2 s later
+ * (trigger/watch.ts FIRST_CHECK_AFTER_MS) reads the log and starts the runs again.
+ */
+const RERUN_MS = byClock(2_000) + generous(ACTIVATION_QUIET_MS + 2 * EXECUTION_QUIET_MS);
+/** One case: two n8n starts, three customs holds played and collected, a minute quietly. */
+const TEST_TIMEOUT =
+	byClock(GRACEFUL_SHUTDOWN_SECONDS * 1000) + generous(N8N_START_QUIET_MS + 60_000);
+
+interface CollectedItem {
+	notification_id?: string;
+	rerun?: boolean;
+}
+
+describe('e2e: n8n killed or stopped while its executions run', () => {
+	let ctx: E2eContext;
+	let collector: Collector;
+	let n8n: { url: string; cookie: string; log(): string };
+	let serial = 0;
+
+	const executions = async () => await storedExecutions(n8n, WORKFLOW_ID);
+	/** Every stored execution has ended. */
+	const executionsEnded = async (what: string) =>
+		await eventually(
+			async () => {
+				const found = await executions();
+				return found.every(({ status }) => !['new', 'running'].includes(status))
+					? found
+					: undefined;
+			},
+			{ timeoutMs: generous(2 * EXECUTION_QUIET_MS), what },
+		);
+	const notificationsOf = (webhookId: string) => notificationLogOf(ctx.handle, webhookId);
+	const webhookId = () =>
+		ctx.handle.sandbox.world.store
+			.list('webhook')
+			.find((record) => String(record.attributes.url).includes(WEBHOOK_ID))!.id;
+	const collected = (from = 0): CollectedItem[] => collector.items.slice(from);
+	const idsIn = (items: CollectedItem[]) =>
+		new Set(items.map((item) => item.notification_id).filter(Boolean));
+	const countsById = (items: CollectedItem[]) => {
+		const counts = new Map<string, number>();
+		for (const item of items)
+			if (item.notification_id)
+				counts.set(item.notification_id, (counts.get(item.notification_id) ?? 0) + 1);
+		return counts;
+	};
+
+	/**
+	 * Customs holds played on `boxes` new boxes, until the service had each of their notifications
+	 * answered 2xx (it sends none of them again) and the collector got every one's items: with the
+	 * collector holding, each execution then waits there.
+	 */
+	async function holdsAnsweredAndCollected(boxes: number): Promise<string[]> {
+		const id = webhookId();
+		const before = new Set(notificationsOf(id).map((record) => record.id));
+		for (let box = 0; box < boxes; box++) {
+			const number = withCheckDigit(`MSKU${810_000 + ++serial * 7}`);
+			const { containerIds } = await trackContainer(ctx.handle, number, 'MAEU');
+			const played = await ctx.handle.control.post(
+				`/containers/${containerIds[0]}/scenarios/customs_hold`,
+				{ gap_seconds: 0 },
+			);
+			expect(played.status).toBe(202);
+		}
+		return await eventually(
+			() => {
+				const mine = notificationsOf(id).filter((record) => !before.has(record.id));
+				const ids = mine.map((record) => record.id);
+				const collectedIds = idsIn(collected());
+				return mine.length >= 3 * boxes &&
+					mine.every((record) => record.attributes.delivery_status === 'succeeded') &&
+					ids.every((notification) => collectedIds.has(notification))
+					? ids
+					: undefined;
+			},
+			{
+				timeoutMs: generous(ACTIVATION_QUIET_MS + 2 * EXECUTION_QUIET_MS),
+				what: `the notifications of ${boxes} customs holds answered and collected`,
+			},
+		);
+	}
+
+	beforeAll(async () => {
+		collector = await startCollector();
+		ctx = await startE2e({
+			sandbox: { trackingDelaySeconds: 0 },
+			extra: { N8N_GRACEFUL_SHUTDOWN_TIMEOUT: String(GRACEFUL_SHUTDOWN_SECONDS) },
+			ownN8n: true,
+		});
+		await ctx.importCredentials([sandboxCredential()]);
+		await ctx.importWorkflow(
+			workflow(WORKFLOW_ID, 'E2E runs cut by a kill', [
+				{
+					name: 'Container updated',
+					type: TRIGGER_TYPE,
+					typeVersion: 1.2,
+					webhookId: WEBHOOK_ID,
+					credentials: { containerTrackingApi: CREDENTIAL },
+					parameters: { registration: 'automatic', events: ['container.updated'], options: {} },
+				},
+				postToCollector('Send to collector', collector, ['Container updated']),
+			]),
+		);
+		await ctx.activate(WORKFLOW_ID);
+		n8n = await ctx.start();
+		await webhookRegistered(ctx.handle);
+	}, SETUP_TIMEOUT);
+
+	afterAll(async () => {
+		collector?.open();
+		await ctx?.stop();
+		await collector?.close();
+	}, TEARDOWN_TIMEOUT);
+
+	it.each([
+		['killed (SIGKILL)', 'SIGKILL' as const],
+		['stopped past its graceful-shutdown timeout (SIGTERM)', 'SIGTERM' as const],
+	])(
+		'n8n %s: every cut run runs again once, marked rerun; a finished one never',
+		async (_label, signal) => {
+			const caseStart = collector.items.length;
+			// A customs hold whose executions end before n8n dies.
+			collector.open();
+			const finished = await holdsAnsweredAndCollected(1);
+			await executionsEnded('the executions of the finished hold');
+
+			// Two customs holds whose executions wait at the collector when n8n dies.
+			collector.held = true;
+			const cut = await holdsAnsweredAndCollected(2);
+			const firstRun = countsById(collected()).entries();
+			const itemsPerNotification = new Map([...firstRun].filter(([id]) => cut.includes(id)));
+			await ctx.killN8n(signal);
+
+			const from = collector.items.length;
+			collector.open();
+			n8n = await ctx.start();
+			await eventually(
+				() => {
+					const again = idsIn(collected(from));
+					return cut.every((id) => again.has(id)) ? true : undefined;
+				},
+				{ timeoutMs: RERUN_MS, what: 'every cut notification run again' },
+			);
+			await executionsEnded('the runs again');
+
+			const after = collected(from);
+			// Each cut notification ran again once: its items as many as in its first run.
+			const counts = countsById(after);
+			for (const id of cut)
+				expect([id, counts.get(id)]).toEqual([id, itemsPerNotification.get(id)]);
+			// Nothing else ran: not the finished hold, and no new notification meanwhile.
+			expect([...counts.keys()].sort()).toEqual([...cut].sort());
+			for (const id of finished) expect(counts.has(id)).toBe(false);
+			// Each item says it is a run again.
+			expect(after.every((item) => item.rerun === true)).toBe(true);
+			// The first runs said nothing of the kind.
+			expect(
+				collected(caseStart)
+					.slice(0, from - caseStart)
+					.some((item) => item.rerun),
+			).toBe(false);
+		},
+		TEST_TIMEOUT,
+	);
+
+	it(
+		"n8n's Retry of a crashed execution runs its notifications, marked rerun",
+		async () => {
+			const crashed = (await executions()).find(({ status }) => status === 'crashed');
+			expect(crashed).toBeDefined();
+			const from = collector.items.length;
+			const retried = await rest(n8n.url, n8n.cookie, 'POST', `/executions/${crashed!.id}/retry`, {
+				loadWorkflow: false,
+			});
+			expect(retried.status).toBe(200);
+			const items = await eventually(
+				() => (collected(from).length > 0 ? collected(from) : undefined),
+				{ timeoutMs: generous(EXECUTION_QUIET_MS), what: 'the retried execution collected' },
+			);
+			expect(items.every((item) => item.notification_id && item.rerun === true)).toBe(true);
+		},
+		generous(2 * EXECUTION_QUIET_MS),
+	);
+});

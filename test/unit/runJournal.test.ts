@@ -1,0 +1,159 @@
+// The run journal on its own (nodes/ContainerTracking/trigger/runJournal.ts): which notifications'
+// runs are open in n8n's store, what an execution's end closes, and what the restart check runs
+// again. The store below keeps a node's list as n8n's does; n8n's end-of-execution hook is the
+// list of handlers an execution adds, called where a test ends the execution. (Killed in a real
+// n8n: test/e2e/kill.test.ts.)
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { ContainerTrackingTrigger } from '../../nodes/ContainerTracking/ContainerTrackingTrigger.node';
+import { notificationIdOf } from '../../nodes/ContainerTracking/trigger/durableRepeats';
+import { deliveryItem } from '../../nodes/ContainerTracking/trigger/notificationItems';
+
+let stores = 0;
+
+function storeLikeN8ns() {
+	const workflowId = `journal-${++stores}`;
+	let saved: string[] = [];
+	return {
+		workflowId,
+		saved: () => [...saved],
+		async checkProcessedAndRecord(items: string[]) {
+			const read = [...saved];
+			const fresh = items.filter((item) => !read.includes(item));
+			saved = [...read, ...fresh];
+			return { new: fresh, processed: items.filter((item) => read.includes(item)) };
+		},
+		async removeProcessed(items: string[]) {
+			saved = saved.filter((item) => !items.includes(item));
+		},
+	};
+}
+
+interface Execution {
+	context: IExecuteFunctions;
+	/** n8n ends the execution: its end-of-execution handlers run. */
+	end(): Promise<void>;
+}
+
+function executionOf(
+	store: ReturnType<typeof storeLikeN8ns>,
+	items: IDataObject[],
+	{ mode = 'webhook', hooks = true }: { mode?: string; hooks?: boolean } = {},
+): Execution {
+	const handlers: Array<() => Promise<void>> = [];
+	const context = {
+		getInputData: (): INodeExecutionData[] => items.map((json) => ({ json })),
+		getNodeParameter: (name: string) => (name === 'options' ? {} : 'changes'),
+		getWorkflow: () => ({ id: store.workflowId }),
+		getMode: () => mode,
+		logger: { warn: () => undefined },
+		getNode: () => ({ id: 'trigger-1' }),
+		helpers: {
+			checkProcessedAndRecord: store.checkProcessedAndRecord,
+			removeProcessed: store.removeProcessed,
+		},
+		additionalData: hooks
+			? {
+					hooks: {
+						addHandler: (_name: string, handler: () => Promise<void>) => handlers.push(handler),
+					},
+				}
+			: {},
+	} as unknown as IExecuteFunctions;
+	return {
+		context,
+		end: async () => {
+			for (const handler of handlers) await handler();
+		},
+	};
+}
+
+const run = async (execution: Execution) =>
+	(await new ContainerTrackingTrigger().execute.call(execution.context))[0].map(
+		(item) => item.json,
+	);
+
+const delivered = (id: string) => ({ notification_id: id });
+const recovering = (id: string) => deliveryItem({ data: { id } }, 'recovering');
+const openRuns = (store: ReturnType<typeof storeLikeN8ns>) =>
+	store
+		.saved()
+		.filter((key) => key.startsWith('run:'))
+		.sort();
+
+describe('the run journal', () => {
+	// The store's later checks (trigger/durableRepeats.ts) wait on timers: fake ones.
+	beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask'] }));
+	afterEach(() => jest.useRealTimers());
+
+	it('an execution opens the run of each notification it runs, and closes it when it ends', async () => {
+		const store = storeLikeN8ns();
+		const execution = executionOf(store, [delivered('n-1'), delivered('n-2')]);
+		expect(await run(execution)).toHaveLength(2);
+		expect(openRuns(store)).toEqual(['run:n-1', 'run:n-2']);
+		await execution.end();
+		expect(openRuns(store)).toEqual([]);
+		// The notifications stay recorded: a copy later still starts nothing.
+		expect(await run(executionOf(store, [delivered('n-1')]))).toEqual([]);
+	});
+
+	it('after a cut, the restart check runs again only the notifications whose run is open, marked rerun, once', async () => {
+		const store = storeLikeN8ns();
+		// n-1 and n-2 ran in an execution n8n never ended (killed); n-3's ended.
+		await run(executionOf(store, [delivered('n-1'), delivered('n-2')]));
+		const finished = executionOf(store, [delivered('n-3')]);
+		await run(finished);
+		await finished.end();
+		const before = store.saved();
+
+		const check = executionOf(store, ['n-1', 'n-2', 'n-3'].map(recovering));
+		const rerun = await run(check);
+		expect(rerun.map(notificationIdOf)).toEqual(['n-1', 'n-2']);
+		expect(rerun.every((item) => item.rerun === true)).toBe(true);
+		// The check added nothing to the store: n-3's run is not opened by looking at it.
+		expect(store.saved().sort()).toEqual(before.sort());
+		await check.end();
+		expect(openRuns(store)).toEqual([]);
+		// A second restart finds nothing to run again.
+		expect(await run(executionOf(store, ['n-1', 'n-2', 'n-3'].map(recovering)))).toEqual([]);
+	});
+
+	it('a restart check cut in its turn leaves the runs open for the next one', async () => {
+		const store = storeLikeN8ns();
+		await run(executionOf(store, [delivered('n-1')]));
+		await run(executionOf(store, [recovering('n-1')]));
+		const next = await run(executionOf(store, [recovering('n-1')]));
+		expect(next.map(notificationIdOf)).toEqual(['n-1']);
+	});
+
+	it("a copy that comes while its original runs leaves the original's run open; one after it ended closes what it opened", async () => {
+		const store = storeLikeN8ns();
+		const original = executionOf(store, [delivered('n-1')]);
+		await run(original);
+		const early = executionOf(store, [delivered('n-1')]);
+		expect(await run(early)).toEqual([]);
+		await early.end();
+		expect(openRuns(store)).toEqual(['run:n-1']);
+		await original.end();
+		const late = executionOf(store, [delivered('n-1')]);
+		expect(await run(late)).toEqual([]);
+		await late.end();
+		expect(openRuns(store)).toEqual([]);
+	});
+
+	it('an execution retried by hand in n8n runs its notifications again, marked rerun', async () => {
+		const store = storeLikeN8ns();
+		const first = executionOf(store, [delivered('n-1')]);
+		await run(first);
+		await first.end();
+		const retried = await run(executionOf(store, [delivered('n-1')], { mode: 'retry' }));
+		expect(retried).toEqual([{ notification_id: 'n-1', rerun: true }]);
+	});
+
+	it("without n8n's end-of-execution hook nothing is opened, so a restart runs nothing again", async () => {
+		const store = storeLikeN8ns();
+		expect(await run(executionOf(store, [delivered('n-1')], { hooks: false }))).toHaveLength(1);
+		expect(openRuns(store)).toEqual([]);
+		expect(await run(executionOf(store, [recovering('n-1')]))).toEqual([]);
+	});
+});
