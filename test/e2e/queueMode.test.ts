@@ -44,9 +44,20 @@ const START_ALL_QUIET_MS = 2 * N8N_START_QUIET_MS;
  * take over 17 s, 5x three seconds).
  */
 const QUEUED_EXECUTION_QUIET_MS = 10_000;
+/**
+ * How much slower than quietly this run's cluster started (at least 1): the bounds on its
+ * queued executions scale with it, a clock of the test's own. Four n8n processes starting beside
+ * the suite's other files measure the load they will run under better than any constant.
+ */
+let clusterLoad = 1;
+/** At most this: the tests' own timeouts allow for it, so that a named bound always fails first. */
+const MAX_CLUSTER_LOAD = 3;
+const queuedExecutionsMs = (quietMs: number) => generous(quietMs) * clusterLoad;
 /** The longest test: every process stopped and started again, then the catch-up on a worker. */
 const TEST_TIMEOUT =
-	STOP_ALL_MS + generous(START_ALL_QUIET_MS + ACTIVATION_QUIET_MS + QUEUED_EXECUTION_QUIET_MS);
+	STOP_ALL_MS +
+	generous(START_ALL_QUIET_MS + ACTIVATION_QUIET_MS + 2 * QUEUED_EXECUTION_QUIET_MS) *
+		MAX_CLUSTER_LOAD;
 /** Real seconds between a customs hold's steps (the sandbox clock runs at real speed). */
 const HOLD_GAP_SECONDS = 1;
 /**
@@ -124,7 +135,15 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 				throw new Error(`n8n ${args[0]} failed:\n${(result.stderr + result.stdout).slice(-3000)}`);
 		}
 		rmSync(fixtures, { recursive: true, force: true });
+		const starting = Date.now();
 		await cluster.start();
+		clusterLoad = Math.min(
+			MAX_CLUSTER_LOAD,
+			Math.max(1, (Date.now() - starting) / START_ALL_QUIET_MS),
+		);
+		process.stdout.write(
+			`queue cluster started in ${((Date.now() - starting) / 1000).toFixed(1)} s: its executions' bounds x${clusterLoad.toFixed(2)}\n`,
+		);
 		cookie = await (await n8nLib()).login(cluster.mainUrl, OWNER.email, OWNER.password);
 		await eventually(async () => ((await n8nWebhooks()).length > 0 ? true : undefined), {
 			timeoutMs: generous(ACTIVATION_QUIET_MS),
@@ -176,7 +195,8 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 			expect(played.status).toBe(202);
 			await eventually(() => (total(workerExecutions('finished')) >= 3 ? true : undefined), {
 				// The last step plays two gaps after the first.
-				timeoutMs: byClock(2 * HOLD_GAP_SECONDS * 1000) + generous(QUEUED_EXECUTION_QUIET_MS),
+				timeoutMs:
+					byClock(2 * HOLD_GAP_SECONDS * 1000) + queuedExecutionsMs(QUEUED_EXECUTION_QUIET_MS),
 				intervalMs: 250,
 				what: 'three executions on the workers',
 			});
@@ -247,7 +267,7 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 			await eventually(
 				() => (total(workerExecutions('finished')) >= executionsBefore + 3 ? true : undefined),
 				{
-					timeoutMs: generous(QUEUED_EXECUTION_QUIET_MS),
+					timeoutMs: queuedExecutionsMs(QUEUED_EXECUTION_QUIET_MS),
 					intervalMs: 250,
 					what: 'the repeats to run on the workers',
 				},
@@ -314,7 +334,9 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 				{
 					// The main activates the workflow; its watch checks the webhook 2 s later
 					// (trigger/watch.ts FIRST_CHECK_AFTER_MS), turns it on and catches up, on the workers.
-					timeoutMs: byClock(2_000) + generous(ACTIVATION_QUIET_MS + 2 * QUEUED_EXECUTION_QUIET_MS),
+					timeoutMs:
+						byClock(2_000) +
+						queuedExecutionsMs(ACTIVATION_QUIET_MS + 2 * QUEUED_EXECUTION_QUIET_MS),
 					intervalMs: 500,
 					what: 'every missed alert sent',
 				},
