@@ -26,6 +26,8 @@ function storeLikeN8ns() {
 		async removeProcessed(items: string[]) {
 			saved = saved.filter((item) => !items.includes(item));
 		},
+		/** Another process's write of the list it read earlier. */
+		overwrite: (list: string[]) => (saved = [...list]),
 	};
 }
 
@@ -148,6 +150,38 @@ describe('the run journal', () => {
 		await first.end();
 		const retried = await run(executionOf(store, [delivered('n-1')], { mode: 'retry' }));
 		expect(retried).toEqual([{ notification_id: 'n-1', rerun: true }]);
+	});
+
+	it('a restart check retried by hand in n8n runs again only the runs still open', async () => {
+		const store = storeLikeN8ns();
+		await run(executionOf(store, [delivered('n-1')]));
+		const ended = executionOf(store, [delivered('n-2')]);
+		await run(ended);
+		await ended.end();
+		const retried = executionOf(store, [recovering('n-1'), recovering('n-2')], { mode: 'retry' });
+		const items = await run(retried);
+		expect(items.map(notificationIdOf)).toEqual(['n-1']);
+		expect(items[0].rerun).toBe(true);
+		await retried.end();
+		expect(openRuns(store)).toEqual([]);
+	});
+
+	it("removes again, two seconds later, a closed run another process's write put back (queue mode)", async () => {
+		const store = storeLikeN8ns();
+		const execution = executionOf(store, [delivered('n-1')]);
+		await run(execution);
+		// Another worker read the list while n-1's run was open…
+		const readByOther = store.saved();
+		await execution.end();
+		expect(openRuns(store)).toEqual([]);
+		// …and writes it back, with its own id, after the close.
+		store.overwrite([...readByOther, 'n-other']);
+		expect(openRuns(store)).toEqual(['run:n-1']);
+		await jest.advanceTimersByTimeAsync(2_000);
+		expect(openRuns(store)).toEqual([]);
+		expect(store.saved()).toContain('n-other');
+		// A restart now runs nothing again.
+		expect(await run(executionOf(store, [recovering('n-1')]))).toEqual([]);
 	});
 
 	it("without n8n's end-of-execution hook nothing is opened, so a restart runs nothing again", async () => {

@@ -45,6 +45,11 @@ export interface TriggerRecords {
 	queue: Promise<unknown>;
 	/** Ids this process recorded, with when; oldest first. */
 	recent: Map<string, number>;
+	/**
+	 * Journal keys this process removed, with when (trigger/runJournal.ts): another process's
+	 * write of a list read before the removal puts them back, so the checks remove them again.
+	 */
+	closed: Map<string, number>;
 	/** The latest execution's functions: the later checks run through them. */
 	context?: IExecuteFunctions;
 	/** When the next check is due, and how long after the previous event it was set. */
@@ -60,7 +65,7 @@ const triggers = new Map<string, TriggerRecords>();
 export function recordsOf(scope: string): TriggerRecords {
 	let records = triggers.get(scope);
 	if (!records) {
-		records = { queue: Promise.resolve(), recent: new Map(), waiting: false };
+		records = { queue: Promise.resolve(), recent: new Map(), closed: new Map(), waiting: false };
 		triggers.set(scope, records);
 	}
 	return records;
@@ -78,12 +83,22 @@ export function notificationIdOf(item: IDataObject | undefined): string | undefi
 	return typeof data?.id === 'string' && data.id ? data.id : undefined;
 }
 
-function recentIds(records: TriggerRecords, now: number): string[] {
-	for (const [id, at] of records.recent) {
-		if (at > now - RECENT_MS && records.recent.size <= RECENT_MAX) break;
-		records.recent.delete(id);
+/** The keys of `kept` this process touched within RECENT_MS (at most RECENT_MAX), oldest first. */
+function recentOf(kept: Map<string, number>, now: number): string[] {
+	for (const [id, at] of kept) {
+		if (at > now - RECENT_MS && kept.size <= RECENT_MAX) break;
+		kept.delete(id);
 	}
-	return [...records.recent.keys()];
+	return [...kept.keys()];
+}
+
+const recentIds = (records: TriggerRecords, now: number) => recentOf(records.recent, now);
+
+/** Remembers journal keys this process removed, and checks soon that they stay removed. */
+export function rememberClosed(records: TriggerRecords, keys: string[]): void {
+	const now = Date.now();
+	for (const key of keys) records.closed.set(key, now);
+	scheduleCheck(records, VERIFY_AFTER_MS);
 }
 
 /** Records `ids` in n8n's store for this trigger node; `new` lists those it did not hold. */
@@ -101,15 +116,30 @@ export function inTurn<T>(records: TriggerRecords, work: () => Promise<T>): Prom
 	return turn;
 }
 
-/** Checks that the recent ids are still in n8n's store; puts back any another write dropped. */
+/**
+ * Checks that the recent ids are still in n8n's store and the recently closed journal keys are
+ * not; puts back any id another write dropped and removes any key another write put back.
+ */
 async function checkRecent(records: TriggerRecords, delayMs: number): Promise<void> {
 	const context = records.context;
-	const ids = recentIds(records, Date.now());
-	if (!context || ids.length === 0) return;
+	const now = Date.now();
+	const ids = recentIds(records, now);
+	const closed = recentOf(records.closed, now);
+	if (!context || ids.length + closed.length === 0) return;
 	try {
-		const result = await recordInStore(context, ids);
-		// Something was dropped and is back: check again soon. Otherwise once more, later.
-		if (result.new.length > 0) scheduleCheck(records, VERIFY_AFTER_MS);
+		const result = await recordInStore(context, [...ids, ...closed]);
+		// The store checks only by recording: the closed keys go again, whether back or just added.
+		if (closed.length > 0)
+			await context.helpers.removeProcessed(closed, 'node', {
+				mode: 'entries',
+				maxEntries: DURABLE_KEYS,
+			});
+		const closedSet = new Set(closed);
+		const dropped = result.new.map(String).filter((id) => !closedSet.has(id));
+		const putBack = result.processed.map(String).filter((id) => closedSet.has(id));
+		// Something was dropped or put back, and is set right: check again soon. Otherwise once
+		// more, later.
+		if (dropped.length + putBack.length > 0) scheduleCheck(records, VERIFY_AFTER_MS);
 		else if (delayMs === VERIFY_AFTER_MS) scheduleCheck(records, FINAL_VERIFY_AFTER_MS);
 	} catch (error) {
 		context.logger.warn('Container tracking: could not check the recorded notification ids', {
@@ -225,13 +255,17 @@ export async function newNotificationItems(
 	const delivered = items.filter((item) => !isRecovering(item.json));
 	const keys = ids(delivered);
 	try {
-		if (mode === 'retry') {
-			const opened = journal ? await openRuns(context, keys) : [];
-			return { items: markedRerun(delivered), opened };
-		}
+		// The restart check's notifications run again only where their run is open, retried or not.
 		const cut =
 			recovering.length > 0 ? await cutAmong(context, ids(recovering)) : new Set<string>();
 		const rerun = recovering.filter((item) => cut.has(notificationIdOf(item.json) ?? ''));
+		if (mode === 'retry') {
+			const opened = journal ? await openRuns(context, keys) : [];
+			return {
+				items: markedRerun([...rerun, ...delivered]),
+				opened: [...(journal ? [...cut].map(runKey) : []), ...opened],
+			};
+		}
 		const fresh =
 			keys.length === 0
 				? new Set<string>()

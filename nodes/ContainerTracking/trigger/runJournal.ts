@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { DURABLE_KEYS, inTurn, recordInStore, recordsOf } from './durableRepeats';
+import { DURABLE_KEYS, inTurn, recordInStore, recordsOf, rememberClosed } from './durableRepeats';
 import { triggerScope } from './repeats';
 
 /**
@@ -49,9 +49,11 @@ export function executionEndHooks(context: IExecuteFunctions): EndHooks | undefi
 async function removeKeys(context: IExecuteFunctions, keys: string[]): Promise<void> {
 	if (keys.length === 0) return;
 	const records = recordsOf(triggerScope(context));
+	records.context ??= context;
 	await inTurn(records, async () => {
 		await context.helpers.removeProcessed(keys, 'node', storeOptions());
 	});
+	rememberClosed(records, keys);
 }
 
 /** Opens the runs of `ids`; returns the keys this call opened (others were open already). */
