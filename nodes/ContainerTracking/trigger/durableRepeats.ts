@@ -25,7 +25,8 @@ import { cutAmong, isRunKey, openRuns, runKey } from './runJournal';
  * also re-sends the ids this process recorded in the last minute, and a check a little later
  * (`VERIFY_AFTER_MS`, then `FINAL_VERIFY_AFTER_MS`) puts back any that another write dropped
  * since. An id survives unless another process takes longer than that between its read and its
- * write.
+ * write. The same list holds the run journal's keys (trigger/runJournal.ts); such a write can put
+ * back a key this process removed, so the same checks remove those again.
  */
 
 /** Notification ids kept in n8n's database per trigger (each delivery rewrites the list). */
