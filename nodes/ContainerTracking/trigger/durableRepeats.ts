@@ -110,6 +110,14 @@ export async function recordInStore(context: IExecuteFunctions, ids: string[]) {
 	});
 }
 
+/** Removes `keys` from n8n's store for this trigger node (the same list `recordInStore` keeps). */
+export async function removeFromStore(context: IExecuteFunctions, keys: string[]): Promise<void> {
+	await context.helpers.removeProcessed(keys, 'node', {
+		mode: 'entries',
+		maxEntries: DURABLE_KEYS,
+	});
+}
+
 /** Runs `work` after the records of this trigger in this process that came before it. */
 export function inTurn<T>(records: TriggerRecords, work: () => Promise<T>): Promise<T> {
 	const turn = records.queue.then(work);
@@ -130,11 +138,7 @@ async function checkRecent(records: TriggerRecords, delayMs: number): Promise<vo
 	try {
 		const result = await recordInStore(context, [...ids, ...closed]);
 		// The store checks only by recording: the closed keys go again, whether back or just added.
-		if (closed.length > 0)
-			await context.helpers.removeProcessed(closed, 'node', {
-				mode: 'entries',
-				maxEntries: DURABLE_KEYS,
-			});
+		if (closed.length > 0) await removeFromStore(context, closed);
 		const closedSet = new Set(closed);
 		const dropped = result.new.map(String).filter((id) => !closedSet.has(id));
 		const putBack = result.processed.map(String).filter((id) => closedSet.has(id));

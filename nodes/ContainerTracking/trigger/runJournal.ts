@@ -1,6 +1,12 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { DURABLE_KEYS, inTurn, recordInStore, recordsOf, rememberClosed } from './durableRepeats';
+import {
+	inTurn,
+	recordInStore,
+	recordsOf,
+	rememberClosed,
+	removeFromStore,
+} from './durableRepeats';
 import { triggerScope } from './repeats';
 
 /**
@@ -27,9 +33,6 @@ export const runKey = (notificationId: string): string => `${RUN_PREFIX}${notifi
 
 export const isRunKey = (key: string): boolean => key.startsWith(RUN_PREFIX);
 
-/** As trigger/durableRepeats.ts records (read when called: the two files import each other). */
-const storeOptions = () => ({ mode: 'entries' as const, maxEntries: DURABLE_KEYS });
-
 /** n8n's lifecycle hooks of the execution `context` runs in, as far as they are used here. */
 interface EndHooks {
 	addHandler(name: 'workflowExecuteAfter', handler: () => Promise<void>): void;
@@ -51,7 +54,7 @@ async function removeKeys(context: IExecuteFunctions, keys: string[]): Promise<v
 	const records = recordsOf(triggerScope(context));
 	records.context ??= context;
 	await inTurn(records, async () => {
-		await context.helpers.removeProcessed(keys, 'node', storeOptions());
+		await removeFromStore(context, keys);
 	});
 	rememberClosed(records, keys);
 }
@@ -73,7 +76,7 @@ export async function cutAmong(context: IExecuteFunctions, ids: string[]): Promi
 	const result = await inTurn(records, async () => {
 		const checked = await recordInStore(context, ids.map(runKey));
 		const added = checked.new.map(String);
-		if (added.length > 0) await context.helpers.removeProcessed(added, 'node', storeOptions());
+		if (added.length > 0) await removeFromStore(context, added);
 		return checked;
 	});
 	const open = new Set(result.processed.map(String));
