@@ -245,7 +245,7 @@ export class ContainerTrackingTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether to look the container up in the service when a delivery carries only its reference object (e.g. container.transport.available), so that the item still names the container and carries its state. Done in the execution, one scan of the containers for all deliveries that arrive together.',
+							'Whether to look the container up in the service when a delivery carries only its reference object (e.g. container.transport.available), so that the item still names the container and carries its state. Done in the execution, one scan of the containers for all deliveries that arrive together. With Output Latest State per Container, every container is read as it is after its notifications came, so that a view written from the items ends on the newest state whatever order they come in.',
 					},
 					{
 						displayName: 'Ignore Repeated Deliveries',

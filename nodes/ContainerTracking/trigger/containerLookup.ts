@@ -43,7 +43,7 @@ interface Waiter {
 	key: string;
 	/** When it asked: only a page requested later can serve it. */
 	since: number;
-	settle(found: IDataObject | undefined): void;
+	settle(found: Read | undefined): void;
 	fail(error: unknown): void;
 }
 
@@ -76,21 +76,37 @@ async function accountKey(context: ContainerTrackingContext): Promise<string> {
 	return `${String(credentials.baseUrl ?? '')}|${key}`;
 }
 
+/** A container as the service answered it: its record, and when it was asked and answered. */
+interface Read {
+	record: JsonApiResource;
+	included: IncludedIndex;
+	requestedAt: Date;
+	answeredAt: Date;
+}
+
 /**
- * The container as Container → Get gives it, with when it was read, in whole seconds as the
- * service gives a notification's time: a read and a notification of the same second then count
- * as equally new, and a view that keeps the later of equals (the Pickup board does) does not
- * keep a read made a moment before a change over the change's notification.
+ * How a read says when its state was the service's (`container_as_of`):
+ * - `second`: the second it was answered in, as the service times a notification: a read and a
+ *   notification of the same second count as equally new, so a view that keeps the later of
+ *   equals (the Pickup board does) does not keep a read made a moment before a change over the
+ *   change's notification;
+ * - `requested`: the moment it was asked, to the millisecond. Every state is then a read: a read
+ *   asked after the last change of a container says so by a later time than any read that could
+ *   predate the change, whichever is written last (trigger/execution.ts, Latest State).
  */
-function foundContainer(
-	record: JsonApiResource,
-	included: IncludedIndex,
-	readAt: Date,
-): IDataObject {
-	const second = new Date(Math.floor(readAt.getTime() / 1000) * 1000);
+export type ReadTime = 'second' | 'requested';
+
+/** The container as Container → Get gives it, with when it was the service's (above). */
+function foundContainer(read: Read, time: ReadTime): IDataObject {
+	const asOf =
+		time === 'requested'
+			? read.requestedAt.toISOString()
+			: new Date(Math.floor(read.answeredAt.getTime() / 1000) * 1000)
+					.toISOString()
+					.replace('.000Z', 'Z');
 	return {
-		...containerItem(record, included, readAt),
-		container_as_of: second.toISOString().replace('.000Z', 'Z'),
+		...containerItem(read.record, read.included, read.answeredAt),
+		container_as_of: asOf,
 	};
 }
 
@@ -121,14 +137,14 @@ async function scanOnce(
 	const seen = new Set<string>();
 	let pageUrl: string | undefined;
 	for (let pages = 1; ; pages++) {
-		const requestedAt = Date.now();
+		const requestedAt = new Date();
 		const page = await fetchPage.call(context, '/containers', {
 			qs: { include: INCLUDE },
 			pageUrl,
 			what: 'looking up containers',
 		});
 		const included = indexIncluded(page.included);
-		const readAt = new Date();
+		const answeredAt = new Date();
 		for (const record of page.records as unknown as JsonApiResource[]) {
 			const keys = [
 				`container:${record.id}`,
@@ -139,11 +155,11 @@ async function scanOnce(
 				sought.delete(key);
 				// Those queued for the next scan whose page this is: served now.
 				const early = scanner.queued.filter(
-					(waiter) => waiter.key === key && waiter.since <= requestedAt,
+					(waiter) => waiter.key === key && waiter.since <= requestedAt.getTime(),
 				);
 				if (waiters.length === 0 && early.length === 0) continue;
 				scanner.queued = scanner.queued.filter((waiter) => !early.includes(waiter));
-				const found = foundContainer(record, included, readAt);
+				const found = { record, included, requestedAt, answeredAt };
 				for (const waiter of [...waiters, ...early]) waiter.settle(found);
 			}
 		}
@@ -161,7 +177,8 @@ async function scanOnce(
 async function readContainer(
 	context: ContainerTrackingContext,
 	id: string,
-): Promise<IDataObject | undefined> {
+): Promise<Read | undefined> {
+	const requestedAt = new Date();
 	const response = await containerTrackingRequest.call(
 		context,
 		'GET',
@@ -170,7 +187,12 @@ async function readContainer(
 	);
 	const data = response.body.data as JsonApiResource | undefined;
 	if (response.status === 404 || !data) return undefined;
-	return foundContainer(data, indexIncluded(response.body.included), new Date());
+	return {
+		record: data,
+		included: indexIncluded(response.body.included),
+		requestedAt,
+		answeredAt: new Date(),
+	};
 }
 
 /**
@@ -180,10 +202,10 @@ async function readContainer(
 async function findContainers(
 	context: ContainerTrackingContext,
 	sought: Sought[],
-): Promise<Map<string, IDataObject>> {
+): Promise<Map<string, Read>> {
 	const scanner = scannerFor(await accountKey(context));
 	const wanted = [...new Map(sought.map((entry) => [keyOf(entry), entry])).values()];
-	const found = new Map<string, IDataObject>();
+	const found = new Map<string, Read>();
 	// A few known by id cost fewer calls one by one than a scan of the account.
 	const byId = wanted.filter((entry) => 'containerId' in entry);
 	const alone =
@@ -199,7 +221,7 @@ async function findContainers(
 	const since = Date.now();
 	const answers = wanted.map(
 		(entry) =>
-			new Promise<[string, IDataObject | undefined]>((resolve, reject) =>
+			new Promise<[string, Read | undefined]>((resolve, reject) =>
 				scanner.queued.push({
 					key: keyOf(entry),
 					since,
@@ -225,14 +247,31 @@ function nameContainer(item: IDataObject, container: IDataObject): void {
 	item.container = container;
 }
 
-/** What an item lacks of its container, if anything: the container, or records of its state. */
-function soughtFor(item: IDataObject): Sought | undefined {
+/**
+ * What an item lacks of its container, if anything: the container, or records of its state;
+ * with `every`, any container it names, to be read as it is now.
+ */
+function soughtFor(item: IDataObject, every: boolean): Sought | undefined {
 	const container = item.container as IDataObject | undefined;
-	if (container && container.container_state_complete === false && typeof container.id === 'string')
+	if (
+		container &&
+		typeof container.id === 'string' &&
+		(every || container.container_state_complete === false)
+	)
 		return { containerId: container.id };
+	if (every && typeof item.container_id === 'string' && item.container_id !== '')
+		return { containerId: item.container_id };
 	if (!item.container_number && item.reference_type === 'transport_event')
 		return typeof item.reference_id === 'string' ? { eventId: item.reference_id } : undefined;
 	return undefined;
+}
+
+export interface LookupOptions {
+	/**
+	 * Read every container the items name, not only what they lack: their state is then the
+	 * service's as read after their notifications came, timed as `requested` (above).
+	 */
+	every: boolean;
 }
 
 /**
@@ -243,12 +282,13 @@ function soughtFor(item: IDataObject): Sought | undefined {
 export async function addMissingContainers(
 	context: ContainerTrackingContext,
 	items: IDataObject[],
+	{ every }: LookupOptions = { every: false },
 ): Promise<void> {
 	const lacking = items
-		.map((item) => ({ item, sought: soughtFor(item) }))
+		.map((item) => ({ item, sought: soughtFor(item, every) }))
 		.filter((entry): entry is { item: IDataObject; sought: Sought } => entry.sought !== undefined);
 	if (lacking.length === 0) return;
-	let found: Map<string, IDataObject>;
+	let found: Map<string, Read>;
 	try {
 		found = await findContainers(
 			context,
@@ -261,8 +301,8 @@ export async function addMissingContainers(
 		return;
 	}
 	for (const { item, sought } of lacking) {
-		const container = found.get(keyOf(sought));
-		if (container) nameContainer(item, container);
+		const read = found.get(keyOf(sought));
+		if (read) nameContainer(item, foundContainer(read, every ? 'requested' : 'second'));
 		else if ('eventId' in sought)
 			warn(
 				item,

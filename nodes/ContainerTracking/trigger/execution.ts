@@ -60,9 +60,12 @@ export async function triggerExecution(
 	if (options.raw || items.length === 0) return [items];
 	const jsons = items.map((item) => item.json);
 	const scope = triggerScope(context);
-	markOutdatedStates(scope, jsons);
-	if (options.fetchContainer) await addMissingContainers(context, jsons);
-	rememberStates(scope, jsons);
 	const output = context.getNodeParameter('output', 0, OUTPUT_CHANGES) as string;
+	markOutdatedStates(scope, jsons);
+	// A view kept from the latest states gets each as the service has it after the
+	// notifications came, so that it ends on the newest whatever order executions write in.
+	if (options.fetchContainer)
+		await addMissingContainers(context, jsons, { every: output === OUTPUT_LATEST_STATE });
+	rememberStates(scope, jsons);
 	return [output === OUTPUT_LATEST_STATE ? latestStatePerContainer(items) : items];
 }

@@ -11,7 +11,9 @@ import { simplifyContainer } from '../actions/simplify';
  * however many of its changes the execution holds, and reads it as it reads Container → Get.
  *
  * The state is the newest the items carry (`container_as_of`: when the service made the
- * notification, or when the trigger looked the container up), whatever order the items came in.
+ * notification, or when the trigger read the container), whatever order the items came in. With
+ * Fetch Container When Missing every container is read after its notifications came
+ * (trigger/execution.ts), so that a view kept from these items ends on the service's newest.
  * Items that name no container (a tracking request that failed, an estimate for a shipment) pass
  * through as they are.
  */
