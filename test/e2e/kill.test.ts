@@ -5,7 +5,8 @@
 // as `docker stop` and deploys do) at that chosen point, and started again. Every notification
 // whose execution was cut runs again, once, its items marked `rerun: true`, soon after n8n serves
 // again; one whose execution had ended runs no more; and n8n's own Retry of a crashed execution
-// runs its notifications (nodes/ContainerTracking/trigger/runJournal.ts).
+// runs its notifications (nodes/ContainerTracking/trigger/runJournal.ts). And a kill while
+// deliveries wait for their batch (unanswered): the service sends them again, each runs once.
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import { byClock, generous } from '../support/bounds';
 import { eventually, trackContainer } from '../support/sandbox';
@@ -32,6 +33,16 @@ import {
 
 const WORKFLOW_ID = 'ctKilledRuns';
 const WEBHOOK_ID = '5d7c2e91-4b3a-4f6e-8c1d-9a2b3c4d5e6f';
+/**
+ * A second workflow, whose deliveries wait for their batch (option Batch Window, at its longest):
+ * n8n is killed while they wait for their answer.
+ */
+const BATCHING_WORKFLOW_ID = 'ctKilledBatch';
+const BATCHING_WEBHOOK_ID = '8e4f1a27-6c5b-4d3e-9f2a-1b0c9d8e7f6a';
+const BATCH_WINDOW_SECONDS = 5;
+/** The service's first retry after a failed attempt, doubled at each retry up to the cap (sandbox seconds, at scale 1). */
+const RETRY_BASE_SECONDS = 1;
+const RETRY_CAP_SECONDS = 4;
 /** n8n's wait for its executions on SIGTERM (seconds): the collector holds them longer. */
 const GRACEFUL_SHUTDOWN_SECONDS = 2;
 /**
@@ -51,6 +62,8 @@ interface CollectedItem {
 describe('e2e: n8n killed or stopped while its executions run', () => {
 	let ctx: E2eContext;
 	let collector: Collector;
+	/** Where the batching workflow sends its items. */
+	let batchCollector: Collector;
 	let n8n: { url: string; cookie: string; log(): string };
 	let serial = 0;
 
@@ -67,10 +80,10 @@ describe('e2e: n8n killed or stopped while its executions run', () => {
 			{ timeoutMs: generous(2 * EXECUTION_QUIET_MS), what },
 		);
 	const notificationsOf = (webhookId: string) => notificationLogOf(ctx.handle, webhookId);
-	const webhookId = () =>
+	const webhookId = (of = WEBHOOK_ID) =>
 		ctx.handle.sandbox.world.store
 			.list('webhook')
-			.find((record) => String(record.attributes.url).includes(WEBHOOK_ID))!.id;
+			.find((record) => String(record.attributes.url).includes(of))!.id;
 	const collected = (from = 0): CollectedItem[] => collector.items.slice(from);
 	const idsIn = (items: CollectedItem[]) =>
 		new Set(items.map((item) => item.notification_id).filter(Boolean));
@@ -82,6 +95,17 @@ describe('e2e: n8n killed or stopped while its executions run', () => {
 		return counts;
 	};
 
+	/** A new box tracked, and a customs hold played on it: three notifications at once. */
+	async function customsHoldOnNewBox(): Promise<void> {
+		const number = withCheckDigit(`MSKU${810_000 + ++serial * 7}`);
+		const { containerIds } = await trackContainer(ctx.handle, number, 'MAEU');
+		const played = await ctx.handle.control.post(
+			`/containers/${containerIds[0]}/scenarios/customs_hold`,
+			{ gap_seconds: 0 },
+		);
+		expect(played.status).toBe(202);
+	}
+
 	/**
 	 * Customs holds played on `boxes` new boxes, until the service had each of their notifications
 	 * answered 2xx (it sends none of them again) and the collector got every one's items: with the
@@ -90,15 +114,7 @@ describe('e2e: n8n killed or stopped while its executions run', () => {
 	async function holdsAnsweredAndCollected(boxes: number): Promise<string[]> {
 		const id = webhookId();
 		const before = new Set(notificationsOf(id).map((record) => record.id));
-		for (let box = 0; box < boxes; box++) {
-			const number = withCheckDigit(`MSKU${810_000 + ++serial * 7}`);
-			const { containerIds } = await trackContainer(ctx.handle, number, 'MAEU');
-			const played = await ctx.handle.control.post(
-				`/containers/${containerIds[0]}/scenarios/customs_hold`,
-				{ gap_seconds: 0 },
-			);
-			expect(played.status).toBe(202);
-		}
+		for (let box = 0; box < boxes; box++) await customsHoldOnNewBox();
 		return await eventually(
 			() => {
 				const mine = notificationsOf(id).filter((record) => !before.has(record.id));
@@ -119,8 +135,13 @@ describe('e2e: n8n killed or stopped while its executions run', () => {
 
 	beforeAll(async () => {
 		collector = await startCollector();
+		batchCollector = await startCollector();
 		ctx = await startE2e({
-			sandbox: { trackingDelaySeconds: 0 },
+			sandbox: {
+				trackingDelaySeconds: 0,
+				retryBaseSeconds: RETRY_BASE_SECONDS,
+				retryCapSeconds: RETRY_CAP_SECONDS,
+			},
 			extra: { N8N_GRACEFUL_SHUTDOWN_TIMEOUT: String(GRACEFUL_SHUTDOWN_SECONDS) },
 			ownN8n: true,
 		});
@@ -138,15 +159,43 @@ describe('e2e: n8n killed or stopped while its executions run', () => {
 				postToCollector('Send to collector', collector, ['Container updated']),
 			]),
 		);
+		await ctx.importWorkflow(
+			workflow(BATCHING_WORKFLOW_ID, 'E2E batch waiting when killed', [
+				{
+					name: 'Container updated',
+					type: TRIGGER_TYPE,
+					typeVersion: 1.2,
+					webhookId: BATCHING_WEBHOOK_ID,
+					credentials: { containerTrackingApi: CREDENTIAL },
+					parameters: {
+						registration: 'automatic',
+						events: ['container.updated'],
+						options: { batchWindowSeconds: BATCH_WINDOW_SECONDS },
+					},
+				},
+				postToCollector('Send to collector', batchCollector, ['Container updated']),
+			]),
+		);
 		await ctx.activate(WORKFLOW_ID);
+		await ctx.activate(BATCHING_WORKFLOW_ID);
 		n8n = await ctx.start();
 		await webhookRegistered(ctx.handle);
+		await eventually(
+			() =>
+				[WEBHOOK_ID, BATCHING_WEBHOOK_ID].every((of) =>
+					ctx.handle.sandbox.world.store
+						.list('webhook')
+						.some((record) => String(record.attributes.url).includes(of)),
+				) || undefined,
+			{ timeoutMs: generous(ACTIVATION_QUIET_MS), what: 'both webhooks registered' },
+		);
 	}, SETUP_TIMEOUT);
 
 	afterAll(async () => {
 		collector?.open();
 		await ctx?.stop();
 		await collector?.close();
+		await batchCollector?.close();
 	}, TEARDOWN_TIMEOUT);
 
 	it.each([
@@ -217,5 +266,94 @@ describe('e2e: n8n killed or stopped while its executions run', () => {
 			expect(items.every((item) => item.notification_id && item.rerun === true)).toBe(true);
 		},
 		generous(2 * EXECUTION_QUIET_MS),
+	);
+
+	it(
+		"n8n killed just after a batch's first delivery was answered, the others waiting for their batch: each notification runs once",
+		async () => {
+			collector.open();
+			const id = webhookId(BATCHING_WEBHOOK_ID);
+			const before = new Set(notificationsOf(id).map((record) => record.id));
+			const from = batchCollector.items.length;
+			await customsHoldOnNewBox();
+			// The chosen point: the first of the hold's three notifications answered (it started the
+			// workflow at once), the others sent and waiting for the batch window to end, unanswered.
+			const attemptsOf = (notification: string) =>
+				ctx.handle.sandbox.dispatcher.log.filter(
+					(attempt) => attempt.notification_id === notification,
+				);
+			const waiting = await eventually(
+				() => {
+					const mine = notificationsOf(id).filter((record) => !before.has(record.id));
+					const answered = mine.filter((record) => attemptsOf(record.id).length > 0);
+					const unanswered = mine.filter((record) => attemptsOf(record.id).length === 0);
+					return mine.length === 3 &&
+						answered.length > 0 &&
+						answered.every((record) => record.attributes.delivery_status === 'succeeded') &&
+						unanswered.length > 0
+						? unanswered.map((record) => record.id)
+						: undefined;
+				},
+				{
+					timeoutMs: generous(ACTIVATION_QUIET_MS + EXECUTION_QUIET_MS),
+					intervalMs: 20,
+					what: 'a delivery answered and others waiting for their batch',
+				},
+			);
+			await ctx.killN8n('SIGKILL');
+			// Their attempts ended without an answer: the service sends them again.
+			const mine = () => notificationsOf(id).filter((record) => !before.has(record.id));
+			for (const notification of waiting)
+				expect(attemptsOf(notification).every((attempt) => attempt.status !== 200)).toBe(true);
+
+			n8n = await ctx.start();
+			const progress = () =>
+				mine()
+					.map(
+						(record) =>
+							`${record.id} ${String(record.attributes.delivery_status)}, answers [${attemptsOf(
+								record.id,
+							)
+								.map((attempt) => attempt.status ?? attempt.error)
+								.join(', ')}], ${
+								idsIn(batchCollector.items.slice(from)).has(record.id) ? 'ran' : 'not run'
+							}${waiting.includes(record.id) ? ' (waited)' : ''}`,
+					)
+					.join('; ');
+			await eventually(
+				() =>
+					mine().every((record) => record.attributes.delivery_status === 'succeeded') &&
+					mine().every((record) => idsIn(batchCollector.items.slice(from)).has(record.id))
+						? true
+						: undefined,
+				{
+					timeoutMs: RERUN_MS + byClock(60_000),
+					what: 'every notification of the hold answered and run',
+				},
+			).catch((error: Error) => {
+				throw new Error(`${error.message}: ${progress()}`);
+			});
+			await executionsEnded('the runs after the restart');
+			const counts = countsById(batchCollector.items.slice(from));
+			const perNotification = new Map(
+				mine().map((record) => [record.id, counts.get(record.id) ?? 0]),
+			);
+			// Each that waited ran once, on the service's next attempt (a second run would give each
+			// of its items twice), and not as a run again.
+			for (const notification of waiting) {
+				const items = (batchCollector.items.slice(from) as CollectedItem[]).filter(
+					(item) => item.notification_id === notification,
+				);
+				const distinct = new Set(items.map((item) => JSON.stringify(item))).size;
+				expect({ notification, ran: items.length > 0, once: distinct === items.length }).toEqual({
+					notification,
+					ran: true,
+					once: true,
+				});
+				expect(items.some((item) => item.rerun)).toBe(false);
+			}
+			expect([...perNotification.values()].every((count) => count > 0)).toBe(true);
+		},
+		TEST_TIMEOUT + byClock(60_000),
 	);
 });

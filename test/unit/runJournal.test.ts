@@ -120,6 +120,26 @@ describe('the run journal', () => {
 		expect(await run(executionOf(store, ['n-1', 'n-2', 'n-3'].map(recovering)))).toEqual([]);
 	});
 
+	it('a notification answered whose execution was killed before the trigger ran in it runs at the restart check, as a first run, once', async () => {
+		const store = storeLikeN8ns();
+		// n-1 ran and ended; n-2 was answered, and n8n died before any execution recorded it.
+		const finished = executionOf(store, [delivered('n-1')]);
+		await run(finished);
+		await finished.end();
+
+		const check = executionOf(store, ['n-1', 'n-2'].map(recovering));
+		const ran = await run(check);
+		expect(ran.map(notificationIdOf)).toEqual(['n-2']);
+		expect(ran.some((item) => item.rerun === true)).toBe(false);
+		// Its run is open while the check runs it: a kill now runs it again at the next restart.
+		expect(openRuns(store)).toEqual(['run:n-2']);
+		await check.end();
+		expect(openRuns(store)).toEqual([]);
+		expect(await run(executionOf(store, ['n-1', 'n-2'].map(recovering)))).toEqual([]);
+		// The service's copy of it, if it comes later, is a repeat.
+		expect(await run(executionOf(store, [delivered('n-2')]))).toEqual([]);
+	});
+
 	it('a restart check cut in its turn leaves the runs open for the next one', async () => {
 		const store = storeLikeN8ns();
 		await run(executionOf(store, [delivered('n-1')]));

@@ -220,6 +220,21 @@ async function newAmong(context: IExecuteFunctions, keys: string[]): Promise<Set
 	return new Set(mine.filter((key) => fresh.has(key)));
 }
 
+/**
+ * Of the restart check's notifications whose run is not open, those no execution ever recorded:
+ * answered, and never run, since n8n died between creating their execution and running the
+ * trigger in it. Recorded now, they run as a first run; their runs are opened only after, so
+ * that looking at one that ran opens nothing.
+ */
+async function neverRecorded(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	if (items.length === 0) return [];
+	const fresh = await newAmong(context, ids(items));
+	return items.filter((item) => fresh.has(notificationIdOf(item.json) ?? ''));
+}
+
 export interface SelectedItems {
 	items: INodeExecutionData[];
 	/**
@@ -244,7 +259,8 @@ const markedRerun = (items: INodeExecutionData[]) =>
  * notification. With `journal`, the run of each notification passed on is opened in the journal
  * (trigger/runJournal.ts) in the same record. Marked `rerun: true` and passed on whole: an
  * execution retried by hand in n8n (a person's choice, not a repeat), and of the notifications
- * the restart check hands over (`recovering` items), those whose run was cut.
+ * the restart check hands over (`recovering` items), those whose run was cut; of the others,
+ * those never recorded pass as first runs.
  */
 export async function newNotificationItems(
 	context: IExecuteFunctions,
@@ -279,8 +295,16 @@ export async function newNotificationItems(
 			const key = notificationIdOf(item.json);
 			return key === undefined || fresh.has(key);
 		});
-		const opened = [...(journal ? [...cut].map(runKey) : []), ...[...fresh].filter(isRunKey)];
-		return { items: [...markedRerun(rerun), ...passed], opened };
+		const unrun = await neverRecorded(
+			context,
+			recovering.filter((item) => !cut.has(notificationIdOf(item.json) ?? '')),
+		);
+		const opened = [
+			...(journal ? [...cut].map(runKey) : []),
+			...[...fresh].filter(isRunKey),
+			...(journal ? await openRuns(context, ids(unrun)) : []),
+		];
+		return { items: [...markedRerun(rerun), ...unrun, ...passed], opened };
 	} catch (error) {
 		// A lost notification is worse than one reported twice: when n8n's store fails, go on with
 		// the deliveries. The restart check's notifications mostly ran already: they wait for the

@@ -21,7 +21,8 @@ import { triggerScope } from './repeats';
  * it when the execution has ended, whether it succeeded or failed: n8n's own end-of-execution
  * hook calls back, in the process that ran it. A key still open when n8n starts again marks a
  * run that was cut; the restart check (trigger/catchUp.ts) hands the notifications the service
- * answered lately to an execution, which runs again those whose key is open and drops the rest.
+ * answered lately to an execution, which runs again those whose key is open, runs those no
+ * execution ever recorded (killed before the trigger ran in their execution), and drops the rest.
  *
  * Where n8n offers no such hook, nothing is opened: a run that cannot be closed would be run
  * again at every restart.
