@@ -7,6 +7,8 @@
  * One project alone: `npx jest --selectProjects drift`.
  * @type {import('jest').Config}
  */
+const { fileSlots } = require('./test/support/workers');
+
 const shared = {
 	testEnvironment: 'node',
 	// The run's one n8n for the end-to-end files that share it (test/e2e/helpers.ts).
@@ -25,8 +27,8 @@ module.exports = {
 	// every longer test names its own bound.
 	testTimeout: 30000,
 	// Two cores, but most suites wait (on n8n, on a sandbox's clock, on retries): three files at a
-	// time keep both cores busy.
-	maxWorkers: 3,
+	// time keep both cores busy. Fewer when the machine lends cores to others (test/support/workers.js).
+	maxWorkers: fileSlots(),
 	testSequencer: '<rootDir>/test/support/slowFirstSequencer.js',
 	reporters: ['default', '<rootDir>/test/support/summaryReporter.js'],
 	projects: [
