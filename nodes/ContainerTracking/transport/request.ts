@@ -374,11 +374,7 @@ export async function containerTrackingRequest(
 		let response: FullResponse;
 		try {
 			sent = true;
-			response = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				CREDENTIAL_NAME,
-				options,
-			)) as FullResponse;
+			response = await authenticatedRequest(this, options, credentials.apiKey);
 			answered();
 		} catch (error) {
 			answered();
@@ -460,6 +456,36 @@ function rateLimitError(
 	});
 }
 
+/** What n8n 2.x says when it evaluates an expression in a context that holds no isolate. */
+const NO_ISOLATE = /No bridge acquired/i;
+
+/**
+ * One request with the credential's authentication. n8n 2.x with
+ * N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE (README "Capacity") evaluates the credential's header
+ * expression (`Token {{$credentials.apiKey}}`, credentials/ContainerTrackingApi.credentials.ts)
+ * in an isolate that an execution acquires at its first expression: the trigger's node has none
+ * in an execution a delivery started, and its container reads failed there. The same header is
+ * then sent here, from the credential already read.
+ */
+async function authenticatedRequest(
+	context: ContainerTrackingContext,
+	options: IHttpRequestOptions,
+	apiKey: unknown,
+): Promise<FullResponse> {
+	// Any other failure goes to the caller as it came: it tells network faults by their codes and
+	// wraps the rest in NodeApiError.
+	return (await context.helpers.httpRequestWithAuthentication
+		.call(context, CREDENTIAL_NAME, options)
+		.catch(async (error: unknown) =>
+			NO_ISOLATE.test(String((error as Error)?.message ?? ''))
+				? await context.helpers.httpRequest({
+						...options,
+						headers: { ...options.headers, Authorization: `Token ${String(apiKey ?? '')}` },
+					})
+				: await Promise.reject(error),
+		)) as FullResponse;
+}
+
 /**
  * The probe of an open circuit for a call that may not be repeated: one cheap read (the first
  * container). True when the service answered (the circuit is closed again).
@@ -472,11 +498,11 @@ async function probeWithRead(
 ): Promise<boolean> {
 	const answered = await rateGate(String(apiKey ?? ''), bucketOf('GET', '/containers')).acquire();
 	try {
-		const response = (await context.helpers.httpRequestWithAuthentication.call(
+		const response = await authenticatedRequest(
 			context,
-			CREDENTIAL_NAME,
 			{ ...requestOptions('GET', `${base}/containers`), qs: { 'page[size]': 1 } },
-		)) as FullResponse;
+			apiKey,
+		);
 		answered();
 		if (response.statusCode >= 500) {
 			circuit.failed(

@@ -55,7 +55,8 @@ function folded(group: INodeExecutionData[]): INodeExecutionData {
 	if (jsons.some((item) => item.caught_up === true)) json.caught_up = true;
 	if (jsons.some((item) => item.rerun === true)) json.rerun = true;
 	const lookupErrors = unique(jsons.map((item) => item.container_lookup_error));
-	if (!state && lookupErrors.length > 0) json.container_lookup_error = lookupErrors.join('; ');
+	// Also beside a state: it is then the one a delivery carried, not a read.
+	if (lookupErrors.length > 0) json.container_lookup_error = lookupErrors.join('; ');
 	const pairedItem = group.flatMap((item) => pairedOf(item));
 	return { json, pairedItem };
 }
