@@ -15,12 +15,22 @@
  * - catch_up: n8n stopped; customs holds on enough containers that the service fails to deliver
  *   1,000 notifications to the two workflows (retries compressed); then n8n started, and measured
  *   until every missed alert was emailed and the board is right.
+ * - kill, term (issue 36; one n8n): the burst, and BURST_KILL_AFTER_S (55) after it began n8n is
+ *   killed: `kill` SIGKILLs n8n and its task runners, `term` sends n8n SIGTERM and waits while its
+ *   graceful shutdown (n8n's default timeout) lets it; BURST_RESTART_AFTER_S (5) after it exited
+ *   it starts again on the same folder and ports. Measured as the burst, and at least 2 minutes
+ *   after n8n serves again (the run journal's re-runs): the executions cut and run again, the
+ *   alerts emailed twice or with the rerun note, the board from n8n serving again.
+ *
+ * Every burst ends with a wait until everything is quiet (nothing to deliver, no execution
+ * running, no email for 30 s) and one more look at the board and the emails.
  *
  * A plain HTTP receiver subscribed to the same events answers every delivery at once: the
  * machine's floor beside n8n's answers. Figures go to bench/results/burst.json and burst.md, with
  * issue 29's targets beside them; a run of some parts keeps the other parts' last figures.
  *
- * BURST_N=150,500  BURST_MODES=single,queue  BURST_SCENARIOS=burst,catch_up
+ * BURST_N=150,500  BURST_MODES=single,queue  BURST_SCENARIOS=burst,catch_up (or kill, term)
+ * BURST_KILL_AFTER_S=55  BURST_RESTART_AFTER_S=5
  * BURST_LIMIT_MINUTES (every run's limit; default 15 for N ≤ 150 and the catch-up, 30 above)
  * BURST_CATCH_UP=1000 (notifications missed)
  */
@@ -46,7 +56,14 @@ import {
 } from '../test/support/pickupBoardRows';
 import { startWebhookReceiver, type WebhookReceiver } from '../test/support/webhookReceiver';
 import { writeBurstReport, type BurstResults, type RunFigures } from './burstReport';
-import { checkedCli, n8nScripts, queueMode, singleN8n, type Deployment } from './deployments';
+import {
+	checkedCli,
+	n8nScripts,
+	queueMode,
+	singleN8n,
+	type Deployment,
+	type KillReport,
+} from './deployments';
 import { ProcessSampler, type Usage } from './processTree';
 
 const SIZES = (process.env.BURST_N ?? '150,500').split(',').map(Number);
@@ -56,6 +73,14 @@ const LIMIT_MINUTES = process.env.BURST_LIMIT_MINUTES
 	? Number(process.env.BURST_LIMIT_MINUTES)
 	: undefined;
 const CATCH_UP_NOTIFICATIONS = Number(process.env.BURST_CATCH_UP ?? 1000);
+/** Issue 36's trial killed n8n 55 s after the burst began. */
+const DEFAULT_KILL_AFTER_S = 55;
+const KILL_AFTER_S = Number(process.env.BURST_KILL_AFTER_S ?? DEFAULT_KILL_AFTER_S);
+const RESTART_AFTER_S = Number(process.env.BURST_RESTART_AFTER_S ?? 5);
+/** The scenarios that kill n8n mid-burst, and how. */
+const FAULTS: Record<string, 'SIGKILL' | 'SIGTERM'> = { kill: 'SIGKILL', term: 'SIGTERM' };
+/** The scenarios run as the burst (a column per N). */
+const BURSTS = ['burst', ...Object.keys(FAULTS)];
 /**
  * More settings for every n8n process, as JSON (BURST_N8N_ENV, e.g.
  * `{"N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE":"true"}`): a run with settings is kept apart from one
@@ -82,6 +107,8 @@ export const TARGETS = {
 	failedExecutions: 0,
 	peakMemoryBytes: 1.5 * 2 ** 30,
 	catchUpMinutes: 12,
+	/** Issue 36: the board equal to the service after n8n serves again. */
+	afterKillMinutes: 3,
 };
 const limitMinutes = (n: number) => LIMIT_MINUTES ?? (n <= 150 ? 15 : 30);
 const CATCH_UP_LIMIT_MINUTES = LIMIT_MINUTES ?? 15;
@@ -98,6 +125,14 @@ const TRIGGER_TYPE = 'n8n-nodes-container-tracking.containerTrackingTrigger';
 const BOARD_CHECK_MS = 5_000;
 const POLL_MS = 2_000;
 const TIMELINE_MS = 30_000;
+/**
+ * Issue 36: every cut notification has run within 2 minutes of n8n serving again; a killed run is
+ * watched that long at least, so that its re-runs (and their duplicates) are counted.
+ */
+const RERUN_WINDOW_MS = 120_000;
+/** Everything quiet: nothing to deliver, no execution running, no email for this long. */
+const QUIET_MS = 30_000;
+const QUIET_LIMIT_MS = 4 * 60_000;
 const REPO = path.resolve(__dirname, '..');
 const EXAMPLES = path.join(REPO, 'examples');
 
@@ -118,6 +153,8 @@ interface Example {
 	trigger: { name: string; webhookId: string; events: string[]; options: Json };
 	/** Whether its Container → Get node (the last one, when it has several) simplifies. */
 	containerGetSimplifies: boolean;
+	/** The "Note" line its alerts carry when the trigger's items are a run again (`rerun`). */
+	rerunNote: string | null;
 }
 
 function loadExample(file: string): Example {
@@ -129,7 +166,12 @@ function loadExample(file: string): Example {
 			(node) => node.parameters?.resource === 'container' && node.parameters?.operation === 'get',
 		)
 		.pop();
+	// examples/hold-alerts.json's Alert text: `['Note', '…']` among the lines when `held.rerun`.
+	const note = (workflow.nodes as Json[])
+		.map((node) => /\['Note',\s*'([^']+)'\]/.exec(String(node.parameters?.jsCode ?? ''))?.[1])
+		.find(Boolean);
 	return {
+		rerunNote: note ? `Note: ${note}` : null,
 		// Simplify is on unless the node turns it off (actions/simplify.ts).
 		containerGetSimplifies: ![false, 'false'].includes(containerGet?.parameters?.simplify),
 		workflow,
@@ -503,6 +545,11 @@ interface AlertCount {
 	completeAt: number | null;
 	/** Whether the emails were told apart by the minute of their "Changed at" line. */
 	byMinute: boolean;
+	/** Emails with the rerun note (the alert of a run again after a cut); of the duplicates. */
+	rerunNoted: number;
+	duplicatesNoted: number;
+	/** Up to 20 alerts expected and never emailed (alertKey). */
+	missingKeys: string[];
 }
 
 function countAlerts(rig: Rig, changes: Set<string>): AlertCount {
@@ -515,13 +562,20 @@ function countAlerts(rig: Rig, changes: Set<string>): AlertCount {
 	let matched = 0;
 	let duplicates = 0;
 	let unexpected = 0;
+	let rerunNoted = 0;
+	let duplicatesNoted = 0;
 	let completeAt: number | null = null;
+	const note = rig.holdAlerts.rerunNote;
 	rig.mail.messages.forEach((message, index) => {
 		const key = emailKey(message, byMinute);
 		const left = remaining.get(key);
+		const noted = note !== null && String(message.text ?? '').includes(note);
+		if (noted) rerunNoted += 1;
 		if (left === undefined) unexpected += 1;
-		else if (left === 0) duplicates += 1;
-		else {
+		else if (left === 0) {
+			duplicates += 1;
+			if (noted) duplicatesNoted += 1;
+		} else {
 			remaining.set(key, left - 1);
 			matched += 1;
 			if (matched === expected.length) completeAt = rig.mailArrivals[index] ?? Date.now();
@@ -536,6 +590,12 @@ function countAlerts(rig: Rig, changes: Set<string>): AlertCount {
 		unexpected,
 		completeAt: expected.length === 0 ? null : completeAt,
 		byMinute,
+		rerunNoted,
+		duplicatesNoted,
+		missingKeys: [...remaining]
+			.filter(([, left]) => left > 0)
+			.map(([key]) => key)
+			.slice(0, 20),
 	};
 }
 
@@ -679,6 +739,11 @@ let flatted: { parse(text: string): Json } | undefined;
 
 /** An execution's result data; n8n keeps it as `flatted` text, read with n8n's own copy. */
 async function readExecution(rig: Rig, id: string): Promise<Json> {
+	return (await readExecutionData(rig, id)).resultData;
+}
+
+/** An execution's whole run data: its result, and the stack it had still to run. */
+async function readExecutionData(rig: Rig, id: string): Promise<Json> {
 	if (!flatted) {
 		// @ts-expect-error: an .mjs helper shared with the scripts
 		const runtime = (await import('../scripts/n8n-runtime.mjs')) as { runtimeDir(): string };
@@ -691,7 +756,7 @@ async function readExecution(rig: Rig, id: string): Promise<Json> {
 		'GET',
 		`/executions/${id}`,
 	)) as { data: string };
-	return flatted!.parse(execution.data).resultData;
+	return flatted!.parse(execution.data);
 }
 
 /**
@@ -747,7 +812,7 @@ async function executionFigures(rig: Rig, workflowId: string, since: number) {
 }
 
 interface Observed {
-	ended: 'done' | 'time limit' | 'memory cap' | 'memory cap, n8n stopped';
+	ended: 'done' | 'time limit' | 'memory cap' | 'memory cap, n8n stopped' | 'n8n not started again';
 	alerts: AlertCount;
 	board: BoardCheck;
 	boardEqualAt: number | null;
@@ -787,6 +852,7 @@ async function observe(
 	changes: Set<string>,
 	sampler: ProcessSampler,
 	guard: MemoryGuard,
+	fault?: Fault,
 ): Promise<Observed> {
 	let board: BoardCheck | undefined;
 	const boardCheckErrors: Observed['boardCheckErrors'] = { count: 0, last: null };
@@ -814,7 +880,11 @@ async function observe(
 		const stats = await call(`${rig.sandbox.controlUrl}/stats`, 'GET');
 		const pending = pendingOf(stats);
 		const alerts = countAlerts(rig, changes);
-		if (Date.now() - boardCheckedAt >= BOARD_CHECK_MS && !guard.n8nStopped) {
+		// From the kill until the bench is logged in again the board cannot be read; its time
+		// counts again from the first check after that.
+		const down = fault !== undefined && fault.signalledAt !== null && fault.startedAt === null;
+		if (down) boardEqualAt = null;
+		else if (Date.now() - boardCheckedAt >= BOARD_CHECK_MS && !guard.n8nStopped) {
 			boardCheckedAt = Date.now();
 			board = (await checkBoardNow()) ?? board;
 			if (board?.equal) boardEqualAt ??= boardCheckedAt;
@@ -832,25 +902,31 @@ async function observe(
 				pending_board: pending.board,
 				n8n_rss_mb: Math.round(usage.rssBytes.n8n / 2 ** 20),
 				n8n_429: stats.by_api_key[N8N_KEY]?.rate_limited ?? 0,
+				...(fault ? { n8n: down ? 'down' : 'up' } : {}),
 			});
 			say(
 				`${JSON.stringify(timeline[timeline.length - 1])}${board?.example ? ` e.g. ${board.example}` : ''}`,
 			);
 		}
 		const settled = Object.values(pending).every((count) => count === 0);
-		const done = settled && alerts.missing === 0 && board?.equal === true;
-		if (done || Date.now() >= deadline || guard.exceeded) {
+		// A killed n8n is watched until its re-runs had their time too.
+		const rerunsHadTime =
+			!fault || (fault.servingAt !== null && Date.now() >= fault.servingAt + RERUN_WINDOW_MS);
+		const done = settled && alerts.missing === 0 && board?.equal === true && rerunsHadTime;
+		if (done || Date.now() >= deadline || guard.exceeded || fault?.error) {
 			if (guard.exceeded) say(`memory cap: ${guard.exceeded}`);
 			// The board as it is at the end, read once more (while n8n runs).
 			if (!guard.n8nStopped) board = (await checkBoardNow()) ?? board;
 			return {
 				ended: done
 					? 'done'
-					: guard.n8nStopped
-						? 'memory cap, n8n stopped'
-						: guard.exceeded
-							? 'memory cap'
-							: 'time limit',
+					: fault?.error
+						? 'n8n not started again'
+						: guard.n8nStopped
+							? 'memory cap, n8n stopped'
+							: guard.exceeded
+								? 'memory cap'
+								: 'time limit',
 				alerts: countAlerts(rig, changes),
 				board: board ?? UNCHECKED_BOARD,
 				boardEqualAt: board?.equal ? boardEqualAt : null,
@@ -861,6 +937,262 @@ async function observe(
 		}
 		await sleep(POLL_MS);
 	}
+}
+
+// ------------------------------------------------------------------------------ the kill
+
+/** A kill mid-burst as it goes: `killAndRestart` sets it while `observe` watches. */
+interface Fault {
+	signal: 'SIGKILL' | 'SIGTERM';
+	signalledAt: number | null;
+	report: KillReport | null;
+	exitedAt: number | null;
+	/** n8n's /healthz answered 200 again. */
+	servingAt: number | null;
+	/** n8n said it serves again, and the bench has logged in again. */
+	startedAt: number | null;
+	error: string | null;
+	/** Settles when n8n serves again (or could not be killed or started). */
+	done: Promise<void>;
+}
+
+/** Kills n8n at `at` (Date.now()), starts it RESTART_AFTER_S after it exited. */
+function killAndRestart(rig: Rig, signal: Fault['signal'], at: number): Fault {
+	const fault: Fault = {
+		signal,
+		signalledAt: null,
+		report: null,
+		exitedAt: null,
+		servingAt: null,
+		startedAt: null,
+		error: null,
+		done: Promise.resolve(),
+	};
+	const health = async (stop: { now: boolean }) => {
+		while (!stop.now && fault.servingAt === null) {
+			try {
+				const answer = await fetch(`${rig.deployment.restBase}/healthz`, {
+					signal: AbortSignal.timeout(2_000),
+				});
+				if (answer.status === 200) fault.servingAt = Date.now();
+			} catch {
+				// Not listening yet.
+			}
+			await sleep(200);
+		}
+	};
+	fault.done = (async () => {
+		if (!rig.deployment.kill) throw new Error(`${rig.deployment.name} cannot be killed here`);
+		await sleep(Math.max(0, at - Date.now()));
+		fault.signalledAt = Date.now();
+		say(`${signal} to n8n`);
+		fault.report = await rig.deployment.kill(signal);
+		fault.exitedAt = Date.now();
+		say(
+			`n8n exited ${seconds(fault.report.exitedAfterMs)} s after ${signal} (${fault.report.processes} processes${fault.report.forced ? ', killed after the SIGTERM limit' : ''}); starting it in ${RESTART_AFTER_S} s`,
+		);
+		await sleep(RESTART_AFTER_S * 1000);
+		const stop = { now: false };
+		const polled = health(stop);
+		try {
+			await rig.deployment.start();
+			// From n8n's start: its log says it serves; /healthz answered before or about then.
+			for (let waited = 0; fault.servingAt === null && waited < 30_000; waited += 200)
+				await sleep(200);
+		} finally {
+			stop.now = true;
+			await polled;
+		}
+		rig.cookie = await (
+			await n8nScripts()
+		).login(rig.deployment.restBase, OWNER.email, OWNER.password);
+		fault.startedAt = Date.now();
+		say(
+			`n8n serving again ${seconds((fault.servingAt ?? Date.now()) - fault.exitedAt)} s after it exited`,
+		);
+	})().catch((error: Error) => {
+		fault.error = error.message.slice(0, 500);
+		say(`the kill: ${error.message}`);
+	});
+	return fault;
+}
+
+/**
+ * An execution's trigger items: what its trigger gave or, in a crashed one, what it was started
+ * with (the stack n8n stored when it created the execution: a crash recovery puts a placeholder
+ * item, `isArtificialRecoveredEventItem`, in place of the trigger's output). Undefined when n8n
+ * kept neither.
+ */
+function triggerItemsOf(data: Json, example: Example): Json[] | undefined {
+	const real = (items: unknown) =>
+		Array.isArray(items)
+			? items
+					.map((item: Json) => item?.json)
+					.filter((json: Json) => json && json.isArtificialRecoveredEventItem !== true)
+			: [];
+	const ran = real(data?.resultData?.runData?.[example.trigger.name]?.[0]?.data?.main?.[0]);
+	if (ran.length > 0) return ran;
+	const waiting = real(
+		(data?.executionData?.nodeExecutionStack as Json[] | undefined)?.find(
+			(entry) => entry.node?.name === example.trigger.name,
+		)?.data?.main?.[0],
+	);
+	return waiting.length > 0 ? waiting : undefined;
+}
+
+/** The notifications an item holds (Latest State per Container folds several into one). */
+const notificationIdsOf = (item: Json): string[] =>
+	Array.isArray(item?.notification_ids)
+		? (item.notification_ids as unknown[]).map(String)
+		: item?.notification_id
+			? [String(item.notification_id)]
+			: [];
+
+/**
+ * What the kill did to each workflow's executions: running at the signal, marked crashed (their
+ * notifications and alerts, read from their data), run again after the start (items `rerun`),
+ * and the notifications cut and never run again.
+ */
+async function killFigures(rig: Rig, fault: Fault, changes: Set<string>) {
+	const scripts = await n8nScripts();
+	const time = (value: unknown) => (value ? Date.parse(String(value)) : null);
+	const signalled = fault.signalledAt!;
+	const of = async (example: Example, alerts: boolean) => {
+		const all = (await scripts.listExecutions(
+			rig.deployment.restBase,
+			rig.cookie,
+			example.id,
+		)) as Json[];
+		const runningAtSignal = all.filter((run) => {
+			const [start, stop] = [time(run.startedAt), time(run.stoppedAt)];
+			// A crashed one ran until the kill, whatever stop time n8n gave it when it found it.
+			return (
+				start !== null &&
+				start <= signalled &&
+				(stop === null || stop > signalled || run.status === 'crashed')
+			);
+		});
+		const waitingAtSignal = all.filter((run) => {
+			const [created, start] = [time(run.createdAt), time(run.startedAt)];
+			return created !== null && created <= signalled && (start === null || start > signalled);
+		});
+		const crashed = all.filter((run) => run.status === 'crashed');
+		const alertCount = (items: Json[]) =>
+			alerts ? items.filter((item) => changes.has(item?.change)).length : null;
+		const cut = new Set<string>();
+		let cutAlerts = 0;
+		const unread: string[] = [];
+		for (const run of crashed) {
+			const items = triggerItemsOf(
+				await readExecutionData(rig, run.id).catch(() => undefined),
+				example,
+			);
+			if (!items) {
+				unread.push(String(run.id));
+				continue;
+			}
+			for (const item of items) for (const id of notificationIdsOf(item)) cut.add(id);
+			cutAlerts += alertCount(items) ?? 0;
+		}
+		const rerun = new Set<string>();
+		const rerunExecutions: string[] = [];
+		let rerunItems = 0;
+		let rerunAlerts = 0;
+		for (const run of all.filter((one) => (time(one.createdAt) ?? 0) >= fault.exitedAt!)) {
+			const items = (
+				triggerItemsOf(await readExecutionData(rig, run.id).catch(() => undefined), example) ?? []
+			).filter((item) => item?.rerun === true);
+			if (items.length === 0) continue;
+			rerunExecutions.push(String(run.id));
+			rerunItems += items.length;
+			rerunAlerts += alertCount(items) ?? 0;
+			for (const item of items) for (const id of notificationIdsOf(item)) rerun.add(id);
+		}
+		const cutNotRerun = [...cut].filter((id) => !rerun.has(id));
+		return {
+			executions: all.length,
+			running_at_signal: runningAtSignal.length,
+			waiting_at_signal: waitingAtSignal.length,
+			crashed: crashed.length,
+			crashed_ids: crashed.slice(0, 20).map((run) => String(run.id)),
+			cut: {
+				notifications: cut.size,
+				alerts: alerts ? cutAlerts : null,
+				executions_unread: unread,
+			},
+			rerun: {
+				executions: rerunExecutions.length,
+				execution_ids: rerunExecutions.slice(0, 20),
+				items: rerunItems,
+				notifications: rerun.size,
+				alerts: alerts ? rerunAlerts : null,
+			},
+			cut_not_rerun: { count: cutNotRerun.length, ids: cutNotRerun.slice(0, 20) },
+			rerun_not_cut: [...rerun].filter((id) => !cut.has(id)).length,
+		};
+	};
+	return {
+		hold_alerts: await of(rig.holdAlerts, true),
+		pickup_board: await of(rig.board, false),
+	};
+}
+
+/** Executions of either workflow that have not ended (n8n's REST API). */
+async function unfinishedExecutions(rig: Rig): Promise<number> {
+	const scripts = await n8nScripts();
+	let count = 0;
+	for (const example of [rig.holdAlerts, rig.board]) {
+		const all = (await scripts.listExecutions(
+			rig.deployment.restBase,
+			rig.cookie,
+			example.id,
+		)) as Json[];
+		count += all.filter((run) => ['new', 'running', 'waiting'].includes(run.status)).length;
+	}
+	return count;
+}
+
+/**
+ * Waits until everything is quiet (nothing left to deliver to the workflows, no execution of
+ * theirs unfinished, no email for QUIET_MS; at most QUIET_LIMIT_MS), then reads the board and the
+ * emails once more: a board right once may be overwritten by a late run, an alert sent again.
+ */
+async function whenQuiet(rig: Rig, numbers: Set<string>, changes: Set<string>, guard: MemoryGuard) {
+	const from = Date.now();
+	let quiet = false;
+	while (!guard.n8nStopped && Date.now() - from < QUIET_LIMIT_MS) {
+		const stats = await call(`${rig.sandbox.controlUrl}/stats`, 'GET');
+		const pending = [rig.webhookIds.holdAlerts, rig.webhookIds.board].reduce(
+			(sum, id) => sum + (stats.webhooks[id]?.notifications.pending ?? 0),
+			0,
+		);
+		const lastEmail = rig.mailArrivals[rig.mailArrivals.length - 1] ?? 0;
+		if (pending === 0 && Date.now() - lastEmail >= QUIET_MS) {
+			const unfinished = await unfinishedExecutions(rig).catch(() => -1);
+			if (unfinished === 0) {
+				quiet = true;
+				break;
+			}
+		}
+		await sleep(BOARD_CHECK_MS);
+	}
+	const board = await checkBoard(rig, numbers).catch(() => UNCHECKED_BOARD);
+	const alerts = countAlerts(rig, changes);
+	return {
+		quiet,
+		waited_s: seconds(Date.now() - from),
+		alerts: {
+			expected: alerts.expected,
+			sent: alerts.sent,
+			missing: alerts.missing,
+			duplicates: alerts.duplicates,
+			unexpected: alerts.unexpected,
+			rerun_noted: alerts.rerunNoted,
+			duplicates_noted: alerts.duplicatesNoted,
+			missing_keys: alerts.missingKeys,
+		},
+		board,
+	};
 }
 
 /** Everything else a run reports, read once it is over. */
@@ -941,7 +1273,8 @@ async function resetCounters(rig: Rig): Promise<void> {
 	rig.receiver.deliveries.length = 0;
 }
 
-async function runBurst(rig: Rig, n: number): Promise<Record<string, unknown>> {
+async function runBurst(rig: Rig, n: number, scenario: string): Promise<Record<string, unknown>> {
+	const signal = FAULTS[scenario] as Fault['signal'] | undefined;
 	const { containerIds, numbers } = await trackBoxes(rig, n);
 	// A board in use has a row for every box tracked before its last hourly run: its hourly branch
 	// runs once, as it would have before the boxes were discharged.
@@ -969,8 +1302,9 @@ async function runBurst(rig: Rig, n: number): Promise<Record<string, unknown>> {
 		gap_seconds: BURST.holdGapSeconds,
 	});
 	const lastChange = Math.max(readyEnds, Date.now() + holds.ends_in_seconds * 1000);
+	const fault = signal && killAndRestart(rig, signal, started + KILL_AFTER_S * 1000);
 	say(
-		`${rig.mode} N=${n}: ${ready.started} boxes ready for pickup (${ready.steps} changes), ${holds.started} customs holds (${holds.steps} changes); last change in ${seconds(lastChange - Date.now())} s`,
+		`${rig.mode} N=${n}: ${ready.started} boxes ready for pickup (${ready.steps} changes), ${holds.started} customs holds (${holds.steps} changes); last change in ${seconds(lastChange - Date.now())} s${fault ? `; ${signal} in ${seconds(started + KILL_AFTER_S * 1000 - Date.now())} s` : ''}`,
 	);
 	const observed = await observe(
 		rig,
@@ -980,11 +1314,44 @@ async function runBurst(rig: Rig, n: number): Promise<Record<string, unknown>> {
 		changes,
 		sampler,
 		guard,
+		fault,
 	);
+	await fault?.done;
+	const quiet = await whenQuiet(rig, numbers, changes, guard);
 	sampler.stop();
 	const usage = sampler.summary();
+	const kill = fault && {
+		signal,
+		error: fault.error,
+		after_burst_began_s: fault.signalledAt === null ? null : seconds(fault.signalledAt - started),
+		after_last_change_s:
+			fault.signalledAt === null ? null : seconds(fault.signalledAt - lastChange),
+		processes_signalled: fault.report?.processes ?? null,
+		exited_after_s: fault.report ? seconds(fault.report.exitedAfterMs) : null,
+		left_running_after_exit: fault.report?.leftRunning ?? null,
+		forced_after_term_limit: fault.report?.forced ?? null,
+		restart_after_s: RESTART_AFTER_S,
+		serving_after_exit_s:
+			fault.servingAt === null || fault.exitedAt === null
+				? null
+				: seconds(fault.servingAt - fault.exitedAt),
+		emails_before_signal:
+			fault.signalledAt === null
+				? null
+				: rig.mailArrivals.filter((arrival) => arrival < fault.signalledAt!).length,
+		board_equal_after_serving_s:
+			observed.boardEqualAt === null || fault.servingAt === null
+				? null
+				: seconds(observed.boardEqualAt - fault.servingAt),
+		executions:
+			fault.signalledAt === null || fault.exitedAt === null
+				? null
+				: await killFigures(rig, fault, changes).catch((error: Error) => ({
+						error: error.message.slice(0, 300),
+					})),
+	};
 	return {
-		scenario: 'burst',
+		scenario,
 		n,
 		burst: {
 			containers: containerIds.length,
@@ -1004,6 +1371,8 @@ async function runBurst(rig: Rig, n: number): Promise<Record<string, unknown>> {
 		},
 		pending_at_end: observed.pendingAtEnd,
 		board_check_errors: observed.boardCheckErrors,
+		when_quiet: quiet,
+		...(kill ? { kill, kill_after_s: KILL_AFTER_S } : {}),
 		...(await finalFigures(rig, 0)).figures,
 		usage,
 		timeline: observed.timeline,
@@ -1186,7 +1555,9 @@ async function main() {
 	const plan: Array<{ scenario: string; mode: string; n: number | null }> = [];
 	for (const scenario of SCENARIOS)
 		for (const mode of MODES)
-			if (scenario === 'burst') for (const n of SIZES) plan.push({ scenario, mode, n });
+			if (scenario in FAULTS && mode !== 'single')
+				say(`${scenario}: one n8n only (BURST_MODES=single); not run in ${mode}`);
+			else if (BURSTS.includes(scenario)) for (const n of SIZES) plan.push({ scenario, mode, n });
 			else plan.push({ scenario, mode, n: null });
 	for (const { scenario, mode, n } of plan) {
 		say(`${scenario} in ${MODE_NAMES[mode] ?? mode}${n === null ? '' : `, N=${n}`}`);
@@ -1194,9 +1565,12 @@ async function main() {
 		const rig = await setUp(mode);
 		current = rig;
 		try {
-			const figures = scenario === 'burst' ? await runBurst(rig, n!) : await runCatchUp(rig);
+			const figures = BURSTS.includes(scenario)
+				? await runBurst(rig, n!, scenario)
+				: await runCatchUp(rig);
 			runs.push({
-				key: `${scenario} ${mode}${n === null ? '' : ` ${n}`}${SETTINGS ? ` ${SETTINGS}` : ''}`,
+				// A kill at another moment than the default is a column of its own.
+				key: `${scenario} ${mode}${n === null ? '' : ` ${n}`}${scenario in FAULTS && KILL_AFTER_S !== DEFAULT_KILL_AFTER_S ? ` after ${KILL_AFTER_S} s` : ''}${SETTINGS ? ` ${SETTINGS}` : ''}`,
 				scenario,
 				mode,
 				settings: SETTINGS,
@@ -1244,6 +1618,7 @@ function write(runs: RunFigures[], n8nVersion: string) {
 			failed_executions: TARGETS.failedExecutions,
 			peak_memory_gb: TARGETS.peakMemoryBytes / 2 ** 30,
 			catch_up_minutes: TARGETS.catchUpMinutes,
+			after_kill_minutes: TARGETS.afterKillMinutes,
 		},
 		// A run of some parts keeps the other parts' last figures.
 		runs: [...previous.filter((old) => !runs.some((fresh) => fresh.key === old.key)), ...runs],

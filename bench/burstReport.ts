@@ -1,7 +1,8 @@
 /**
  * bench/results/burst.md from the figures bench/burst.ts measured: the setup, then one table per
- * part with issue 29's targets beside the figures of each run (a column a run), then the details
- * that say where time and calls went.
+ * part with issue 29's targets beside the figures of each run (a column a run; the kills with
+ * issue 36's, beside the burst without a kill), then the details that say where time and calls
+ * went.
  */
 
 // Run figures are JSON, read field by field.
@@ -25,11 +26,14 @@ export interface BurstResults {
 		failed_executions: number;
 		peak_memory_gb: number;
 		catch_up_minutes: number;
+		after_kill_minutes: number;
 	};
 	runs: RunFigures[];
 }
 
 const MODE_ORDER = ['single', 'queue'];
+/** The scenarios that kill n8n mid-burst, in their columns' order, and the signal each sends. */
+const KILLS: Record<string, string> = { kill: 'SIGKILL', term: 'SIGTERM' };
 
 const number = (value: unknown) =>
 	typeof value === 'number' ? value.toLocaleString('en-US') : value === null ? '–' : String(value);
@@ -228,6 +232,34 @@ function sharedRows(
 	};
 }
 
+/** A figure per run, or a dash where a run has not got it (older runs, a scenario without it). */
+const cells = (runs: RunFigures[], render: (run: RunFigures) => string) =>
+	runs.map((run) => {
+		try {
+			return render(run);
+		} catch {
+			return '–';
+		}
+	});
+
+const boardState = (board: RunFigures['board']) =>
+	`${number(board.rows)} / ${number(board.containers)}; ${number(board.differing)}, ${number(board.missing)}, ${number(board.duplicated)}`;
+
+/** The board and the emails once everything was quiet (runs since the kill scenarios). */
+function quietRows(runs: RunFigures[]): string[][] {
+	return [
+		[
+			'Once everything was quiet (nothing to deliver, no execution running, no email for 30 s): waited; board equal (rows / containers; differing, missing, duplicated)',
+			'equal',
+			...cells(
+				runs,
+				(run) =>
+					`${run.when_quiet.quiet ? `${duration(run.when_quiet.waited_s, '–')}` : `not quiet within ${duration(run.when_quiet.waited_s, '–')}`}; ${run.when_quiet.board.equal ? 'equal' : 'not equal'} (${boardState(run.when_quiet.board)})${mark(run.when_quiet.board.equal)}`,
+			),
+		],
+	];
+}
+
 function burstSection(runs: RunFigures[], results: BurstResults): string[] {
 	if (runs.length === 0) return [];
 	const minutesOf = (run: RunFigures) =>
@@ -258,7 +290,131 @@ function burstSection(runs: RunFigures[], results: BurstResults): string[] {
 		'',
 		...table(
 			['', 'Target (issue 29)', ...runs.map((run) => `${modeLabel(run)}, N=${run.n}`)],
-			[...rows.header, ...burst, ...rows.delivery, ...rows.outcome],
+			[...rows.header, ...burst, ...rows.delivery, ...rows.outcome, ...quietRows(runs)],
+		),
+		'',
+	];
+}
+
+/** The kills, each beside the burst without one of the same deployment, settings and N. */
+function killSection(kills: RunFigures[], bursts: RunFigures[], results: BurstResults): string[] {
+	if (kills.length === 0) return [];
+	const same = (a: RunFigures, b: RunFigures) =>
+		a.mode === b.mode && a.n === b.n && String(a.settings ?? '') === String(b.settings ?? '');
+	const runs = columns([
+		...bursts.filter((burst) => kills.some((kill) => same(kill, burst))),
+		...kills,
+	]).sort(
+		(a, b) =>
+			Number(a.scenario in KILLS) - Number(b.scenario in KILLS) ||
+			Object.keys(KILLS).indexOf(a.scenario) - Object.keys(KILLS).indexOf(b.scenario) ||
+			Number(a.kill_after_s ?? 0) - Number(b.kill_after_s ?? 0),
+	);
+	const minutesOf = (run: RunFigures) =>
+		run.n <= 150 ? results.targets.minutes_n150 : results.targets.minutes_n500;
+	const rows = sharedRows(runs, results, minutesOf);
+	const afterKill = results.targets.after_kill_minutes;
+	const both = (run: RunFigures, render: (figures: RunFigures) => string) =>
+		`${render(run.kill.executions.hold_alerts)}; ${render(run.kill.executions.pickup_board)}`;
+	// The alerts a kill may repeat: those of its cut executions, read from their data (or, when
+	// n8n kept none, those run again).
+	const cutAlerts = (run: RunFigures) => {
+		const figures = run.kill.executions.hold_alerts;
+		return figures.cut.executions_unread.length === 0 ? figures.cut.alerts : figures.rerun.alerts;
+	};
+	const kill = [
+		[
+			'The kill: signal, after the burst began (after its last change); processes signalled; emails sent before it',
+			'any moment',
+			...cells(runs, (run) =>
+				run.kill
+					? `${run.kill.signal} at ${run.kill.after_burst_began_s} s (${run.kill.after_last_change_s} s); ${run.kill.processes_signalled}; ${number(run.kill.emails_before_signal)}${run.kill.error ? ` (${run.kill.error})` : ''}`
+					: 'no kill',
+			),
+		],
+		[
+			'n8n exited after the signal; started again after; serving again (/healthz) after it exited',
+			'',
+			...cells(
+				runs,
+				(run) =>
+					`${run.kill.exited_after_s} s${run.kill.forced_after_term_limit ? ' (killed at the SIGTERM limit)' : ''}; ${run.kill.restart_after_s} s; ${run.kill.serving_after_exit_s} s`,
+			),
+		],
+		[
+			'Executions running when signalled (waiting to start): hold alerts; board',
+			'',
+			...cells(runs, (run) =>
+				both(run, (figures) => `${figures.running_at_signal} (${figures.waiting_at_signal})`),
+			),
+		],
+		[
+			'Executions n8n marked crashed: hold alerts; board',
+			'',
+			...cells(runs, (run) => both(run, (figures) => number(figures.crashed))),
+		],
+		[
+			'Their notifications: hold alerts (their alerts); board',
+			'',
+			...cells(
+				runs,
+				(run) =>
+					`${number(run.kill.executions.hold_alerts.cut.notifications)} (${number(run.kill.executions.hold_alerts.cut.alerts)}); ${number(run.kill.executions.pickup_board.cut.notifications)}`,
+			),
+		],
+		[
+			'Executions with rerun items after the start: hold alerts (notifications, alerts); board (notifications)',
+			'',
+			...cells(
+				runs,
+				(run) =>
+					`${number(run.kill.executions.hold_alerts.rerun.executions)} (${number(run.kill.executions.hold_alerts.rerun.notifications)}, ${number(run.kill.executions.hold_alerts.rerun.alerts)}); ${number(run.kill.executions.pickup_board.rerun.executions)} (${number(run.kill.executions.pickup_board.rerun.notifications)})`,
+			),
+		],
+		[
+			'Notifications of crashed executions never run again: hold alerts; board',
+			'0',
+			...cells(runs, (run) => {
+				const { hold_alerts: holds, pickup_board: board } = run.kill.executions;
+				// Crashed executions whose items n8n kept not: their notifications are not known.
+				const unread = holds.cut.executions_unread.length + board.cut.executions_unread.length;
+				return `${number(holds.cut_not_rerun.count)}; ${number(board.cut_not_rerun.count)}${unread ? ` (not known for ${unread} crashed executions n8n kept no items of)` : mark(holds.cut_not_rerun.count + board.cut_not_rerun.count === 0)}`;
+			}),
+		],
+		[
+			'Hold alerts once quiet: expected / emailed / missing / duplicates; with the rerun note (of the duplicates)',
+			"0 missing; duplicates ≤ the cut executions' alerts",
+			...cells(runs, (run) => {
+				const alerts = run.when_quiet.alerts;
+				const bound = run.kill ? cutAlerts(run) : 0;
+				return `${number(alerts.expected)} / ${number(alerts.sent)} / ${number(alerts.missing)} / ${number(alerts.duplicates)}; ${number(alerts.rerun_noted)} (${number(alerts.duplicates_noted)})${mark(alerts.missing === 0 && alerts.duplicates <= bound)}`;
+			}),
+		],
+		[
+			'Board equal to Container → Get for every container, from n8n serving again',
+			`≤ ${afterKill} min`,
+			...cells(
+				runs,
+				(run) =>
+					`${duration(run.kill.board_equal_after_serving_s, `not within ${run.time_limit_minutes} min of the last change`)}${run.kill.board_equal_after_serving_s === null ? ' ✗' : mark(run.kill.board_equal_after_serving_s <= afterKill * 60)}`,
+			),
+		],
+	];
+	return [
+		'## n8n killed mid-burst',
+		'',
+		`The burst above, and n8n killed while it runs: \`kill\` SIGKILLs n8n and its task runners, \`term\` sends n8n SIGTERM and waits while its graceful shutdown (n8n's default timeout) lets it; ${kills[0].kill?.restart_after_s ?? 5} s after n8n exited it starts again on the same folder and ports. A killed run is watched at least 2 minutes after n8n serves again (the run journal's re-runs), then until everything is quiet. Executions running when signalled are those started before it and stopped after it (or never); crashed, cut and run again are read from n8n's executions (their trigger's items, \`rerun: true\` after the start). Each kill is beside the burst without one, same deployment, settings and N.`,
+		'',
+		...table(
+			[
+				'',
+				'Target (issue 36)',
+				...runs.map(
+					(run) =>
+						`${modeLabel(run)}, N=${run.n}, ${run.scenario}${run.kill_after_s === undefined ? '' : ` after ${run.kill_after_s} s`}`,
+				),
+			],
+			[...rows.header, ...kill, ...quietRows(runs), ...rows.delivery, ...rows.outcome],
 		),
 		'',
 	];
@@ -312,10 +468,13 @@ function catchUpSection(runs: RunFigures[], results: BurstResults): string[] {
 }
 
 function details(run: RunFigures, cpus: number): string[] {
-	const lines = [
-		`### ${run.scenario === 'burst' ? `Burst, N=${run.n}` : 'Catch-up'}, ${run.deployment}`,
-		'',
-	];
+	const title =
+		run.scenario === 'catch_up'
+			? 'Catch-up'
+			: run.scenario in KILLS
+				? `Burst, N=${run.n}, n8n sent ${KILLS[run.scenario]} after ${run.kill_after_s} s`
+				: `Burst, N=${run.n}`;
+	const lines = [`### ${title}, ${run.deployment}`, ''];
 	lines.push(
 		`Measured ${run.measured_at} at ${run.commit}; ${run.usage.seconds} s sampled. CPUs used on average: n8n ${run.usage.cpus.n8n}, sandbox ${run.usage.cpus.sandbox}, Postgres and Redis ${run.usage.cpus.services}, the bench ${run.usage.cpus.bench}, other work ${run.usage.cpus.others} (the machine ${run.usage.cpus.machine} of ${cpus}). n8n's peak memory ${mb(run.usage.n8nPeakBytes)} after ${run.usage.n8nPeakAtSeconds} s.`,
 		'',
@@ -352,6 +511,23 @@ function details(run: RunFigures, cpus: number): string[] {
 	lines.push(`- n8n's calls by route: ${routes.join(', ') || 'none'}.`);
 	if (run.board.example)
 		lines.push(`- A board row that differed at the end: ${run.board.example}.`);
+	if (run.when_quiet?.board?.example)
+		lines.push(`- A board row that differed once quiet: ${run.when_quiet.board.example}.`);
+	if (run.when_quiet?.alerts?.missing_keys?.length)
+		lines.push(
+			`- Hold alerts never emailed (container|hold|placed or released|minute), up to 20: ${run.when_quiet.alerts.missing_keys.join(', ')}.`,
+		);
+	for (const [label, figures] of Object.entries(
+		(run.kill?.executions ?? {}) as Record<string, RunFigures>,
+	)) {
+		if (label === 'error') {
+			lines.push(`- The kill's executions: not read (${String(figures)}).`);
+			continue;
+		}
+		lines.push(
+			`- The kill, ${label.replace('_', ' ')}: crashed executions ${figures.crashed_ids.join(', ') || 'none'}${figures.cut.executions_unread.length ? ` (no items kept: ${figures.cut.executions_unread.join(', ')})` : ''}; executions with rerun items ${figures.rerun.execution_ids.join(', ') || 'none'} (${number(figures.rerun.items)} items); cut and never run again ${figures.cut_not_rerun.ids.join(', ') || 'none'}; run again without a crashed execution ${number(figures.rerun_not_cut)}.`,
+		);
+	}
 	if (run.board_check_errors?.count)
 		lines.push(
 			`- Board checks n8n did not answer: ${run.board_check_errors.count}, the last: ${run.board_check_errors.last}.`,
@@ -380,6 +556,7 @@ function details(run: RunFigures, cpus: number): string[] {
 
 export function writeBurstReport(results: BurstResults): string {
 	const bursts = columns(results.runs.filter((run) => run.scenario === 'burst'));
+	const kills = results.runs.filter((run) => run.scenario in KILLS);
 	const catchUps = columns(results.runs.filter((run) => run.scenario === 'catch_up'));
 	const { setup } = results;
 	return `${[
@@ -390,9 +567,10 @@ export function writeBurstReport(results: BurstResults): string {
 		"The examples run as shipped, read from examples/ when the bench runs: **Container holds → email** (SMTP to a local inbox) and the **Pickup board** (an n8n Data Table, created by running its setup workflow over REST). The sandbox runs in a process of its own; n8n calls it with its own API key (its calls and 429s below), the bench reads with another. A plain HTTP receiver subscribed to the same events answers every delivery at once: the machine's floor. A hold email is expected for every hold change the alert workflow's Switch emails (placed or activated, cleared), worked out by the trigger's own code from the notifications the receiver got; an email is told apart by container, hold, placed or released and the minute of its \"Changed at\" line. The board is compared with what Container → Get works out from the service's containers (test/support/pickupBoardRows.ts, the e2e test's rules).",
 		'',
 		...burstSection(bursts, results),
+		...killSection(kills, bursts, results),
 		...catchUpSection(catchUps, results),
 		'## Details',
 		'',
-		...[...bursts, ...catchUps].flatMap((run) => details(run, setup.cpus)),
+		...[...bursts, ...columns(kills), ...catchUps].flatMap((run) => details(run, setup.cpus)),
 	].join('\n')}\n`;
 }

@@ -1,11 +1,12 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
 /**
  * The two n8n deployments the benches drive (bench/storm.ts, bench/burst.ts), each a real n8n
  * with the packed package: one n8n on SQLite as scripts/lib/n8n.mjs sets it up, and queue mode as
  * scripts/lib/queue.mjs does (Postgres, Redis, main, webhook process, workers). Import workflows
  * with `cli` before `start`; `stop` leaves nothing running and removes their folders.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -27,7 +28,7 @@ export interface N8nScripts {
 		n8nDir: string,
 		env: Env,
 		options?: { onLog?: (text: string) => void },
-	): Promise<{ stop(): Promise<void> }>;
+	): Promise<{ process: ChildProcess; stop(): Promise<void> }>;
 	activateWorkflowArgs(workflowId: string): string[];
 	login(baseUrl: string, email: string, password: string): Promise<string>;
 	restCall(
@@ -67,6 +68,100 @@ export interface Deployment {
 	restart(): Promise<void>;
 	/** Stops everything and removes the folders. */
 	stop(): Promise<void>;
+	/**
+	 * Kills n8n as a fault does (one n8n only), resolved once it has exited; `start()` starts it
+	 * again on the same folder and ports.
+	 */
+	kill?(signal: 'SIGKILL' | 'SIGTERM'): Promise<KillReport>;
+}
+
+export interface KillReport {
+	/** n8n and its task runners when the signal went out. */
+	processes: number;
+	/** From the signal to n8n's exit. */
+	exitedAfterMs: number;
+	/** Processes of the tree still alive once n8n had exited (then killed). */
+	leftRunning: number;
+	/** SIGTERM only: n8n had not exited after TERM_LIMIT_MS and was killed. */
+	forced: boolean;
+}
+
+/** Far past n8n's default graceful-shutdown timeout (30 s): a stop that hangs is not waited for. */
+const TERM_LIMIT_MS = 180_000;
+
+/** Every process below `pid`, read from /proc. */
+function descendants(pid: number): number[] {
+	const parents = new Map<number, number[]>();
+	for (const name of readdirSync('/proc')) {
+		if (!/^\d+$/.test(name)) continue;
+		try {
+			const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+			// Fields start after the command name's last ')'; the parent is the second of them.
+			const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+			parents.set(parent, [...(parents.get(parent) ?? []), Number(name)]);
+		} catch {
+			// Gone meanwhile.
+		}
+	}
+	const found: number[] = [];
+	const visit = (of: number) => {
+		for (const child of parents.get(of) ?? []) {
+			found.push(child);
+			visit(child);
+		}
+	};
+	visit(pid);
+	return found;
+}
+
+/** Running: a zombie (dead, its exit not yet collected by its new parent) is not. */
+function alive(pid: number): boolean {
+	try {
+		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+	} catch {
+		return false;
+	}
+}
+
+function signalEach(pids: number[], signal: NodeJS.Signals): void {
+	for (const pid of pids) {
+		try {
+			process.kill(pid, signal);
+		} catch {
+			// Exited meanwhile.
+		}
+	}
+}
+
+/**
+ * SIGKILL goes to n8n and every process below it at once (its task runners die with it, as in a
+ * container killed for memory); SIGTERM to n8n alone, which stops its runners itself, waited for
+ * up to TERM_LIMIT_MS. Whatever outlived n8n is killed, so that the start again finds its ports.
+ */
+async function killTree(child: ChildProcess, signal: 'SIGKILL' | 'SIGTERM'): Promise<KillReport> {
+	const pid = child.pid!;
+	const exited = new Promise<void>((resolve) => {
+		if (child.exitCode !== null || child.signalCode !== null) resolve();
+		else child.once('exit', () => resolve());
+	});
+	const tree = descendants(pid);
+	const signalled = Date.now();
+	let forced = false;
+	if (signal === 'SIGKILL') signalEach([pid, ...tree], 'SIGKILL');
+	else child.kill('SIGTERM');
+	const limit = setTimeout(() => {
+		forced = true;
+		signalEach([pid, ...descendants(pid)], 'SIGKILL');
+	}, TERM_LIMIT_MS);
+	await exited;
+	clearTimeout(limit);
+	const exitedAfterMs = Date.now() - signalled;
+	const left = [...new Set([...tree, ...descendants(pid)])].filter(alive);
+	signalEach(left, 'SIGKILL');
+	for (let waited = 0; left.some(alive) && waited < 10_000; waited += 100)
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	return { processes: 1 + tree.length, exitedAfterMs, leftRunning: left.length, forced };
 }
 
 export interface DeploymentOptions {
@@ -92,7 +187,7 @@ export async function singleN8n(options: DeploymentOptions = {}): Promise<Deploy
 	});
 	Object.assign(env, options.env ?? {});
 	if (options.profileDir) env.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${options.profileDir}`;
-	let running: { stop(): Promise<void> } | undefined;
+	let running: { process: ChildProcess; stop(): Promise<void> } | undefined;
 	const onLog = options.onLog && ((text: string) => options.onLog!('n8n', text));
 	const deployment: Deployment = {
 		name: `one n8n (SQLite)${options.label ?? ''}`,
@@ -113,6 +208,12 @@ export async function singleN8n(options: DeploymentOptions = {}): Promise<Deploy
 		async stop() {
 			await deployment.stopN8n();
 			rmSync(userFolder, { recursive: true, force: true });
+		},
+		async kill(signal) {
+			const child = running?.process;
+			if (!child) throw new Error('n8n is not running');
+			running = undefined;
+			return await killTree(child, signal);
 		},
 	};
 	return deployment;
