@@ -94,7 +94,7 @@ interface Read {
  *   asked after the last change of a container says so by a later time than any read that could
  *   predate the change, whichever is written last (trigger/execution.ts, Latest State).
  */
-export type ReadTime = 'second' | 'requested';
+type ReadTime = 'second' | 'requested';
 
 /** The container as Container → Get gives it, with when it was the service's (above). */
 function foundContainer(read: Read, time: ReadTime): IDataObject {

@@ -1,7 +1,6 @@
 import {
 	sleep,
 	type ICredentialDataDecryptedObject,
-	type IHttpRequestOptions,
 	type ITriggerFunctions,
 	type ITriggerResponse,
 } from 'n8n-workflow';
@@ -64,11 +63,10 @@ async function watchOnce(
 
 /**
  * The trigger's functions as the watch uses them after activation. n8n 2.x evaluates expressions
- * in an isolate it lends a trigger only while activating it; a check minutes later has none,
- * and n8n's authenticated request evaluates the credential's header expression (`Token
- * {{$credentials.apiKey}}`, credentials/ContainerTrackingApi.credentials.ts). So the watch
- * sends that header itself, with the credential as read now, or as read at activation when
- * reading it needs an isolate too. Everything else is the trigger's own, bound to it.
+ * in an isolate it lends a trigger only while activating it; a check minutes later has none.
+ * Its requests then send the credential's header themselves (transport/request.ts,
+ * `authenticatedRequest`); reading the credential may need an isolate too, so the one read at
+ * activation stands in when it fails. Everything else is the trigger's own, bound to it.
  */
 function withoutIsolate(
 	context: ITriggerFunctions,
@@ -81,24 +79,9 @@ function withoutIsolate(
 			return activationCredentials;
 		}
 	};
-	const authenticated = async (_type: string, options: IHttpRequestOptions) =>
-		await context.helpers.httpRequest({
-			...options,
-			headers: {
-				...options.headers,
-				Authorization: `Token ${String((await credentials()).apiKey ?? '')}`,
-			},
-		});
-	const helpers = new Proxy(context.helpers, {
-		get: (target, property) =>
-			property === 'httpRequestWithAuthentication'
-				? authenticated
-				: Reflect.get(target, property, target),
-	});
 	return new Proxy(context, {
 		get(target, property) {
 			if (property === 'getCredentials') return credentials;
-			if (property === 'helpers') return helpers;
 			const value: unknown = Reflect.get(target, property, target);
 			return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
 		},
