@@ -6,11 +6,12 @@
  * with `cli` before `start`; `stop` leaves nothing running and removes their folders.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 import { OWNER } from '../test/e2e/helpers';
+import { descendantsOf, isRunning } from './processTree';
 
 export type Env = Record<string, string>;
 export interface CliResult {
@@ -89,41 +90,6 @@ export interface KillReport {
 /** Far past n8n's default graceful-shutdown timeout (30 s): a stop that hangs is not waited for. */
 const TERM_LIMIT_MS = 180_000;
 
-/** Every process below `pid`, read from /proc. */
-function descendants(pid: number): number[] {
-	const parents = new Map<number, number[]>();
-	for (const name of readdirSync('/proc')) {
-		if (!/^\d+$/.test(name)) continue;
-		try {
-			const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-			// Fields start after the command name's last ')'; the parent is the second of them.
-			const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-			parents.set(parent, [...(parents.get(parent) ?? []), Number(name)]);
-		} catch {
-			// Gone meanwhile.
-		}
-	}
-	const found: number[] = [];
-	const visit = (of: number) => {
-		for (const child of parents.get(of) ?? []) {
-			found.push(child);
-			visit(child);
-		}
-	};
-	visit(pid);
-	return found;
-}
-
-/** Running: a zombie (dead, its exit not yet collected by its new parent) is not. */
-function alive(pid: number): boolean {
-	try {
-		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-		return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-	} catch {
-		return false;
-	}
-}
-
 function signalEach(pids: number[], signal: NodeJS.Signals): void {
 	for (const pid of pids) {
 		try {
@@ -145,21 +111,21 @@ async function killTree(child: ChildProcess, signal: 'SIGKILL' | 'SIGTERM'): Pro
 		if (child.exitCode !== null || child.signalCode !== null) resolve();
 		else child.once('exit', () => resolve());
 	});
-	const tree = descendants(pid);
+	const tree = descendantsOf(pid);
 	const signalled = Date.now();
 	let forced = false;
 	if (signal === 'SIGKILL') signalEach([pid, ...tree], 'SIGKILL');
 	else child.kill('SIGTERM');
 	const limit = setTimeout(() => {
 		forced = true;
-		signalEach([pid, ...descendants(pid)], 'SIGKILL');
+		signalEach([pid, ...descendantsOf(pid)], 'SIGKILL');
 	}, TERM_LIMIT_MS);
 	await exited;
 	clearTimeout(limit);
 	const exitedAfterMs = Date.now() - signalled;
-	const left = [...new Set([...tree, ...descendants(pid)])].filter(alive);
+	const left = [...new Set([...tree, ...descendantsOf(pid)])].filter(isRunning);
 	signalEach(left, 'SIGKILL');
-	for (let waited = 0; left.some(alive) && waited < 10_000; waited += 100)
+	for (let waited = 0; left.some(isRunning) && waited < 10_000; waited += 100)
 		await new Promise((resolve) => setTimeout(resolve, 100));
 	return { processes: 1 + tree.length, exitedAfterMs, leftRunning: left.length, forced };
 }

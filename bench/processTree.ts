@@ -19,6 +19,8 @@ interface ProcessInfo {
 	ppid: number;
 	/** utime + stime, in ticks. */
 	ticks: number;
+	/** /proc's state letter: `Z` for a zombie (dead, its exit not yet collected). */
+	state: string;
 	rssBytes: number;
 }
 
@@ -31,12 +33,43 @@ function readProcess(pid: number): ProcessInfo | undefined {
 		return {
 			pid,
 			ppid: Number(fields[1]),
+			state: fields[0],
 			ticks: Number(fields[11]) + Number(fields[12]),
 			rssBytes: Number(statm[1]) * PAGE_BYTES,
 		};
 	} catch {
 		return undefined; // gone meanwhile
 	}
+}
+
+/** Every process alive now, as /proc lists it. */
+function allProcesses(): ProcessInfo[] {
+	return readdirSync('/proc')
+		.filter((name) => /^\d+$/.test(name))
+		.map((name) => readProcess(Number(name)))
+		.filter((info): info is ProcessInfo => info !== undefined);
+}
+
+/** Whether `pid` runs: not gone, and not a zombie. */
+export function isRunning(pid: number): boolean {
+	const info = readProcess(pid);
+	return info !== undefined && info.state !== 'Z';
+}
+
+/** Every process below `pid` (its children, theirs, and so on). */
+export function descendantsOf(pid: number): number[] {
+	const children = new Map<number, number[]>();
+	for (const info of allProcesses())
+		children.set(info.ppid, [...(children.get(info.ppid) ?? []), info.pid]);
+	const found: number[] = [];
+	const visit = (of: number) => {
+		for (const child of children.get(of) ?? []) {
+			found.push(child);
+			visit(child);
+		}
+	};
+	visit(pid);
+	return found;
 }
 
 function commandLine(pid: number): string {
@@ -127,10 +160,7 @@ export class ProcessSampler {
 
 	/** One sample now: each group's memory, and (when `countCpu`) the CPU ticks since the last. */
 	sample(countCpu = true): Usage {
-		const all = readdirSync('/proc')
-			.filter((name) => /^\d+$/.test(name))
-			.map((name) => readProcess(Number(name)))
-			.filter((info): info is ProcessInfo => info !== undefined);
+		const all = allProcesses();
 		const children = new Map<number, ProcessInfo[]>();
 		for (const info of all) children.set(info.ppid, [...(children.get(info.ppid) ?? []), info]);
 		const rssBytes: Record<ProcessGroup, number> = { n8n: 0, sandbox: 0, services: 0, bench: 0 };
