@@ -335,9 +335,10 @@ export interface E2eContext {
 	/**
 	 * Sends the file's own n8n `signal` and waits until it has exited: SIGKILL is an
 	 * out-of-memory kill; SIGTERM a `docker stop` or a deploy (n8n then waits for its
-	 * executions up to N8N_GRACEFUL_SHUTDOWN_TIMEOUT). The shared n8n is never killed.
+	 * executions up to N8N_GRACEFUL_SHUTDOWN_TIMEOUT). `meanwhile` runs between the signal and
+	 * the exit (a test's chosen point in a graceful shutdown). The shared n8n is never killed.
 	 */
-	killN8n(signal: 'SIGKILL' | 'SIGTERM'): Promise<void>;
+	killN8n(signal: 'SIGKILL' | 'SIGTERM', meanwhile?: () => Promise<void>): Promise<void>;
 	stop(): Promise<void>;
 }
 
@@ -455,13 +456,17 @@ export async function startE2e({
 			const cookie = await n8n.login(running.url, OWNER.email, OWNER.password);
 			return { url: running.url, cookie, log: running.log };
 		},
-		async killN8n(signal) {
+		async killN8n(signal, meanwhile) {
 			const child = running?.process;
 			running = undefined;
 			if (!child || child.exitCode !== null || child.signalCode !== null) return;
 			const exited = new Promise((resolve) => child.once('exit', resolve));
 			child.kill(signal);
-			await exited;
+			try {
+				await meanwhile?.();
+			} finally {
+				await exited;
+			}
 		},
 		async stopN8n() {
 			if (running && process.env.CT_E2E_KEEP)

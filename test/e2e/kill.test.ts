@@ -6,7 +6,9 @@
 // whose execution was cut runs again, once, its items marked `rerun: true`, soon after n8n serves
 // again; one whose execution had ended runs no more; and n8n's own Retry of a crashed execution
 // runs its notifications (nodes/ContainerTracking/trigger/runJournal.ts). And a kill while
-// deliveries wait for their batch (unanswered): the service sends them again, each runs once.
+// deliveries wait for their batch (unanswered): the service sends them again, each runs once. And
+// SIGTERM within the graceful-shutdown timeout, the executions going on after n8n stopped its task
+// runners: their Code node fails for want of a runner, and their notifications run again at the start.
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import { byClock, generous } from '../support/bounds';
 import { eventually, trackContainer } from '../support/sandbox';
@@ -46,6 +48,12 @@ const RETRY_CAP_SECONDS = 4;
 /** n8n's wait for its executions on SIGTERM (seconds): the collector holds them longer. */
 const GRACEFUL_SHUTDOWN_SECONDS = 2;
 /**
+ * For the stop within the graceful-shutdown timeout: n8n waits this long for its executions, and
+ * a Code node's task waits this long for a runner before it fails (n8n's default is 60 s).
+ */
+const LONG_GRACEFUL_SHUTDOWN_SECONDS = 60;
+const TASK_REQUEST_TIMEOUT_SECONDS = 3;
+/**
  * After n8n serves again: the workflow activated, the watch's first check 2 s later
  * (trigger/watch.ts FIRST_CHECK_AFTER_MS) reads the log and starts the runs again.
  */
@@ -64,6 +72,8 @@ describe('e2e: n8n killed or stopped while its executions run', () => {
 	let collector: Collector;
 	/** Where the batching workflow sends its items. */
 	let batchCollector: Collector;
+	/** Where the first workflow sends its items again, after its Code node. */
+	let afterCode: Collector;
 	let n8n: { url: string; cookie: string; log(): string };
 	let serial = 0;
 
@@ -136,6 +146,7 @@ describe('e2e: n8n killed or stopped while its executions run', () => {
 	beforeAll(async () => {
 		collector = await startCollector();
 		batchCollector = await startCollector();
+		afterCode = await startCollector();
 		ctx = await startE2e({
 			sandbox: {
 				trackingDelaySeconds: 0,
@@ -157,6 +168,14 @@ describe('e2e: n8n killed or stopped while its executions run', () => {
 					parameters: { registration: 'automatic', events: ['container.updated'], options: {} },
 				},
 				postToCollector('Send to collector', collector, ['Container updated']),
+				{
+					name: 'Pass on',
+					type: 'n8n-nodes-base.code',
+					typeVersion: 2,
+					parameters: { jsCode: "return $('Container updated').all();" },
+					after: ['Send to collector'],
+				},
+				postToCollector('After the Code node', afterCode, ['Pass on']),
 			]),
 		);
 		await ctx.importWorkflow(
@@ -196,6 +215,7 @@ describe('e2e: n8n killed or stopped while its executions run', () => {
 		await ctx?.stop();
 		await collector?.close();
 		await batchCollector?.close();
+		await afterCode?.close();
 	}, TEARDOWN_TIMEOUT);
 
 	it.each([
@@ -355,5 +375,58 @@ describe('e2e: n8n killed or stopped while its executions run', () => {
 			expect([...perNotification.values()].every((count) => count > 0)).toBe(true);
 		},
 		TEST_TIMEOUT + byClock(60_000),
+	);
+
+	it(
+		'n8n stopped (SIGTERM) within its graceful-shutdown timeout, executions going on after it stopped its task runners: their Code node fails, and their notifications run again at the start, marked rerun',
+		async () => {
+			// n8n waits a minute for its executions, and a Code node's task a few seconds for a runner.
+			const graceful = ctx.env.N8N_GRACEFUL_SHUTDOWN_TIMEOUT;
+			ctx.env.N8N_GRACEFUL_SHUTDOWN_TIMEOUT = String(LONG_GRACEFUL_SHUTDOWN_SECONDS);
+			ctx.env.N8N_RUNNERS_TASK_REQUEST_TIMEOUT = String(TASK_REQUEST_TIMEOUT_SECONDS);
+			await ctx.stopN8n();
+			collector.open();
+			n8n = await ctx.start();
+			const stopping = n8n;
+
+			collector.held = true;
+			const cut = await holdsAnsweredAndCollected(1);
+			const itemsPerNotification = countsById(
+				collected().filter((item) => cut.includes(item.notification_id!)),
+			);
+			const before = afterCode.items.length;
+			// The chosen point: n8n has run its shutdown handlers (its task runners stopped) and waits
+			// for its executions; then they go on to their Code node.
+			await ctx.killN8n('SIGTERM', async () => {
+				await eventually(
+					() =>
+						/Waiting for \d+ active executions? to finish/.test(stopping.log()) ? true : undefined,
+					{ timeoutMs: generous(30_000), what: 'n8n waiting for its executions to finish' },
+				);
+				collector.open();
+			});
+			// Their Code node failed for want of a runner; nothing got past it.
+			expect(stopping.log()).toMatch(/Task request timed out/);
+			expect(idsIn(afterCode.items.slice(before))).toEqual(new Set());
+
+			// Started again as it was: the runs again take a runner as usual.
+			ctx.env.N8N_GRACEFUL_SHUTDOWN_TIMEOUT = graceful;
+			delete ctx.env.N8N_RUNNERS_TASK_REQUEST_TIMEOUT;
+			n8n = await ctx.start();
+			const failed = (await executions()).filter(({ status }) => status === 'error');
+			expect(failed.length).toBeGreaterThan(0);
+			await eventually(
+				() => (cut.every((id) => idsIn(afterCode.items.slice(before)).has(id)) ? true : undefined),
+				{ timeoutMs: RERUN_MS, what: 'every notification of the stopped executions run again' },
+			);
+			await executionsEnded('the runs again');
+			const after = afterCode.items.slice(before) as CollectedItem[];
+			const counts = countsById(after);
+			for (const id of cut)
+				expect([id, counts.get(id)]).toEqual([id, itemsPerNotification.get(id)]);
+			expect([...counts.keys()].sort()).toEqual([...cut].sort());
+			expect(after.every((item) => item.rerun === true)).toBe(true);
+		},
+		TEST_TIMEOUT + byClock(LONG_GRACEFUL_SHUTDOWN_SECONDS * 1000),
 	);
 });

@@ -8,6 +8,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { ContainerTrackingTrigger } from '../../nodes/ContainerTracking/ContainerTrackingTrigger.node';
 import { notificationIdOf } from '../../nodes/ContainerTracking/trigger/durableRepeats';
 import { deliveryItem } from '../../nodes/ContainerTracking/trigger/notificationItems';
+import type { EndedRun } from '../../nodes/ContainerTracking/trigger/runJournal';
 
 let stores = 0;
 
@@ -33,8 +34,8 @@ function storeLikeN8ns() {
 
 interface Execution {
 	context: IExecuteFunctions;
-	/** n8n ends the execution: its end-of-execution handlers run. */
-	end(): Promise<void>;
+	/** n8n ends the execution: its end-of-execution handlers run, given how it ended. */
+	end(ended?: EndedRun): Promise<void>;
 }
 
 function executionOf(
@@ -42,13 +43,13 @@ function executionOf(
 	items: IDataObject[],
 	{ mode = 'webhook', hooks = true }: { mode?: string; hooks?: boolean } = {},
 ): Execution {
-	const handlers: Array<() => Promise<void>> = [];
+	const handlers: Array<(ended?: EndedRun) => Promise<void>> = [];
 	const context = {
 		getInputData: (): INodeExecutionData[] => items.map((json) => ({ json })),
 		getNodeParameter: (name: string) => (name === 'options' ? {} : 'changes'),
 		getWorkflow: () => ({ id: store.workflowId }),
 		getMode: () => mode,
-		logger: { warn: () => undefined },
+		logger: { warn: () => undefined, info: () => undefined },
 		getNode: () => ({ id: 'trigger-1' }),
 		helpers: {
 			checkProcessedAndRecord: store.checkProcessedAndRecord,
@@ -57,15 +58,16 @@ function executionOf(
 		additionalData: hooks
 			? {
 					hooks: {
-						addHandler: (_name: string, handler: () => Promise<void>) => handlers.push(handler),
+						addHandler: (_name: string, handler: (ended?: EndedRun) => Promise<void>) =>
+							handlers.push(handler),
 					},
 				}
 			: {},
 	} as unknown as IExecuteFunctions;
 	return {
 		context,
-		end: async () => {
-			for (const handler of handlers) await handler();
+		end: async (ended) => {
+			for (const handler of handlers) await handler(ended);
 		},
 	};
 }
@@ -138,6 +140,67 @@ describe('the run journal', () => {
 		expect(await run(executionOf(store, ['n-1', 'n-2'].map(recovering)))).toEqual([]);
 		// The service's copy of it, if it comes later, is a repeat.
 		expect(await run(executionOf(store, [delivered('n-2')]))).toEqual([]);
+	});
+
+	/** An execution that ended `error`, the node `node` failing with `error` as n8n keeps it (its fields spread). */
+	const failedAt = (node: string, error: Record<string, unknown>): EndedRun => ({
+		status: 'error',
+		data: {
+			resultData: {
+				error,
+				runData: { 'Container updated': [{}], [node]: [{ error }] },
+			},
+		},
+	});
+	// n8n 2.41's errors, as their classes (n8n/dist/task-runners/errors) make them.
+	const codeNodeFoundNoRunner = {
+		message: 'Task request timed out',
+		description:
+			'Your Code node task was not matched to a runner within the timeout period (waited 60 seconds). This indicates that the task runner is currently down, or not ready, or at capacity, so it cannot service your task.',
+		level: 'warning',
+		extra: { elapsedSeconds: 60 },
+	};
+	const runnerDisconnected = { message: 'Node execution failed', runnerId: 'runner-1' };
+	const cancelledAtShutdown = {
+		message: 'The execution was cancelled because the system is shutting down',
+		reason: 'shutdown',
+	};
+
+	it.each([
+		['its Code node found no task runner (n8n stopping)', codeNodeFoundNoRunner],
+		['its task runner disconnected mid-task', runnerDisconnected],
+		['n8n cancelled it to shut down', cancelledAtShutdown],
+	])(
+		'an execution that failed because %s leaves its runs open: the restart check runs them, marked rerun',
+		async (_label, error) => {
+			const store = storeLikeN8ns();
+			const failed = executionOf(store, [delivered('n-1'), delivered('n-2')]);
+			await run(failed);
+			await failed.end(failedAt('Format alert', error));
+			expect(openRuns(store)).toEqual(['run:n-1', 'run:n-2']);
+
+			const rerun = await run(executionOf(store, ['n-1', 'n-2'].map(recovering)));
+			expect(rerun.map(notificationIdOf)).toEqual(['n-1', 'n-2']);
+			expect(rerun.every((item) => item.rerun === true)).toBe(true);
+		},
+	);
+
+	it("an execution that failed on the workflow's own error, or succeeded, closes its runs: nothing runs again", async () => {
+		const store = storeLikeN8ns();
+		const ownError = executionOf(store, [delivered('n-1')]);
+		await run(ownError);
+		// A Code node's own exception, and a mail server refusing: the workflow's, not n8n's.
+		await ownError.end(
+			failedAt('Format alert', {
+				message: "Cannot read properties of undefined (reading 'name') [line 2]",
+				description: 'TypeError',
+			}),
+		);
+		const succeeded = executionOf(store, [delivered('n-2')]);
+		await run(succeeded);
+		await succeeded.end({ status: 'success', data: { resultData: { runData: {} } } });
+		expect(openRuns(store)).toEqual([]);
+		expect(await run(executionOf(store, ['n-1', 'n-2'].map(recovering)))).toEqual([]);
 	});
 
 	it('a restart check cut in its turn leaves the runs open for the next one', async () => {

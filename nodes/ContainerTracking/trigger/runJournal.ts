@@ -18,8 +18,9 @@ import { triggerScope } from './repeats';
  * kill, a restart, a deploy that stops n8n past its graceful-shutdown timeout), n8n marks the
  * execution crashed and runs it no more. So each execution opens a `run:<id>` key per
  * notification it runs, in the same record that checks the notification for repeats, and closes
- * it when the execution has ended, whether it succeeded or failed: n8n's own end-of-execution
- * hook calls back, in the process that ran it. A key still open when n8n starts again marks a
+ * it when the execution has ended, whether it succeeded or failed (unless it failed because
+ * n8n could not run it: stopping, its task runner gone): n8n's own end-of-execution hook calls
+ * back, in the process that ran it. A key still open when n8n starts again marks a
  * run that was cut; the restart check (trigger/catchUp.ts) hands the notifications the service
  * answered lately to an execution, which runs again those whose key is open, runs those no
  * execution ever recorded (killed before the trigger ran in their execution), and drops the rest.
@@ -34,9 +35,62 @@ export const runKey = (notificationId: string): string => `${RUN_PREFIX}${notifi
 
 export const isRunKey = (key: string): boolean => key.startsWith(RUN_PREFIX);
 
+/** An error as n8n keeps it in an ended execution's data: the thrown error's fields, spread. */
+interface KeptError {
+	message?: unknown;
+	description?: unknown;
+	reason?: unknown;
+	runnerId?: unknown;
+}
+
+/** What n8n's end-of-execution hook is given (n8n-workflow's IRun), as far as it is read here. */
+export interface EndedRun {
+	status?: string;
+	data?: {
+		resultData?: {
+			error?: KeptError;
+			runData?: Record<string, Array<{ error?: KeptError } | null> | undefined>;
+		};
+	};
+}
+
 /** n8n's lifecycle hooks of the execution `context` runs in, as far as they are used here. */
 interface EndHooks {
-	addHandler(name: 'workflowExecuteAfter', handler: () => Promise<void>): void;
+	addHandler(name: 'workflowExecuteAfter', handler: (run?: EndedRun) => Promise<void>): void;
+}
+
+/**
+ * The errors n8n fails a node with when what runs it is gone, not because of the workflow: a
+ * Code node's task finding no task runner (n8n's graceful shutdown stops its runners before it
+ * waits for its executions, so every Code node still to run in those seconds fails so), a runner
+ * that disconnected or stopped answering mid-task, a runner restarting in a loop, and an
+ * execution n8n cancelled because it was shutting down. Matched on what n8n keeps of them (the
+ * message, and the fields only these errors carry), in every n8n that has task runners.
+ */
+function isRunnerOrShutdownFailure(error: KeptError | undefined): boolean {
+	if (!error) return false;
+	const message = typeof error.message === 'string' ? error.message : '';
+	return (
+		error.reason === 'shutdown' ||
+		/^Task request timed out/.test(message) ||
+		/^Task execution aborted because runner became unresponsive/.test(message) ||
+		/^Task runner has restarted \d+ times/.test(message) ||
+		(message === 'Node execution failed' && error.runnerId !== undefined)
+	);
+}
+
+/**
+ * The execution ended without doing its work because n8n could not run it (above): its
+ * notifications' runs stay open, so that the restart check runs them when n8n serves again, as
+ * it does for an execution cut by a kill. A workflow's own failure ends its runs.
+ */
+export function endedForWantOfARunner(run: EndedRun | undefined): boolean {
+	const result = run?.data?.resultData;
+	if (!result || run?.status === 'success') return false;
+	if (isRunnerOrShutdownFailure(result.error)) return true;
+	return Object.values(result.runData ?? {}).some((tasks) =>
+		(tasks ?? []).some((task) => isRunnerOrShutdownFailure(task?.error ?? undefined)),
+	);
 }
 
 /**
@@ -85,12 +139,20 @@ export async function cutAmong(context: IExecuteFunctions, ids: string[]): Promi
 }
 
 /**
- * Closes `opened` when the execution ends, however it ends. A close that fails leaves the runs
- * open: the next restart runs them again (a repeat, never a loss).
+ * Closes `opened` when the execution ends, succeeded or failed, unless it failed because n8n
+ * could not run it (`endedForWantOfARunner`). A close that fails leaves the runs open: the next
+ * restart runs them again (a repeat, never a loss).
  */
 export function closeRunsAtEnd(context: IExecuteFunctions, opened: string[]): void {
 	if (opened.length === 0) return;
-	executionEndHooks(context)?.addHandler('workflowExecuteAfter', async () => {
+	executionEndHooks(context)?.addHandler('workflowExecuteAfter', async (run) => {
+		if (endedForWantOfARunner(run)) {
+			context.logger.info(
+				'Container tracking: the execution failed because n8n could not run it (stopping, or its task runner gone); its notifications run again when n8n starts',
+				{ count: opened.length },
+			);
+			return;
+		}
 		try {
 			await removeKeys(context, opened);
 		} catch (error) {
