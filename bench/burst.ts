@@ -33,9 +33,17 @@
  * BURST_KILL_AFTER_S=55  BURST_RESTART_AFTER_S=5
  * BURST_LIMIT_MINUTES (every run's limit; default 15 for N ≤ 150 and the catch-up, 30 above)
  * BURST_CATCH_UP=1000 (notifications missed)
+ * BURST_N8N_LOG=<file> (every line every n8n process printed, appended, for a look afterwards)
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	appendFileSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -86,6 +94,7 @@ const BURSTS = ['burst', ...Object.keys(FAULTS)];
  * `{"N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE":"true"}`): a run with settings is kept apart from one
  * with n8n's defaults, its column named by them.
  */
+const N8N_LOG_FILE = process.env.BURST_N8N_LOG;
 const N8N_ENV = JSON.parse(process.env.BURST_N8N_ENV ?? '{}') as Record<string, string>;
 const SETTINGS = Object.entries(N8N_ENV)
 	.map(([name, value]) => `${name}=${value}`)
@@ -309,6 +318,7 @@ class LogCounter {
 	private partial = new Map<string, string>();
 
 	read = (process: string, text: string) => {
+		if (N8N_LOG_FILE) appendFileSync(N8N_LOG_FILE, text.replace(/^(?=.)/gm, `${process}: `));
 		const lines = ((this.partial.get(process) ?? '') + text).split('\n');
 		this.partial.set(process, lines.pop() ?? '');
 		for (const line of lines) {
