@@ -127,6 +127,21 @@ export async function prepareQueueCluster({
 			await cluster.stopN8n();
 			await cluster.start();
 		},
+		/**
+		 * Sends one process `signal` (SIGKILL: an out-of-memory kill) and resolves once it has
+		 * exited; `start()` starts it again.
+		 */
+		async kill(name, signal = 'SIGKILL') {
+			const child = running.get(name);
+			if (!child) return;
+			logs.set(name, (logs.get(name) ?? '') + child.log());
+			running.delete(name);
+			const { process: processOf } = child;
+			if (processOf.exitCode !== null || processOf.signalCode !== null) return;
+			const exited = new Promise((resolve) => processOf.once('exit', resolve));
+			processOf.kill(signal);
+			await exited;
+		},
 		async stop() {
 			await cluster.stopN8n();
 			await redis.stop();

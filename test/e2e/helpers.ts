@@ -189,6 +189,8 @@ export interface QueueCluster {
 	start(): Promise<void>;
 	stopN8n(): Promise<void>;
 	restart(): Promise<void>;
+	/** One process (`names`) sent `signal`, waited for until it exited; `start()` starts it again. */
+	kill(name: string, signal?: 'SIGKILL' | 'SIGTERM'): Promise<void>;
 	stop(): Promise<void>;
 }
 
@@ -833,6 +835,52 @@ export async function startCollector(): Promise<Collector> {
 }
 
 /** An HTTP Request node POSTing each item, as JSON, to the collector. */
+/**
+ * Between the service and n8n (the URL n8n registers, N8N_WEBHOOK_URL): passes every delivery on
+ * and, while `dropAnswers`, throws n8n's answer away and resets the service's connection, as a
+ * proxy or load balancer that gave up on a slow answer does.
+ */
+export interface AnswerDropper {
+	url: string;
+	/** Where n8n listens. */
+	target: string;
+	dropAnswers: boolean;
+	close(): Promise<void>;
+}
+
+export async function startAnswerDropper(): Promise<AnswerDropper> {
+	const dropper: AnswerDropper = {
+		url: '',
+		target: '',
+		dropAnswers: false,
+		close: async () => undefined,
+	};
+	const server = http.createServer((request, response) => {
+		const upstream = http.request(
+			`${dropper.target}${request.url ?? '/'}`,
+			{ method: request.method, headers: request.headers },
+			(answer) => {
+				if (dropper.dropAnswers) {
+					answer.resume();
+					answer.on('end', () => request.socket.destroy());
+					return;
+				}
+				response.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(response);
+			},
+		);
+		upstream.on('error', () => request.socket.destroy());
+		request.pipe(upstream);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	dropper.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	dropper.close = async () => {
+		server.closeAllConnections();
+		await new Promise((resolve) => server.close(resolve));
+	};
+	return dropper;
+}
+
 export function postToCollector(name: string, collector: Collector, after: string[]): WorkflowNode {
 	return {
 		name,

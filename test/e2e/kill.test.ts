@@ -9,6 +9,8 @@
 // deliveries wait for their batch (unanswered): the service sends them again, each runs once. And
 // SIGTERM within the graceful-shutdown timeout, the executions going on after n8n stopped its task
 // runners: their Code node fails for want of a runner, and their notifications run again at the start.
+// And n8n's answers lost on the way back (a proxy that timed out): the executions ran, the service
+// still has the notifications pending and sends them again, n8n is killed: each runs again once.
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import { byClock, generous } from '../support/bounds';
 import { eventually, trackContainer } from '../support/sandbox';
@@ -29,6 +31,8 @@ import {
 	TRIGGER_TYPE,
 	webhookRegistered,
 	workflow,
+	startAnswerDropper,
+	type AnswerDropper,
 	type Collector,
 	type E2eContext,
 } from './helpers';
@@ -74,6 +78,7 @@ describe('e2e: n8n killed or stopped while its executions run', () => {
 	let batchCollector: Collector;
 	/** Where the first workflow sends its items again, after its Code node. */
 	let afterCode: Collector;
+	let dropper: AnswerDropper;
 	let n8n: { url: string; cookie: string; log(): string };
 	let serial = 0;
 
@@ -147,6 +152,7 @@ describe('e2e: n8n killed or stopped while its executions run', () => {
 		collector = await startCollector();
 		batchCollector = await startCollector();
 		afterCode = await startCollector();
+		dropper = await startAnswerDropper();
 		ctx = await startE2e({
 			sandbox: {
 				trackingDelaySeconds: 0,
@@ -157,9 +163,11 @@ describe('e2e: n8n killed or stopped while its executions run', () => {
 			extra: {
 				N8N_GRACEFUL_SHUTDOWN_TIMEOUT: String(GRACEFUL_SHUTDOWN_SECONDS),
 				N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true',
+				N8N_WEBHOOK_URL: `${dropper.url}/`,
 			},
 			ownN8n: true,
 		});
+		dropper.target = `http://127.0.0.1:${ctx.port}`;
 		await ctx.importCredentials([sandboxCredential()]);
 		await ctx.importWorkflow(
 			workflow(WORKFLOW_ID, 'E2E runs cut by a kill', [
@@ -220,6 +228,7 @@ describe('e2e: n8n killed or stopped while its executions run', () => {
 		await collector?.close();
 		await batchCollector?.close();
 		await afterCode?.close();
+		await dropper?.close();
 	}, TEARDOWN_TIMEOUT);
 
 	it.each([
@@ -432,5 +441,74 @@ describe('e2e: n8n killed or stopped while its executions run', () => {
 			expect(after.every((item) => item.rerun === true)).toBe(true);
 		},
 		TEST_TIMEOUT + byClock(LONG_GRACEFUL_SHUTDOWN_SECONDS * 1000),
+	);
+
+	it(
+		"n8n's answers lost on the way back, the service still sending the notifications again, n8n killed: each runs again once at the start, marked rerun",
+		async () => {
+			const id = webhookId();
+			const before = new Set(notificationsOf(id).map((record) => record.id));
+			const mine = () => notificationsOf(id).filter((record) => !before.has(record.id));
+			const from = collector.items.length;
+			collector.held = true;
+			dropper.dropAnswers = true;
+			await customsHoldOnNewBox();
+			// The chosen point: every notification of the hold ran (its items wait at the collector),
+			// and n8n's answers never reached the service, which has them pending.
+			const recorded = await eventually(
+				() => {
+					const ids = mine().map((record) => record.id);
+					const ran = idsIn(collected(from));
+					return ids.length === 3 &&
+						ids.every((notification) => ran.has(notification)) &&
+						mine().every((record) => record.attributes.delivery_status !== 'succeeded')
+						? ids
+						: undefined;
+				},
+				{
+					timeoutMs: generous(ACTIVATION_QUIET_MS + 2 * EXECUTION_QUIET_MS),
+					what: 'the hold run, its answers lost',
+				},
+			);
+			const firstRun = countsById(collected(from));
+			await ctx.killN8n('SIGKILL');
+
+			const again = collector.items.length;
+			collector.open();
+			n8n = await ctx.start();
+			// n8n's answers are still lost while it starts and its restart check runs.
+			await eventually(
+				() =>
+					recorded.every((notification) => idsIn(collected(again)).has(notification))
+						? true
+						: undefined,
+				{ timeoutMs: RERUN_MS, what: 'every notification of the hold run again' },
+			);
+			dropper.dropAnswers = false;
+			// The service's next attempts are answered now, as repeats.
+			await eventually(
+				() =>
+					mine().every((record) => record.attributes.delivery_status === 'succeeded')
+						? true
+						: undefined,
+				{
+					timeoutMs: byClock(2 * RETRY_CAP_SECONDS * 1000) + generous(EXECUTION_QUIET_MS),
+					what: "the service's next attempts answered",
+				},
+			);
+			await executionsEnded('the runs again');
+			const counts = countsById(collected(again));
+			for (const notification of recorded)
+				expect([notification, counts.get(notification)]).toEqual([
+					notification,
+					firstRun.get(notification),
+				]);
+			expect(
+				collected(again)
+					.filter((item) => recorded.includes(item.notification_id!))
+					.every((item) => item.rerun === true),
+			).toBe(true);
+		},
+		TEST_TIMEOUT,
 	);
 });

@@ -6,8 +6,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { ContainerTrackingTrigger } from '../../nodes/ContainerTracking/ContainerTrackingTrigger.node';
-import { notificationIdOf } from '../../nodes/ContainerTracking/trigger/durableRepeats';
+import {
+	forgetProcessRecords,
+	notificationIdOf,
+} from '../../nodes/ContainerTracking/trigger/durableRepeats';
 import { deliveryItem } from '../../nodes/ContainerTracking/trigger/notificationItems';
+import { triggerScope } from '../../nodes/ContainerTracking/trigger/repeats';
 import type { EndedRun } from '../../nodes/ContainerTracking/trigger/runJournal';
 
 let stores = 0;
@@ -77,6 +81,10 @@ const run = async (execution: Execution) =>
 		(item) => item.json,
 	);
 
+/** n8n started again: this process's memory of the trigger is gone; n8n's store keeps its list. */
+const restarted = (store: ReturnType<typeof storeLikeN8ns>) =>
+	forgetProcessRecords(triggerScope(executionOf(store, []).context));
+
 const delivered = (id: string) => ({ notification_id: id });
 const recovering = (id: string) => deliveryItem({ data: { id } }, 'recovering');
 const openRuns = (store: ReturnType<typeof storeLikeN8ns>) =>
@@ -108,6 +116,7 @@ describe('the run journal', () => {
 		const finished = executionOf(store, [delivered('n-3')]);
 		await run(finished);
 		await finished.end();
+		restarted(store);
 		const before = store.saved();
 
 		const check = executionOf(store, ['n-1', 'n-2', 'n-3'].map(recovering));
@@ -203,10 +212,33 @@ describe('the run journal', () => {
 		expect(await run(executionOf(store, ['n-1', 'n-2'].map(recovering)))).toEqual([]);
 	});
 
+	it("a run under way in this process is not cut: after a restart, the service's next attempt ran before the restart check looked, and runs once", async () => {
+		const store = storeLikeN8ns();
+		// Recorded by an execution n8n never ended; its answer never reached the service (still
+		// pending there), so the restart check hands it over and the service sends it again.
+		await run(executionOf(store, [delivered('n-1')]));
+		restarted(store);
+		// n-2 was never recorded; its next attempt reaches the new process before the check.
+		const live = executionOf(store, [delivered('n-2')]);
+		expect((await run(live)).map(notificationIdOf)).toEqual(['n-2']);
+		const check = executionOf(store, ['n-1', 'n-2'].map(recovering));
+		const ran = await run(check);
+		// n-1 runs again (cut); n-2, whose run is under way here, does not run a second time.
+		expect(ran.map(notificationIdOf)).toEqual(['n-1']);
+		expect(ran[0].rerun).toBe(true);
+		await live.end();
+		await check.end();
+		expect(openRuns(store)).toEqual([]);
+		// n-1's next attempt from the service is a repeat.
+		expect(await run(executionOf(store, [delivered('n-1')]))).toEqual([]);
+	});
+
 	it('a restart check cut in its turn leaves the runs open for the next one', async () => {
 		const store = storeLikeN8ns();
 		await run(executionOf(store, [delivered('n-1')]));
+		restarted(store);
 		await run(executionOf(store, [recovering('n-1')]));
+		restarted(store);
 		const next = await run(executionOf(store, [recovering('n-1')]));
 		expect(next.map(notificationIdOf)).toEqual(['n-1']);
 	});
@@ -241,6 +273,7 @@ describe('the run journal', () => {
 		const ended = executionOf(store, [delivered('n-2')]);
 		await run(ended);
 		await ended.end();
+		restarted(store);
 		const retried = executionOf(store, [recovering('n-1'), recovering('n-2')], { mode: 'retry' });
 		const items = await run(retried);
 		expect(items.map(notificationIdOf)).toEqual(['n-1']);

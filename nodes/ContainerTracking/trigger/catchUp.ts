@@ -57,7 +57,7 @@ export interface CatchUpSettings {
 	/** Whether live deliveries are checked for repeats (the node's option). */
 	deduplicate: boolean;
 	/**
-	 * Whether this process's first read also hands the notifications answered within
+	 * Whether this process's first read also hands the notifications logged within
 	 * RECOVERY_WINDOW_MS to an execution that runs again those whose run was cut
 	 * (trigger/runJournal.ts): set when n8n has just started.
 	 */
@@ -262,17 +262,18 @@ function caughtUpItems(
 }
 
 /**
- * The restart check: the notifications the service had answered within RECOVERY_WINDOW_MS, each
- * as a `recovering` item, oldest first; the execution keeps those whose run was cut
- * (trigger/durableRepeats.ts, `newNotificationItems`). Their bodies come with the log's pages.
+ * The restart check: the notifications the service logged within RECOVERY_WINDOW_MS, delivered
+ * or not, each as a `recovering` item, oldest first; the execution keeps those whose run was cut
+ * and those no execution recorded (trigger/durableRepeats.ts, `newNotificationItems`): a first
+ * run, after which the service's next attempt is a repeat. Their bodies come with the log's pages.
  */
-async function handOverAnswered(
+async function handOverLogged(
 	context: ITriggerFunctions,
-	answered: LoggedNotification[],
+	recent: LoggedNotification[],
 	settings: CatchUpSettings,
 	add: (id: string, containerId: string | undefined, items: IDataObject[]) => void,
 ): Promise<void> {
-	const oldestFirst = [...answered].sort(
+	const oldestFirst = [...recent].sort(
 		(a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id),
 	);
 	for (const entry of oldestFirst) {
@@ -350,13 +351,14 @@ export async function catchUp(
 	const now = Date.now();
 	const known = (staticData.caughtUp ?? {}) as CaughtUpIds;
 	const stillPending = new Set<string>();
-	const answered: LoggedNotification[] = [];
+	const recent: LoggedNotification[] = [];
 	for (const entry of entries) {
 		if (!entry.webhookId || !webhookIds.includes(entry.webhookId)) continue;
-		if (entry.status === 'succeeded') {
-			if (recovering && entry.createdAt >= newest - RECOVERY_WINDOW_MS) answered.push(entry);
-			continue;
-		}
+		// Whatever the service says of its delivery: one whose answer n8n sent too late (or not at
+		// all) after an execution recorded it is still pending or failed there, and its next
+		// attempt would be taken for a repeat of a run that was cut.
+		if (recovering && entry.createdAt >= newest - RECOVERY_WINDOW_MS) recent.push(entry);
+		if (entry.status === 'succeeded') continue;
 		if (known[entry.id] !== undefined) continue;
 		// A value no table lists is taken as not delivered: a notification is never dropped for it.
 		if (entry.status === 'pending') {
@@ -458,9 +460,9 @@ export async function catchUp(
 		staticData.caughtUp = pruned(caughtUp, readFrom);
 		emitDue();
 	}
-	if (answered.length > 0 && !stopped()) {
+	if (recent.length > 0 && !stopped()) {
 		keyPrefix = `container-tracking-restart-${now}`;
-		await handOverAnswered(context, answered, settings, (id, containerId, items) => {
+		await handOverLogged(context, recent, settings, (id, containerId, items) => {
 			const key = containerId ? `container:${containerId}` : `notification:${id}`;
 			const entries = byContainer.get(key);
 			if (entries) entries.push({ id, items });

@@ -51,6 +51,11 @@ export interface TriggerRecords {
 	 * write of a list read before the removal puts them back, so the checks remove them again.
 	 */
 	closed: Map<string, number>;
+	/**
+	 * Journal keys executions of this process opened and that have not ended: runs under way
+	 * here, never cut (trigger/runJournal.ts `cutAmong`).
+	 */
+	openHere: Set<string>;
 	/** The latest execution's functions: the later checks run through them. */
 	context?: IExecuteFunctions;
 	/** When the next check is due, and how long after the previous event it was set. */
@@ -66,10 +71,24 @@ const triggers = new Map<string, TriggerRecords>();
 export function recordsOf(scope: string): TriggerRecords {
 	let records = triggers.get(scope);
 	if (!records) {
-		records = { queue: Promise.resolve(), recent: new Map(), closed: new Map(), waiting: false };
+		records = {
+			queue: Promise.resolve(),
+			recent: new Map(),
+			closed: new Map(),
+			openHere: new Set(),
+			waiting: false,
+		};
 		triggers.set(scope, records);
 	}
 	return records;
+}
+
+/**
+ * Forgets what this process knew of a trigger's records, as n8n's restart does (the unit tests
+ * play a restart with it); n8n's store keeps everything.
+ */
+export function forgetProcessRecords(scope: string): void {
+	triggers.delete(scope);
 }
 
 /**
@@ -197,7 +216,10 @@ async function recordBatch(records: TriggerRecords, batch: Batch): Promise<Set<s
 	const result = await recordInStore(context, [...ids, ...others]);
 	const fresh = new Set(result.new.map(String).filter((id) => batch.ids.has(id)));
 	// A journal key is removed when its run ends: putting it back would reopen the run.
-	for (const id of fresh) if (!isRunKey(id)) records.recent.set(id, now);
+	for (const id of fresh) {
+		if (isRunKey(id)) records.openHere.add(id);
+		else records.recent.set(id, now);
+	}
 	scheduleCheck(records, VERIFY_AFTER_MS);
 	return fresh;
 }

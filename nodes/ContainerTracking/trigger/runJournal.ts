@@ -118,24 +118,33 @@ async function removeKeys(context: IExecuteFunctions, keys: string[]): Promise<v
 export async function openRuns(context: IExecuteFunctions, ids: string[]): Promise<string[]> {
 	if (ids.length === 0) return [];
 	const records = recordsOf(triggerScope(context));
-	const result = await inTurn(records, async () => await recordInStore(context, ids.map(runKey)));
-	return result.new.map(String);
+	return await inTurn(records, async () => {
+		const opened = (await recordInStore(context, ids.map(runKey))).new.map(String);
+		for (const key of opened) records.openHere.add(key);
+		return opened;
+	});
 }
 
 /**
- * Of these notifications, those whose run is open: cut, when no execution runs them any more.
- * (n8n's store only checks by recording: the keys this check added are removed at once.)
+ * Of these notifications, those whose run was cut: open in n8n's store, and not opened by an
+ * execution of this process that is still under way (after a restart, a retried delivery's live
+ * execution may open a run before the restart check looks at it). (n8n's store only checks by
+ * recording: the keys this check added are removed at once.)
  */
 export async function cutAmong(context: IExecuteFunctions, ids: string[]): Promise<Set<string>> {
 	const records = recordsOf(triggerScope(context));
-	const result = await inTurn(records, async () => {
-		const checked = await recordInStore(context, ids.map(runKey));
+	return await inTurn(records, async () => {
+		// Read in turn: a live execution's record before this one has marked its runs.
+		const keys = ids.map(runKey).filter((key) => !records.openHere.has(key));
+		if (keys.length === 0) return new Set<string>();
+		const checked = await recordInStore(context, keys);
 		const added = checked.new.map(String);
 		if (added.length > 0) await removeFromStore(context, added);
-		return checked;
+		const open = new Set(checked.processed.map(String));
+		// This execution runs them now.
+		for (const key of open) records.openHere.add(key);
+		return new Set(ids.filter((id) => open.has(runKey(id))));
 	});
-	const open = new Set(result.processed.map(String));
-	return new Set(ids.filter((id) => open.has(runKey(id))));
 }
 
 /**
@@ -145,7 +154,12 @@ export async function cutAmong(context: IExecuteFunctions, ids: string[]): Promi
  */
 export function closeRunsAtEnd(context: IExecuteFunctions, opened: string[]): void {
 	if (opened.length === 0) return;
-	executionEndHooks(context)?.addHandler('workflowExecuteAfter', async (run) => {
+	const hooks = executionEndHooks(context);
+	if (!hooks) return;
+	const { openHere } = recordsOf(triggerScope(context));
+	for (const key of opened) openHere.add(key);
+	hooks.addHandler('workflowExecuteAfter', async (run) => {
+		for (const key of opened) openHere.delete(key);
 		if (endedForWantOfARunner(run)) {
 			context.logger.info(
 				'Container tracking: the execution failed because n8n could not run it (stopping, or its task runner gone); its notifications run again when n8n starts',
