@@ -6,12 +6,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { ContainerTrackingTrigger } from '../../nodes/ContainerTracking/ContainerTrackingTrigger.node';
-import {
-	forgetProcessRecords,
-	notificationIdOf,
-} from '../../nodes/ContainerTracking/trigger/durableRepeats';
+import { notificationIdOf } from '../../nodes/ContainerTracking/trigger/durableRepeats';
 import { deliveryItem } from '../../nodes/ContainerTracking/trigger/notificationItems';
-import { triggerScope } from '../../nodes/ContainerTracking/trigger/repeats';
 import type { EndedRun } from '../../nodes/ContainerTracking/trigger/runJournal';
 
 let stores = 0;
@@ -77,13 +73,22 @@ function executionOf(
 }
 
 const run = async (execution: Execution) =>
-	(await new ContainerTrackingTrigger().execute.call(execution.context))[0].map(
-		(item) => item.json,
-	);
+	(await new Trigger().execute.call(execution.context))[0].map((item) => item.json);
 
-/** n8n started again: this process's memory of the trigger is gone; n8n's store keeps its list. */
-const restarted = (store: ReturnType<typeof storeLikeN8ns>) =>
-	forgetProcessRecords(triggerScope(executionOf(store, []).context));
+/** The node as the running n8n process loaded it. */
+let Trigger = ContainerTrackingTrigger;
+
+/**
+ * n8n started again: the node's modules are loaded afresh, with no memory of what the last process
+ * had under way; n8n's store keeps its list.
+ */
+function restarted(): void {
+	jest.isolateModules(() => {
+		({ ContainerTrackingTrigger: Trigger } = jest.requireActual<
+			typeof import('../../nodes/ContainerTracking/ContainerTrackingTrigger.node')
+		>('../../nodes/ContainerTracking/ContainerTrackingTrigger.node'));
+	});
+}
 
 const delivered = (id: string) => ({ notification_id: id });
 const recovering = (id: string) => deliveryItem({ data: { id } }, 'recovering');
@@ -116,7 +121,7 @@ describe('the run journal', () => {
 		const finished = executionOf(store, [delivered('n-3')]);
 		await run(finished);
 		await finished.end();
-		restarted(store);
+		restarted();
 		const before = store.saved();
 
 		const check = executionOf(store, ['n-1', 'n-2', 'n-3'].map(recovering));
@@ -217,7 +222,7 @@ describe('the run journal', () => {
 		// Recorded by an execution n8n never ended; its answer never reached the service (still
 		// pending there), so the restart check hands it over and the service sends it again.
 		await run(executionOf(store, [delivered('n-1')]));
-		restarted(store);
+		restarted();
 		// n-2 was never recorded; its next attempt reaches the new process before the check.
 		const live = executionOf(store, [delivered('n-2')]);
 		expect((await run(live)).map(notificationIdOf)).toEqual(['n-2']);
@@ -236,9 +241,9 @@ describe('the run journal', () => {
 	it('a restart check cut in its turn leaves the runs open for the next one', async () => {
 		const store = storeLikeN8ns();
 		await run(executionOf(store, [delivered('n-1')]));
-		restarted(store);
+		restarted();
 		await run(executionOf(store, [recovering('n-1')]));
-		restarted(store);
+		restarted();
 		const next = await run(executionOf(store, [recovering('n-1')]));
 		expect(next.map(notificationIdOf)).toEqual(['n-1']);
 	});
@@ -273,7 +278,7 @@ describe('the run journal', () => {
 		const ended = executionOf(store, [delivered('n-2')]);
 		await run(ended);
 		await ended.end();
-		restarted(store);
+		restarted();
 		const retried = executionOf(store, [recovering('n-1'), recovering('n-2')], { mode: 'retry' });
 		const items = await run(retried);
 		expect(items.map(notificationIdOf)).toEqual(['n-1']);

@@ -84,14 +84,6 @@ export function recordsOf(scope: string): TriggerRecords {
 }
 
 /**
- * Forgets what this process knew of a trigger's records, as n8n's restart does (the unit tests
- * play a restart with it); n8n's store keeps everything.
- */
-export function forgetProcessRecords(scope: string): void {
-	triggers.delete(scope);
-}
-
-/**
  * The notification an item came from: `notification_id`, or the `data.id` of the notification it
  * carries (trigger/execution.ts) or is (raw output).
  */
