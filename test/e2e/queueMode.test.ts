@@ -4,11 +4,13 @@
 // the workflow, a webhook process that receives the deliveries and two workers that run them.
 // Activation registers one webhook; a customs hold's deliveries run on the workers and send two
 // alert emails (activated, released) to a local mail server; after every n8n process restarts,
-// the same deliveries again send nothing; unpublishing deletes the webhook.
+// the same deliveries again send nothing; the webhook process killed mid-hold loses no alert;
+// unpublishing deletes the webhook.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import { byClock, generous } from '../support/bounds';
 import { API_KEY, eventually, startTestSandbox, trackContainer } from '../support/sandbox';
 import type { SandboxHandle } from '../support/sandbox';
@@ -66,6 +68,10 @@ const HOLD_GAP_SECONDS = 1;
  */
 const RETRY_BASE_SECONDS = 0.0005;
 const RETRIES_MS = RETRY_BASE_SECONDS * 1000 * (2 ** 12 - 1);
+/** A killed process is started again this long after it exited (issue 36's acceptance). */
+const RESTART_AFTER_MS = 5_000;
+/** The service's first retry for the kill case (seconds, doubling): sooner than its default 5. */
+const KILL_RETRY_BASE_SECONDS = 1;
 
 describe('e2e: the trigger in queue mode (main, webhook process, two workers)', () => {
 	let cluster: QueueCluster;
@@ -91,6 +97,14 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 			.map(
 				(name) =>
 					(cluster.log(name).match(new RegExp(`Worker ${what} execution`, 'g')) ?? []).length,
+			);
+	/** The service's log of the notifications for one webhook. */
+	const notificationsOf = (webhookId: string) =>
+		handle.sandbox.world.store
+			.list('webhook_notification')
+			.filter(
+				(record) =>
+					(record.relationships?.webhook?.data as { id: string } | undefined)?.id === webhookId,
 			);
 	const total = (counts: number[]) => counts.reduce((sum, count) => sum + count, 0);
 	const post = (body: string, headers: Record<string, string>) =>
@@ -283,6 +297,74 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 	);
 
 	it(
+		"the webhook process killed (SIGKILL) just after a hold's first delivery was answered, started again 5 s later: each alert is emailed once",
+		async () => {
+			const set = await handle.control.patch('/webhook_settings', {
+				retry_base_seconds: KILL_RETRY_BASE_SECONDS,
+			});
+			expect(set.status).toBe(200);
+			const [webhook] = await n8nWebhooks();
+			const notifications = () => notificationsOf(webhook.id);
+			const earlier = new Set(notifications().map((record) => record.id));
+			const mine = () => notifications().filter((record) => !earlier.has(record.id));
+			const attemptsOf = (id: string) =>
+				handle.sandbox.dispatcher.log.filter((attempt) => attempt.notification_id === id);
+			const number = withCheckDigit('MSKU731003');
+			const { containerIds } = await trackContainer(handle, number, 'MAEU');
+			const played = await handle.control.post(
+				`/containers/${containerIds[0]}/scenarios/customs_hold`,
+				{ gap_seconds: HOLD_GAP_SECONDS },
+			);
+			expect(played.status).toBe(202);
+			// The chosen point: the hold's first notification answered 200 by the webhook process
+			// (its execution queued), the next one a second away.
+			await eventually(
+				() =>
+					mine().some((record) => attemptsOf(record.id).some((attempt) => attempt.status === 200))
+						? true
+						: undefined,
+				{
+					timeoutMs: queuedExecutionsMs(QUEUED_EXECUTION_QUIET_MS),
+					intervalMs: 20,
+					what: "the hold's first delivery answered",
+				},
+			);
+			await cluster.kill('webhook', 'SIGKILL');
+			await sleep(RESTART_AFTER_MS);
+			await cluster.start();
+
+			const linesFor = (number: string) =>
+				alerts().filter((subject) => subject.endsWith(` on ${number}`));
+			await eventually(
+				() =>
+					linesFor(number).length >= 2 &&
+					mine().length === 3 &&
+					mine().every((record) => record.attributes.delivery_status === 'succeeded')
+						? true
+						: undefined,
+				{
+					// The webhook process starts and loads the workflow; the service's retries, doubling,
+					// land up to as long again after it listens; then the executions on the workers.
+					timeoutMs:
+						byClock(RESTART_AFTER_MS) +
+						2 * queuedExecutionsMs(N8N_START_QUIET_MS + ACTIVATION_QUIET_MS) +
+						queuedExecutionsMs(2 * QUEUED_EXECUTION_QUIET_MS),
+					intervalMs: 250,
+					what: "the hold's alerts sent and its three notifications answered",
+				},
+			);
+			// A second alert would have been queued with the first.
+			await sleep(generous(1_000));
+			expect(linesFor(number).sort()).toEqual(customsHoldAlerts(number).sort());
+			// The deliveries the dead process could not answer failed and were sent again.
+			expect(
+				mine().some((record) => attemptsOf(record.id).some((attempt) => attempt.status !== 200)),
+			).toBe(true);
+		},
+		TEST_TIMEOUT,
+	);
+
+	it(
 		'every process down longer than the service retries: each missed alert is sent once, the webhook is on again',
 		async () => {
 			const [webhook] = await n8nWebhooks();
@@ -302,14 +384,7 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 				);
 				expect(played.status).toBe(202);
 			}
-			const logged = () =>
-				handle.sandbox.world.store
-					.list('webhook_notification')
-					.filter(
-						(record) =>
-							(record.relationships?.webhook?.data as { id: string } | undefined)?.id ===
-							webhook.id,
-					);
+			const logged = () => notificationsOf(webhook.id);
 			await eventually(
 				() =>
 					handle.sandbox.world.store.get('webhook', webhook.id)?.attributes.active === false &&
