@@ -263,9 +263,10 @@ function caughtUpItems(
 
 /**
  * The restart check: the notifications the service logged within RECOVERY_WINDOW_MS, delivered
- * or not, each as a `recovering` item, oldest first; the execution keeps those whose run was cut
- * and those no execution recorded (trigger/durableRepeats.ts, `newNotificationItems`): a first
- * run, after which the service's next attempt is a repeat. Their bodies come with the log's pages.
+ * or not, each as a `recovering` item, oldest first; the execution keeps those whose run was cut,
+ * and those the service had answered that no execution recorded (trigger/durableRepeats.ts,
+ * `newNotificationItems`). One not yet answered whose run was cut had its answer lost (sent too
+ * late, or cut): its next attempt would be taken for a repeat. Their bodies come with the log's pages.
  */
 async function handOverLogged(
 	context: ITriggerFunctions,
@@ -278,7 +279,8 @@ async function handOverLogged(
 	);
 	for (const entry of oldestFirst) {
 		const body = await deliveryOf(context, entry);
-		const handed = body === undefined ? undefined : caughtUpItems(body, settings, 'recovering');
+		const mark = entry.status === 'succeeded' ? 'recovering' : 'recovering_unanswered';
+		const handed = body === undefined ? undefined : caughtUpItems(body, settings, mark);
 		if (handed && handed.items.length > 0) add(entry.id, handed.containerId, handed.items);
 	}
 }

@@ -5,7 +5,7 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
-import { deliveryOf, isRecovering } from './notificationItems';
+import { deliveryOf, isRecovering, isRecoveringAnswered } from './notificationItems';
 import { triggerScope } from './repeats';
 import { cutAmong, isRunKey, openRuns, runKey } from './runJournal';
 
@@ -311,7 +311,9 @@ export async function newNotificationItems(
 		});
 		const unrun = await neverRecorded(
 			context,
-			recovering.filter((item) => !cut.has(notificationIdOf(item.json) ?? '')),
+			recovering.filter(
+				(item) => isRecoveringAnswered(item.json) && !cut.has(notificationIdOf(item.json) ?? ''),
+			),
 		);
 		const opened = [
 			...(journal ? [...cut].map(runKey) : []),
