@@ -34,6 +34,7 @@
  * BURST_LIMIT_MINUTES (every run's limit; default 15 for N ≤ 150 and the catch-up, 30 above)
  * BURST_CATCH_UP=1000 (notifications missed)
  * BURST_N8N_LOG=<file> (every line every n8n process printed, appended, for a look afterwards)
+ * BURST_KEEP=1 (one n8n: its user folder, with the database, is kept and named at the end)
  */
 import { execFileSync, spawn } from 'node:child_process';
 import {

@@ -173,7 +173,9 @@ export async function singleN8n(options: DeploymentOptions = {}): Promise<Deploy
 		},
 		async stop() {
 			await deployment.stopN8n();
-			rmSync(userFolder, { recursive: true, force: true });
+			// BURST_KEEP=1 keeps n8n's folder (its database: executions, deduplication lists).
+			if (process.env.BURST_KEEP) process.stdout.write(`[bench] kept ${userFolder}\n`);
+			else rmSync(userFolder, { recursive: true, force: true });
 		},
 		async kill(signal) {
 			const child = running?.process;
