@@ -22,8 +22,9 @@ import { triggerScope } from './repeats';
  * n8n could not run it: stopping, its task runner gone): n8n's own end-of-execution hook calls
  * back, in the process that ran it. A key still open when n8n starts again marks a
  * run that was cut; the restart check (trigger/catchUp.ts) hands the notifications the service
- * answered lately to an execution, which runs again those whose key is open, runs those no
- * execution ever recorded (killed before the trigger ran in their execution), and drops the rest.
+ * logged lately to an execution, which runs again those whose key is open (and not under way in
+ * this process), runs those the service had answered that no execution ever recorded (killed
+ * before the trigger ran in their execution), and drops the rest.
  *
  * Where n8n offers no such hook, nothing is opened: a run that cannot be closed would be run
  * again at every restart.
@@ -156,8 +157,8 @@ export function closeRunsAtEnd(context: IExecuteFunctions, opened: string[]): vo
 	if (opened.length === 0) return;
 	const hooks = executionEndHooks(context);
 	if (!hooks) return;
+	// Marked under way where they were opened (`openRuns`, `cutAmong`, the record of new ids).
 	const { openHere } = recordsOf(triggerScope(context));
-	for (const key of opened) openHere.add(key);
 	hooks.addHandler('workflowExecuteAfter', async (run) => {
 		for (const key of opened) openHere.delete(key);
 		if (endedForWantOfARunner(run)) {
