@@ -114,6 +114,25 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 			body,
 		});
 
+	/**
+	 * A failed wait, with what a CI log needs to tell a slow cluster from a lost notification:
+	 * the service's attempts at n8n's URL and the end of each process's log.
+	 */
+	const explained = async <T>(waiting: Promise<T>): Promise<T> =>
+		await waiting.catch(async (error: Error) => {
+			const deliveries = (
+				await handle.control.get('/deliveries', { params: { event: 'container.updated' } })
+			).data.deliveries as Array<Record<string, unknown>>;
+			const logs = cluster.names.map(
+				(name) => `--- ${name}\n${cluster.log(name).split('\n').slice(-40).join('\n')}`,
+			);
+			throw new Error(
+				`${error.message}\nworkers started ${workerExecutions('started')}, finished ${workerExecutions('finished')}` +
+					`\ndeliveries: ${JSON.stringify(deliveries.filter((delivery) => delivery.url === webhookUrl))}` +
+					`\n${logs.join('\n')}`,
+			);
+		});
+
 	beforeAll(async () => {
 		mail = await startMailServer();
 		receiver = await startWebhookReceiver();
@@ -207,13 +226,15 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 				{ gap_seconds: HOLD_GAP_SECONDS },
 			);
 			expect(played.status).toBe(202);
-			await eventually(() => (total(workerExecutions('finished')) >= 3 ? true : undefined), {
-				// The last step plays two gaps after the first.
-				timeoutMs:
-					byClock(2 * HOLD_GAP_SECONDS * 1000) + queuedExecutionsMs(QUEUED_EXECUTION_QUIET_MS),
-				intervalMs: 250,
-				what: 'three executions on the workers',
-			});
+			await explained(
+				eventually(() => (total(workerExecutions('finished')) >= 3 ? true : undefined), {
+					// The last step plays two gaps after the first.
+					timeoutMs:
+						byClock(2 * HOLD_GAP_SECONDS * 1000) + queuedExecutionsMs(QUEUED_EXECUTION_QUIET_MS),
+					intervalMs: 250,
+					what: 'three executions on the workers',
+				}),
+			);
 			// Sent before the executions ended; the mail server reads them a moment later.
 			await eventually(() => (alerts().length >= 2 ? true : undefined), {
 				timeoutMs: generous(2_000),
