@@ -226,23 +226,35 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 				{ gap_seconds: HOLD_GAP_SECONDS },
 			);
 			expect(played.status).toBe(202);
+			// Its three deliveries start up to three executions: those that reach the webhook process
+			// while the one before is being created share one (trigger/deliveryBatches.ts), as they did
+			// in a CI run whose first delivery took 2.5 s to answer.
 			await explained(
-				eventually(() => (total(workerExecutions('finished')) >= 3 ? true : undefined), {
-					// The last step plays two gaps after the first.
-					timeoutMs:
-						byClock(2 * HOLD_GAP_SECONDS * 1000) + queuedExecutionsMs(QUEUED_EXECUTION_QUIET_MS),
-					intervalMs: 250,
-					what: 'three executions on the workers',
-				}),
+				eventually(
+					() =>
+						alerts().length >= 2 &&
+						total(workerExecutions('finished')) === total(workerExecutions('started'))
+							? true
+							: undefined,
+					{
+						// The last step plays two gaps after the first.
+						timeoutMs:
+							byClock(2 * HOLD_GAP_SECONDS * 1000) + queuedExecutionsMs(QUEUED_EXECUTION_QUIET_MS),
+						intervalMs: 250,
+						what: 'the two alert emails, sent from executions on the workers that ended',
+					},
+				),
 			);
-			// Sent before the executions ended; the mail server reads them a moment later.
-			await eventually(() => (alerts().length >= 2 ? true : undefined), {
-				timeoutMs: generous(2_000),
-				what: 'the two alert emails',
-			});
-			// Nothing more may follow: a fourth execution would have been queued with the three.
+			// Nothing more may follow: a repeat's execution would have been queued with the others.
 			await sleep(generous(400));
-			expect(total(workerExecutions())).toBe(3);
+			expect(total(workerExecutions())).toBeGreaterThanOrEqual(1);
+			expect(total(workerExecutions())).toBeLessThanOrEqual(3);
+			// Each worker recorded what it ran (two making the trigger's first record at once is
+			// not a failure: the one whose insert lost makes it again).
+			for (const name of cluster.names)
+				expect([name, cluster.log(name).includes('could not record the notification ids')]).toEqual(
+					[name, false],
+				);
 			// Two workers run the executions side by side: the emails may arrive in either order.
 			expect([...alerts()].sort()).toEqual(customsHoldAlerts(CONTAINER_NUMBER).sort());
 			// The sandbox was answered 200 by the webhook process for each of the three.

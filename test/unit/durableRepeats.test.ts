@@ -213,6 +213,33 @@ describe('durable repeat detection inside the execution', () => {
 		expect(warnings).toHaveLength(1);
 	});
 
+	it("makes a record again when another worker made the trigger's list at the same moment", async () => {
+		// n8n's store reads that a trigger has no list yet and inserts one; another worker's insert
+		// of the same list landed in between, so this insert fails on the unique key, writing nothing.
+		const store = storeLikeN8ns();
+		const record = store.checkProcessedAndRecord;
+		let inserts = 0;
+		store.checkProcessedAndRecord = async (items: string[]) => {
+			if (++inserts === 1) {
+				store.overwrite(['other-worker-id']);
+				throw new Error(
+					'duplicate key value violates unique constraint "PK_ca04b9d8dc72de268fe07a65773"',
+				);
+			}
+			return await record(items);
+		};
+		const warnings: string[] = [];
+		const first = await passNewNotification(
+			executionOf(store, [{ notification_id: 'n-1' }], {}, 'webhook', warnings),
+		);
+		expect(first[0]).toHaveLength(1);
+		expect(warnings).toEqual([]);
+		expect(store.saved()).toEqual(expect.arrayContaining(['other-worker-id', 'n-1']));
+		// Recorded: its repeat stops at the trigger.
+		const repeat = await passNewNotification(executionOf(store, [{ notification_id: 'n-1' }]));
+		expect(repeat[0]).toHaveLength(0);
+	});
+
 	it('finds the notification id in items and in raw notifications', () => {
 		expect(notificationIdOf({ notification_id: 'n-1' })).toBe('n-1');
 		expect(notificationIdOf({ data: { id: 'n-2', type: 'webhook_notification' } })).toBe('n-2');

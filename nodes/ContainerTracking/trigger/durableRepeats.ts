@@ -113,12 +113,31 @@ export function rememberClosed(records: TriggerRecords, keys: string[]): void {
 	scheduleCheck(records, VERIFY_AFTER_MS);
 }
 
+/**
+ * n8n's store makes a trigger's list on its first record with an insert, after reading that there
+ * was none: two processes (workers in queue mode) making it at once, one insert fails on the
+ * list's unique key (Postgres, SQLite, MySQL wording), having written nothing, and the same
+ * record made again finds the list and adds to it. Any other failure may have written: it is not
+ * repeated here (an id written and then read back would count as recorded by another execution).
+ */
+const LIST_MADE_MEANWHILE =
+	/duplicate key value violates unique constraint|UNIQUE constraint failed|Duplicate entry/i;
+/** A record that met a list made meanwhile is made again at most this many times in all. */
+const RECORD_ATTEMPTS = 3;
+
 /** Records `ids` in n8n's store for this trigger node; `new` lists those it did not hold. */
-export async function recordInStore(context: IExecuteFunctions, ids: string[]) {
-	return await context.helpers.checkProcessedAndRecord(ids, 'node', {
-		mode: 'entries',
-		maxEntries: DURABLE_KEYS,
-	});
+export async function recordInStore(
+	context: IExecuteFunctions,
+	ids: string[],
+	attempt = 1,
+): Promise<{ new: unknown[]; processed: unknown[] }> {
+	return await context.helpers
+		.checkProcessedAndRecord(ids, 'node', { mode: 'entries', maxEntries: DURABLE_KEYS })
+		.catch(async (error: unknown) => {
+			const message = error instanceof Error ? error.message : String(error);
+			if (attempt >= RECORD_ATTEMPTS || !LIST_MADE_MEANWHILE.test(message)) throw error;
+			return await recordInStore(context, ids, attempt + 1);
+		});
 }
 
 /** Removes `keys` from n8n's store for this trigger node (the same list `recordInStore` keeps). */
