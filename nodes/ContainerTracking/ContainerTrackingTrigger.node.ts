@@ -322,8 +322,8 @@ export class ContainerTrackingTrigger implements INodeType {
 				windowMs: SETTLE_MS + 2 * intervalMs + 5 * MINUTE_MS,
 				items: itemOptions(options),
 				deduplicate: options.deduplicate !== false,
-				// n8n has just started: runs a kill or a stop cut are looked for (trigger/runJournal.ts).
-				recoverCutRuns: this.getActivationMode() === 'init',
+				// Runs a kill or a stop cut are looked for once per process (trigger/runJournal.ts).
+				recoverCutRuns: true,
 			},
 		});
 	}

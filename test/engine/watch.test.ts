@@ -102,6 +102,9 @@ const emittedIds = (watch: Watch) =>
 		...new Set(emit.items.map((item) => String(item.notification_id))),
 	]);
 
+/** The executions the watch started that put out items. */
+const withItems = (watch: Watch) => watch.emitted.filter((emit) => emit.items.length > 0);
+
 describe('Container Tracking Trigger watch', () => {
 	let handle: SandboxHandle;
 	let bridge: Bridge;
@@ -164,6 +167,70 @@ describe('Container Tracking Trigger watch', () => {
 	}
 
 	it(
+		"the restart check is made once per trigger in a process, also when n8n closes the watch before its first check (n8n 2.x re-publishing a workflow after its start, activation mode 'update')",
+		async () => {
+			const harness = new TriggerHarness(
+				{
+					registration: 'automatic',
+					events: ['container.updated'],
+					options: { watchMinutes: WATCH_MINUTES },
+				},
+				{ apiKey: API_KEY, baseUrl: handle.sandbox.url },
+				{},
+				{ webhookBaseUrl: bridge.webhookBaseUrl, workflowId: 'restart-check-once' },
+			);
+			bridge.harness = harness;
+			await harness.activate();
+			const webhookId = String(harness.staticData.webhookId);
+			const { containerIds } = await trackContainer(handle, withCheckDigit('MSKU271828'), 'MAEU');
+			const played = await handle.control.post(
+				`/containers/${containerIds[0]}/scenarios/customs_hold`,
+				{ gap_seconds: 1 },
+			);
+			expect(played.status).toBe(202);
+			// Delivered live: three notifications the service logged, answered.
+			await eventually(
+				() => {
+					const log = notificationLog(handle).filter(
+						(entry) => entry.relationships.webhook.data.id === webhookId,
+					);
+					return log.length >= 3 &&
+						log.every((entry) => entry.attributes.delivery_status === 'succeeded')
+						? true
+						: undefined;
+				},
+				{ timeoutMs: byClock(SCENARIO_MS) + generous(1_000), what: 'three notifications answered' },
+			);
+			const restartChecks = (watch: Watch) =>
+				watch.emitted.filter((emit) =>
+					String(emit.deduplicationKey).startsWith('container-tracking-restart-'),
+				);
+
+			// Closed before its first check: n8n activated the workflow at its start and re-published it.
+			const first = await harness.watch();
+			await first.close();
+			const mark = checkMark(harness);
+			const second = await watching(harness);
+			await checkEnded(harness, mark, {
+				timeoutMs: byClock(FIRST_CHECK_MS) + generous(CHECK_QUIET_MS),
+				what: "the second watch's first check",
+			});
+			expect(first.emitted).toEqual([]);
+			expect(restartChecks(second)).toHaveLength(1);
+			// Turned off and on again in the same process: no run was cut, no second check.
+			await second.close();
+			const again = checkMark(harness);
+			const third = await watching(harness);
+			await checkEnded(harness, again, {
+				timeoutMs: byClock(FIRST_CHECK_MS) + generous(CHECK_QUIET_MS),
+				what: "the third watch's first check",
+			});
+			expect(third.emitted).toEqual([]);
+		},
+		DOWN_LONGER_TEST,
+	);
+
+	it(
 		'n8n down longer than the retries: the webhook is turned on again and each failed notification starts the workflow once, oldest first, with caught_up items',
 		async () => {
 			const harness = harnessFor();
@@ -210,7 +277,9 @@ describe('Container Tracking Trigger watch', () => {
 				.map((entry) => entry.id);
 			expect(emittedIds(watch)).toEqual(oldestFirst);
 			// Missed notifications start the workflow together, as live ones that arrive together do.
-			expect(watch.emitted).toHaveLength(1);
+			// (The first watch of a trigger in a process also makes the restart check: its execution
+			// puts out nothing here, no run having been cut.)
+			expect(withItems(watch)).toHaveLength(1);
 			const keys = watch.emitted.map((emit) => emit.deduplicationKey);
 			expect(new Set(keys).size).toBe(watch.emitted.length);
 			const items = watch.emitted.flatMap((emit) => emit.items);
@@ -241,7 +310,7 @@ describe('Container Tracking Trigger watch', () => {
 
 			// Later checks find nothing more to do; the next live delivery starts the workflow once.
 			await checkEnded(harness, checkMark(harness));
-			expect(watch.emitted).toHaveLength(1);
+			expect(withItems(watch)).toHaveLength(1);
 			expect(emittedIds(watch)).toHaveLength(failed.length);
 			const before = bridge.calls.length;
 			const played = await handle.control.post(

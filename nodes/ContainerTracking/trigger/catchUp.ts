@@ -57,9 +57,9 @@ export interface CatchUpSettings {
 	/** Whether live deliveries are checked for repeats (the node's option). */
 	deduplicate: boolean;
 	/**
-	 * Whether this process's first read also hands the notifications logged within
-	 * RECOVERY_WINDOW_MS to an execution that runs again those whose run was cut
-	 * (trigger/runJournal.ts): set when n8n has just started.
+	 * Whether the first read of each trigger in this process (the restart check, made once per
+	 * process) also hands the notifications logged within RECOVERY_WINDOW_MS to an execution that
+	 * runs again those whose run was cut (trigger/runJournal.ts).
 	 */
 	recoverCutRuns?: boolean;
 }
@@ -110,6 +110,16 @@ function memoryOf(scope: string): CatchUpMemory {
 export function forgetCatchUp(scope: string): void {
 	memories.delete(scope);
 }
+
+/**
+ * The triggers whose restart check this process has made. It is owed once per trigger per
+ * process, whatever activation mode n8n gives: n8n 2.x re-publishes a workflow after its start
+ * (activation mode `update`, its publication reconciler), which can close the watch before its
+ * first check; a stop past n8n's graceful-shutdown timeout left a bench's cut runs unchecked so.
+ * Kept across deactivation: a workflow turned off and on again in a process that did not die
+ * has no cut runs.
+ */
+const restartChecked = new Set<string>();
 
 function logged(record: IDataObject, included: IncludedIndex): LoggedNotification | undefined {
 	const attributes = membersOf(record.attributes);
@@ -342,11 +352,15 @@ export async function catchUp(
 	const savedFrom = Number(staticData.catchUpFrom);
 	const lookBackFrom = (newest: number) =>
 		Math.max(newest - settings.lookBackMs, Number.isFinite(savedFrom) ? savedFrom : -Infinity);
-	const from = memory.lookedBack
+	const recovering = settings.recoverCutRuns === true && !restartChecked.has(scope);
+	const startOf = memory.lookedBack
 		? (newest: number) => readStart(memory, newest, settings)
 		: lookBackFrom;
+	// The restart check reads its whole window, wherever an earlier read of this process stopped.
+	const from = recovering
+		? (newest: number) => Math.min(startOf(newest), newest - RECOVERY_WINDOW_MS)
+		: startOf;
 	const entries = await readLog(context, from);
-	const recovering = !memory.lookedBack && settings.recoverCutRuns === true;
 	memory.lookedBack = true;
 	const newest = entries.reduce((latest, entry) => Math.max(latest, entry.createdAt), 0);
 
@@ -462,7 +476,7 @@ export async function catchUp(
 		staticData.caughtUp = pruned(caughtUp, readFrom);
 		emitDue();
 	}
-	if (recent.length > 0 && !stopped()) {
+	if (recovering && !stopped()) {
 		keyPrefix = `container-tracking-restart-${now}`;
 		await handOverLogged(context, recent, settings, (id, containerId, items) => {
 			const key = containerId ? `container:${containerId}` : `notification:${id}`;
@@ -470,7 +484,14 @@ export async function catchUp(
 			if (entries) entries.push({ id, items });
 			else byContainer.set(key, [{ id, items }]);
 		});
+		const handed = [...byContainer.values()].reduce((sum, entries) => sum + entries.length, 0);
 		emitDue();
+		restartChecked.add(scope);
+		if (handed > 0)
+			context.logger.info(
+				`Container tracking: restart check: ${handed} notifications logged in the last ${RECOVERY_WINDOW_MS / 60_000} minutes handed to an execution, which runs again those whose run was cut`,
+				{ workflowId: context.getWorkflow().id, node: context.getNode().name },
+			);
 	}
 	if (memory.backlog.size > 0)
 		context.logger.info(
