@@ -56,6 +56,7 @@ import { simplifyContainer } from '../nodes/ContainerTracking/actions/simplify';
 import { indexIncluded } from '../nodes/ContainerTracking/records/jsonApi';
 import type { Delivery, JsonApiResource } from '../nodes/ContainerTracking/schemas';
 import { deliveryItems } from '../nodes/ContainerTracking/trigger/deliveryItems';
+import { notificationIdOf } from '../nodes/ContainerTracking/trigger/durableRepeats';
 import { OWNER } from '../test/e2e/helpers';
 import {
 	BOARD_INCLUDES,
@@ -1051,13 +1052,16 @@ function triggerItemsOf(data: Json, example: Example): Json[] | undefined {
 	return waiting.length > 0 ? waiting : undefined;
 }
 
-/** The notifications an item holds (Latest State per Container folds several into one). */
-const notificationIdsOf = (item: Json): string[] =>
-	Array.isArray(item?.notification_ids)
-		? (item.notification_ids as unknown[]).map(String)
-		: item?.notification_id
-			? [String(item.notification_id)]
-			: [];
+/**
+ * The notifications an item holds (Latest State per Container folds several into one); a
+ * crashed execution's waiting item carries its delivery whole (trigger/notificationItems.ts).
+ */
+const notificationIdsOf = (item: Json): string[] => {
+	if (Array.isArray(item?.notification_ids))
+		return (item.notification_ids as unknown[]).map(String);
+	const id = item ? notificationIdOf(item) : undefined;
+	return id ? [id] : [];
+};
 
 /**
  * What the kill did to each workflow's executions: running at the signal, marked crashed (their

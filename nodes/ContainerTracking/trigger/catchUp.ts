@@ -485,7 +485,10 @@ export async function catchUp(
 			else byContainer.set(key, [{ id, items }]);
 		});
 		const handed = [...byContainer.values()].reduce((sum, entries) => sum + entries.length, 0);
+		// The report counts what was caught up; these are told apart below.
+		const caughtUp = { startedCount, executions };
 		emitDue();
+		({ startedCount, executions } = caughtUp);
 		restartChecked.add(scope);
 		if (handed > 0)
 			context.logger.info(
