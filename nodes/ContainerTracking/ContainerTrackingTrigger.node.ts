@@ -31,6 +31,7 @@ import { repeatStoreFor, triggerScope } from './trigger/repeats';
 import { reportsAnything } from './trigger/deliveryItems';
 import { deliveryItem, type ItemOptions } from './trigger/notificationItems';
 import { hasValidSignature } from './trigger/signature';
+import { noteActivation } from './trigger/catchUp';
 import { startWatch } from './trigger/watch';
 
 interface TriggerOptions {
@@ -309,6 +310,7 @@ export class ContainerTrackingTrigger implements INodeType {
 		if (this.getMode() === 'manual') return {};
 		const options = this.getNodeParameter('options', {}) as TriggerOptions;
 		const intervalMs = Math.max(0.05, Number(options.watchMinutes ?? 5)) * MINUTE_MS;
+		noteActivation(triggerScope(this), this.getActivationMode());
 		return await startWatch(this, {
 			existing: this.getNodeParameter('registration', AUTOMATIC) === EXISTING,
 			events: this.getNodeParameter('events', []) as string[],
@@ -322,7 +324,8 @@ export class ContainerTrackingTrigger implements INodeType {
 				windowMs: SETTLE_MS + 2 * intervalMs + 5 * MINUTE_MS,
 				items: itemOptions(options),
 				deduplicate: options.deduplicate !== false,
-				// Runs a kill or a stop cut are looked for once per process (trigger/runJournal.ts).
+				// Runs a kill or a stop cut are looked for once per process, unless a person turned
+				// the workflow on (trigger/catchUp.ts `noteActivation`, trigger/runJournal.ts).
 				recoverCutRuns: true,
 			},
 		});

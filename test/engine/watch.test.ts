@@ -102,9 +102,6 @@ const emittedIds = (watch: Watch) =>
 		...new Set(emit.items.map((item) => String(item.notification_id))),
 	]);
 
-/** The executions the watch started that put out items. */
-const withItems = (watch: Watch) => watch.emitted.filter((emit) => emit.items.length > 0);
-
 describe('Container Tracking Trigger watch', () => {
 	let handle: SandboxHandle;
 	let bridge: Bridge;
@@ -121,8 +118,11 @@ describe('Container Tracking Trigger watch', () => {
 			staticData,
 			{ webhookBaseUrl: bridge.webhookBaseUrl },
 		);
-	const watching = async (harness: TriggerHarness) => {
-		const watch = await harness.watch();
+	const watching = async (
+		harness: TriggerHarness,
+		activationMode?: Parameters<TriggerHarness['watch']>[0],
+	) => {
+		const watch = await harness.watch(activationMode);
 		open.push(watch);
 		return watch;
 	};
@@ -167,7 +167,7 @@ describe('Container Tracking Trigger watch', () => {
 	}
 
 	it(
-		"the restart check is made once per trigger in a process, also when n8n closes the watch before its first check (n8n 2.x re-publishing a workflow after its start, activation mode 'update')",
+		"the restart check is made once per trigger in a process that activated it, also when n8n closes the watch before its first check (n8n 2.x publishing a workflow again after its start, mode 'update'); none where a person turned it on",
 		async () => {
 			const harness = new TriggerHarness(
 				{
@@ -207,10 +207,10 @@ describe('Container Tracking Trigger watch', () => {
 				);
 
 			// Closed before its first check: n8n activated the workflow at its start and re-published it.
-			const first = await harness.watch();
+			const first = await harness.watch('init');
 			await first.close();
 			const mark = checkMark(harness);
-			const second = await watching(harness);
+			const second = await watching(harness, 'update');
 			await checkEnded(harness, mark, {
 				timeoutMs: byClock(FIRST_CHECK_MS) + generous(CHECK_QUIET_MS),
 				what: "the second watch's first check",
@@ -220,12 +220,33 @@ describe('Container Tracking Trigger watch', () => {
 			// Turned off and on again in the same process: no run was cut, no second check.
 			await second.close();
 			const again = checkMark(harness);
-			const third = await watching(harness);
+			const third = await watching(harness, 'update');
 			await checkEnded(harness, again, {
 				timeoutMs: byClock(FIRST_CHECK_MS) + generous(CHECK_QUIET_MS),
 				what: "the third watch's first check",
 			});
 			expect(third.emitted).toEqual([]);
+			await third.close();
+
+			// The same webhook's trigger in another workflow, turned on by a person: it was off, so
+			// nothing of it was cut, and no check is made.
+			const turnedOn = new TriggerHarness(
+				{
+					registration: 'automatic',
+					events: ['container.updated'],
+					options: { watchMinutes: WATCH_MINUTES },
+				},
+				{ apiKey: API_KEY, baseUrl: handle.sandbox.url },
+				JSON.parse(JSON.stringify(harness.staticData)) as IDataObject,
+				{ webhookBaseUrl: bridge.webhookBaseUrl, workflowId: 'restart-check-turned-on' },
+			);
+			const before = checkMark(turnedOn);
+			const fourth = await watching(turnedOn);
+			await checkEnded(turnedOn, before, {
+				timeoutMs: byClock(FIRST_CHECK_MS) + generous(CHECK_QUIET_MS),
+				what: 'the first check of a workflow a person turned on',
+			});
+			expect(restartChecks(fourth)).toEqual([]);
 		},
 		DOWN_LONGER_TEST,
 	);
@@ -277,9 +298,7 @@ describe('Container Tracking Trigger watch', () => {
 				.map((entry) => entry.id);
 			expect(emittedIds(watch)).toEqual(oldestFirst);
 			// Missed notifications start the workflow together, as live ones that arrive together do.
-			// (The first watch of a trigger in a process also makes the restart check: its execution
-			// puts out nothing here, no run having been cut.)
-			expect(withItems(watch)).toHaveLength(1);
+			expect(watch.emitted).toHaveLength(1);
 			const keys = watch.emitted.map((emit) => emit.deduplicationKey);
 			expect(new Set(keys).size).toBe(watch.emitted.length);
 			const items = watch.emitted.flatMap((emit) => emit.items);
@@ -310,7 +329,7 @@ describe('Container Tracking Trigger watch', () => {
 
 			// Later checks find nothing more to do; the next live delivery starts the workflow once.
 			await checkEnded(harness, checkMark(harness));
-			expect(withItems(watch)).toHaveLength(1);
+			expect(watch.emitted).toHaveLength(1);
 			expect(emittedIds(watch)).toHaveLength(failed.length);
 			const before = bridge.calls.length;
 			const played = await handle.control.post(

@@ -12,6 +12,7 @@ import {
 	type INode,
 	type IWebhookData,
 	type IWebhookResponseData,
+	type WorkflowActivateMode,
 } from 'n8n-workflow';
 
 import { ContainerTrackingTrigger } from '../../nodes/ContainerTracking/ContainerTrackingTrigger.node';
@@ -130,17 +131,18 @@ export class TriggerHarness {
 
 	/**
 	 * Starts the node's watch as n8n does for an active workflow (`trigger()` through n8n-core's
-	 * TriggerContext); every emit starts an execution, kept with its deduplication key, until
+	 * TriggerContext), activated as `activationMode` says (a person turning it on by default;
+	 * `init` at n8n's start, `update` when it is published again); every emit starts an execution, kept with its deduplication key, until
 	 * `close`.
 	 */
-	async watch(): Promise<Watch> {
+	async watch(activationMode: WorkflowActivateMode = 'activate'): Promise<Watch> {
 		const emitted: Watch['emitted'] = [];
 		const context = new TriggerContext(
 			this.workflow,
 			this.node,
 			engineAdditionalData(undefined, this.credentials, this.engineOptions),
 			'trigger',
-			'activate',
+			activationMode,
 			(data, _response, _done, deduplicationKey) => {
 				const execution: Watch['emitted'][number] = { items: [], deduplicationKey };
 				emitted.push(execution);

@@ -112,14 +112,20 @@ export function forgetCatchUp(scope: string): void {
 }
 
 /**
- * The triggers whose restart check this process has made. It is owed once per trigger per
- * process, whatever activation mode n8n gives: n8n 2.x re-publishes a workflow after its start
- * (activation mode `update`, its publication reconciler), which can close the watch before its
- * first check; a stop past n8n's graceful-shutdown timeout left a bench's cut runs unchecked so.
- * Kept across deactivation: a workflow turned off and on again in a process that did not die
- * has no cut runs.
+ * Whether each trigger's restart check is still owed in this process, or was made (or is not
+ * needed). It is owed once per trigger per process when n8n activated the workflow itself (at
+ * its start, a leadership change, or n8n 2.x publishing it again right after its start, mode
+ * `update`, which can close the watch before its first check), until the check completes; not
+ * when a person turned the workflow on (mode `activate`): it was off, so no run of it was cut.
+ * Kept across deactivation: a workflow turned off and on again in a process that did not die has
+ * no cut runs.
  */
-const restartChecked = new Set<string>();
+const restartChecks = new Map<string, 'owed' | 'made'>();
+
+/** Notes how n8n activated a trigger's watch: the first activation in a process decides. */
+export function noteActivation(scope: string, mode: string): void {
+	if (!restartChecks.has(scope)) restartChecks.set(scope, mode === 'activate' ? 'made' : 'owed');
+}
 
 function logged(record: IDataObject, included: IncludedIndex): LoggedNotification | undefined {
 	const attributes = membersOf(record.attributes);
@@ -352,7 +358,7 @@ export async function catchUp(
 	const savedFrom = Number(staticData.catchUpFrom);
 	const lookBackFrom = (newest: number) =>
 		Math.max(newest - settings.lookBackMs, Number.isFinite(savedFrom) ? savedFrom : -Infinity);
-	const recovering = settings.recoverCutRuns === true && !restartChecked.has(scope);
+	const recovering = settings.recoverCutRuns === true && restartChecks.get(scope) === 'owed';
 	const startOf = memory.lookedBack
 		? (newest: number) => readStart(memory, newest, settings)
 		: lookBackFrom;
@@ -489,7 +495,7 @@ export async function catchUp(
 		const caughtUp = { startedCount, executions };
 		emitDue();
 		({ startedCount, executions } = caughtUp);
-		restartChecked.add(scope);
+		restartChecks.set(scope, 'made');
 		if (handed > 0)
 			context.logger.info(
 				`Container tracking: restart check: ${handed} notifications logged in the last ${RECOVERY_WINDOW_MS / 60_000} minutes handed to an execution, which runs again those whose run was cut`,
