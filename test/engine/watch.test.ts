@@ -107,7 +107,11 @@ describe('Container Tracking Trigger watch', () => {
 	let bridge: Bridge;
 	let open: Watch[] = [];
 
-	const harnessFor = (options: IDataObject = {}, staticData: IDataObject = {}) =>
+	const harnessFor = (
+		options: IDataObject = {},
+		staticData: IDataObject = {},
+		workflowId?: string,
+	) =>
 		new TriggerHarness(
 			{
 				registration: 'automatic',
@@ -116,7 +120,7 @@ describe('Container Tracking Trigger watch', () => {
 			},
 			{ apiKey: API_KEY, baseUrl: handle.sandbox.url },
 			staticData,
-			{ webhookBaseUrl: bridge.webhookBaseUrl },
+			{ webhookBaseUrl: bridge.webhookBaseUrl, ...(workflowId ? { workflowId } : {}) },
 		);
 	const watching = async (
 		harness: TriggerHarness,
@@ -169,16 +173,7 @@ describe('Container Tracking Trigger watch', () => {
 	it(
 		"the restart check is made once per trigger in a process that activated it, also when n8n closes the watch before its first check (n8n 2.x publishing a workflow again after its start, mode 'update'); none where a person turned it on",
 		async () => {
-			const harness = new TriggerHarness(
-				{
-					registration: 'automatic',
-					events: ['container.updated'],
-					options: { watchMinutes: WATCH_MINUTES },
-				},
-				{ apiKey: API_KEY, baseUrl: handle.sandbox.url },
-				{},
-				{ webhookBaseUrl: bridge.webhookBaseUrl, workflowId: 'restart-check-once' },
-			);
+			const harness = harnessFor({}, {}, 'restart-check-once');
 			bridge.harness = harness;
 			await harness.activate();
 			const webhookId = String(harness.staticData.webhookId);
@@ -205,47 +200,45 @@ describe('Container Tracking Trigger watch', () => {
 				watch.emitted.filter((emit) =>
 					String(emit.deduplicationKey).startsWith('container-tracking-restart-'),
 				);
+			/** A watch started as n8n activated it, once its first check has ended. */
+			const throughFirstCheck = async (
+				of: TriggerHarness,
+				activationMode: Parameters<TriggerHarness['watch']>[0],
+				what: string,
+			) => {
+				const mark = checkMark(of);
+				const watch = await watching(of, activationMode);
+				await checkEnded(of, mark, {
+					timeoutMs: byClock(FIRST_CHECK_MS) + generous(CHECK_QUIET_MS),
+					what,
+				});
+				return watch;
+			};
 
 			// Closed before its first check: n8n activated the workflow at its start and re-published it.
 			const first = await harness.watch('init');
 			await first.close();
-			const mark = checkMark(harness);
-			const second = await watching(harness, 'update');
-			await checkEnded(harness, mark, {
-				timeoutMs: byClock(FIRST_CHECK_MS) + generous(CHECK_QUIET_MS),
-				what: "the second watch's first check",
-			});
+			const second = await throughFirstCheck(harness, 'update', "the second watch's first check");
 			expect(first.emitted).toEqual([]);
 			expect(restartChecks(second)).toHaveLength(1);
 			// Turned off and on again in the same process: no run was cut, no second check.
 			await second.close();
-			const again = checkMark(harness);
-			const third = await watching(harness, 'update');
-			await checkEnded(harness, again, {
-				timeoutMs: byClock(FIRST_CHECK_MS) + generous(CHECK_QUIET_MS),
-				what: "the third watch's first check",
-			});
+			const third = await throughFirstCheck(harness, 'update', "the third watch's first check");
 			expect(third.emitted).toEqual([]);
 			await third.close();
 
 			// The same webhook's trigger in another workflow, turned on by a person: it was off, so
 			// nothing of it was cut, and no check is made.
-			const turnedOn = new TriggerHarness(
-				{
-					registration: 'automatic',
-					events: ['container.updated'],
-					options: { watchMinutes: WATCH_MINUTES },
-				},
-				{ apiKey: API_KEY, baseUrl: handle.sandbox.url },
+			const turnedOn = harnessFor(
+				{},
 				JSON.parse(JSON.stringify(harness.staticData)) as IDataObject,
-				{ webhookBaseUrl: bridge.webhookBaseUrl, workflowId: 'restart-check-turned-on' },
+				'restart-check-turned-on',
 			);
-			const before = checkMark(turnedOn);
-			const fourth = await watching(turnedOn);
-			await checkEnded(turnedOn, before, {
-				timeoutMs: byClock(FIRST_CHECK_MS) + generous(CHECK_QUIET_MS),
-				what: 'the first check of a workflow a person turned on',
-			});
+			const fourth = await throughFirstCheck(
+				turnedOn,
+				'activate',
+				'the first check of a workflow a person turned on',
+			);
 			expect(restartChecks(fourth)).toEqual([]);
 		},
 		DOWN_LONGER_TEST,
