@@ -18,6 +18,7 @@ import { CREDENTIAL_NAME } from './transport/request';
 import { subscribableEventOptions } from './transport/webhookEvents';
 import { parseJsonBody, rawBodyOf } from './trigger/body';
 import { joinBatch, outcomeOfWaiting } from './trigger/deliveryBatches';
+import { noteRanHere, recordsOf } from './trigger/durableRepeats';
 import { OUTPUT_CHANGES, OUTPUT_LATEST_STATE, triggerExecution } from './trigger/execution';
 import {
 	AUTOMATIC,
@@ -392,8 +393,11 @@ export class ContainerTrackingTrigger implements INodeType {
 			return { webhookResponse: { message: 'Already received' } };
 		}
 
-		if (!reportsAnything(notification, itemOptions(options)))
+		if (!reportsAnything(notification, itemOptions(options))) {
+			// Nothing to run: the cut check (trigger/cutCheck.ts) need not look for its run.
+			noteRanHere(recordsOf(scope), [notificationId]);
 			return { webhookResponse: { message: 'Nothing to report' } };
+		}
 
 		// A test event runs at once, as the editor waits for it.
 		const windowMs = this.getMode() === 'manual' ? 0 : batchWindowMs(this, options);

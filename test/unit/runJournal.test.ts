@@ -7,8 +7,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { ContainerTrackingTrigger } from '../../nodes/ContainerTracking/ContainerTrackingTrigger.node';
 import { notificationIdOf } from '../../nodes/ContainerTracking/trigger/durableRepeats';
-import { deliveryItem } from '../../nodes/ContainerTracking/trigger/notificationItems';
-import type { EndedRun } from '../../nodes/ContainerTracking/trigger/runJournal';
+import { checkItem, deliveryItem } from '../../nodes/ContainerTracking/trigger/notificationItems';
+import { LEASE_MS, type EndedRun } from '../../nodes/ContainerTracking/trigger/runJournal';
 
 let stores = 0;
 
@@ -29,6 +29,23 @@ function storeLikeN8ns() {
 		},
 		/** Another process's write of the list it read earlier. */
 		overwrite: (list: string[]) => (saved = [...list]),
+	};
+}
+
+/**
+ * The same store as one process reaches it, until the process dies (`kill`): then its calls
+ * never answer, as a killed worker writes nothing more.
+ */
+function reachedBy(store: ReturnType<typeof storeLikeN8ns>) {
+	let dead = false;
+	const never = new Promise<never>(() => undefined);
+	return {
+		...store,
+		kill: () => (dead = true),
+		checkProcessedAndRecord: async (items: string[]) =>
+			dead ? await never : await store.checkProcessedAndRecord(items),
+		removeProcessed: async (items: string[]) =>
+			dead ? await never : await store.removeProcessed(items),
 	};
 }
 
@@ -74,6 +91,23 @@ function executionOf(
 
 const run = async (execution: Execution) =>
 	(await new Trigger().execute.call(execution.context))[0].map((item) => item.json);
+
+type DurableRepeats = typeof import('../../nodes/ContainerTracking/trigger/durableRepeats');
+
+/**
+ * Another n8n process (a worker in queue mode): the node's modules loaded on their own, beside
+ * this one's. Its trigger keeps what it chose (the cut check's choice is made before the bodies of
+ * the notifications it runs are read from the service: nodes/ContainerTracking/trigger/cutCheck.ts).
+ */
+function anotherProcess(): DurableRepeats['newNotificationItems'] {
+	let chosen: DurableRepeats['newNotificationItems'] | undefined;
+	jest.isolateModules(() => {
+		chosen = jest.requireActual<DurableRepeats>(
+			'../../nodes/ContainerTracking/trigger/durableRepeats',
+		).newNotificationItems;
+	});
+	return chosen!;
+}
 
 /** The node as the running n8n process loaded it. */
 let Trigger = ContainerTrackingTrigger;
@@ -310,5 +344,78 @@ describe('the run journal', () => {
 		expect(await run(executionOf(store, [delivered('n-1')], { hooks: false }))).toHaveLength(1);
 		expect(openRuns(store)).toEqual([]);
 		expect(await run(executionOf(store, [recovering('n-1')]))).toEqual([]);
+	});
+
+	describe("the cut check (queue mode: a worker dies while the main goes on, nodes/ContainerTracking/trigger/cutCheck.ts)", () => {
+		const checked = (id: string, answered = true) =>
+			checkItem({ id, createdAt: Date.parse('2026-11-28T10:00:00Z'), answered });
+		const choose = async (
+			choice: DurableRepeats['newNotificationItems'],
+			execution: Execution,
+			items: IDataObject[],
+		) =>
+			(
+				await choice(
+					execution.context,
+					items.map((json) => ({ json })),
+					true,
+					true,
+				)
+			).items.map((item) => [notificationIdOf(item.json), item.json.rerun === true]);
+
+		it('a run under way on another worker, its lease renewed, is left alone; once that worker is killed, it runs again, marked rerun, once', async () => {
+			const shared = storeLikeN8ns();
+			const onWorker = reachedBy(shared);
+			// A worker runs n-1 and n-2 in an execution that goes on (a slow email server).
+			const running = executionOf(onWorker, [delivered('n-1'), delivered('n-2')]);
+			expect(await run(running)).toHaveLength(2);
+
+			// The main's cut check runs on the other worker: both runs are leased; n-3, answered
+			// and never recorded (its job died before the trigger ran), runs now as a first run.
+			const checking = anotherProcess();
+			const check = () => executionOf(shared, [], { mode: 'trigger' });
+			const all = ['n-1', 'n-2', 'n-3'].map((id) => checked(id));
+			expect(await choose(checking, check(), all)).toEqual([['n-3', false]]);
+			// Minutes later, the first worker still renewing its leases: nothing is cut.
+			await jest.advanceTimersByTimeAsync(4 * LEASE_MS);
+			expect(await choose(checking, check(), all)).toEqual([]);
+			expect(openRuns(shared)).toEqual(['run:n-1', 'run:n-2', 'run:n-3']);
+
+			// Killed: its leases are not renewed, and lapse within two periods.
+			onWorker.kill();
+			await jest.advanceTimersByTimeAsync(LEASE_MS);
+			await jest.advanceTimersByTimeAsync(LEASE_MS);
+			expect(await choose(checking, check(), all)).toEqual([
+				['n-1', true],
+				['n-2', true],
+			]);
+			// Taken over and renewed by the process that runs them again: not run a third time.
+			await jest.advanceTimersByTimeAsync(4 * LEASE_MS);
+			expect(await choose(checking, check(), all)).toEqual([]);
+		});
+
+		it('a notification not answered when the check saw it, never recorded, is left to the service or the catch-up', async () => {
+			const store = storeLikeN8ns();
+			const choice = anotherProcess();
+			expect(
+				await choose(choice, executionOf(store, [], { mode: 'trigger' }), [checked('n-9', false)]),
+			).toEqual([]);
+			expect(store.saved()).toEqual([]);
+		});
+
+		it('a run that ended is never run again, and looking at it leaves the store as it was', async () => {
+			const store = storeLikeN8ns();
+			const finished = executionOf(store, [delivered('n-1')]);
+			await run(finished);
+			await finished.end();
+			const before = store.saved();
+			await jest.advanceTimersByTimeAsync(4 * LEASE_MS);
+			expect(
+				await choose(anotherProcess(), executionOf(store, [], { mode: 'trigger' }), [
+					checked('n-1'),
+				]),
+			).toEqual([]);
+			expect(store.saved().sort()).toEqual(before.sort());
+		});
 	});
 });

@@ -9,7 +9,7 @@ import {
 } from '../records/jsonApi';
 import { deliveryCore, membersOf, type JsonApiResource } from '../schemas';
 import { fetchPage, MAX_PAGE_SIZE, type ListPage } from '../transport/pagination';
-import { containerTrackingRequest } from '../transport/request';
+import { containerTrackingRequest, type ContainerTrackingContext } from '../transport/request';
 import { MAX_BATCH_DELIVERIES, MAX_BATCH_ITEMS } from './deliveryBatches';
 import { deliveryContainerId, reportsAnything } from './deliveryItems';
 import { deliveryItem, type DeliveryMark, type ItemOptions } from './notificationItems';
@@ -75,7 +75,7 @@ const CAUGHT_UP_KEPT = 20_000;
 /** Pages of the log one read goes through at most (10,000 notifications). */
 const MAX_LOG_PAGES = 100;
 
-interface LoggedNotification {
+export interface LoggedNotification {
 	id: string;
 	webhookId?: string;
 	status: string;
@@ -93,6 +93,11 @@ interface CatchUpMemory {
 	backlog: Map<string, LoggedNotification>;
 	/** Whether a read of this process went back as far as the look-back allows. */
 	lookedBack: boolean;
+	/**
+	 * The newest notification the first read of this process saw (0: none): the restart check
+	 * covers those before it, the cut check (trigger/cutCheck.ts) those from it on.
+	 */
+	firstNewest?: number;
 }
 
 const memories = new Map<string, CatchUpMemory>();
@@ -110,6 +115,10 @@ function memoryOf(scope: string): CatchUpMemory {
 export function forgetCatchUp(scope: string): void {
 	memories.delete(scope);
 }
+
+/** The newest notification the first read of this process saw; undefined before that read. */
+export const firstReadNewest = (scope: string): number | undefined =>
+	memories.get(scope)?.firstNewest;
 
 /**
  * Whether each trigger's restart check is still owed in this process, or was made (or is not
@@ -162,8 +171,8 @@ const entriesOf = (page: ListPage) => {
  * The notifications created since `since(newest)` (`newest`: the newest the log holds), from
  * the log's newest end back; at most MAX_LOG_PAGES pages.
  */
-async function readLog(
-	context: ITriggerFunctions,
+export async function readLog(
+	context: ContainerTrackingContext,
 	since: (newest: number) => number,
 ): Promise<LoggedNotification[]> {
 	const read = async (pageUrl?: string) =>
@@ -218,7 +227,7 @@ async function readLog(
  * The records a notification's delivery would include: its reference object and what that
  * relates to, two steps on (container → shipment, terminal), from what its page included.
  */
-function includedFor(entry: LoggedNotification): JsonApiResource[] | undefined {
+export function includedFor(entry: LoggedNotification): JsonApiResource[] | undefined {
 	const reference = relatedIdentifier(entry.record, 'reference_object');
 	const start = reference ? entry.included.get(includedKey(reference)) : undefined;
 	if (!start) return undefined;
@@ -249,13 +258,24 @@ function includedFor(entry: LoggedNotification): JsonApiResource[] | undefined {
  * The notification as a delivery carries it: from its page when the page included its reference
  * object, else read on its own (one call).
  */
-async function deliveryOf(context: ITriggerFunctions, entry: LoggedNotification): Promise<unknown> {
+export async function deliveryOf(
+	context: ContainerTrackingContext,
+	entry: LoggedNotification,
+): Promise<unknown> {
 	const included = includedFor(entry);
 	if (included) return { data: entry.record, included };
+	return await loggedDelivery(context, entry.id);
+}
+
+/** A notification of the log as a delivery carries it, read on its own (one call). */
+export async function loggedDelivery(
+	context: ContainerTrackingContext,
+	id: string,
+): Promise<unknown> {
 	const response = await containerTrackingRequest.call(
 		context,
 		'GET',
-		`/webhook_notifications/${encodeURIComponent(entry.id)}`,
+		`/webhook_notifications/${encodeURIComponent(id)}`,
 		{ qs: { include: 'reference_object' }, acceptStatuses: [404] },
 	);
 	return response.status === 404 ? undefined : response.body;
@@ -335,6 +355,59 @@ interface DeduplicatingEmitter {
 	): void;
 }
 
+/** A notification due to start the workflow, with the items it starts it with. */
+export interface DueNotification {
+	id: string;
+	items: IDataObject[];
+}
+
+/**
+ * Starts the workflow with `groups` of notifications (each a container's, oldest first), in
+ * executions of up to MAX_BATCH_DELIVERIES notifications and MAX_BATCH_ITEMS items, each with an
+ * execution deduplication key made of `keyPrefix` and its notifications. The executions of one
+ * call run at once, so a container's notifications go into one of them, where its newest state is
+ * told apart (trigger/latestState.ts, trigger/newestStates.ts), not into two that could write
+ * their states in either order: a group starts an execution of its own rather than be split.
+ */
+export function startExecutions(
+	context: ITriggerFunctions,
+	groups: Iterable<DueNotification[]>,
+	keyPrefix: string,
+): { notifications: number; executions: number } {
+	const emitter: DeduplicatingEmitter = context;
+	let notifications = 0;
+	let executions = 0;
+	let batch: DueNotification[] = [];
+	let batchItems = 0;
+	const emitBatch = () => {
+		if (batch.length === 0) return;
+		const ids = batch.map((entry) => entry.id);
+		emitter.emit(
+			[context.helpers.returnJsonArray(batch.flatMap((entry) => entry.items))],
+			undefined,
+			undefined,
+			`${keyPrefix}:${context.getWorkflow().id ?? ''}:${context.getNode().id}:${createHash('sha256').update(ids.join(',')).digest('hex').slice(0, 32)}`,
+		);
+		notifications += batch.length;
+		executions += 1;
+		batch = [];
+		batchItems = 0;
+	};
+	const full = (count: number, items: number) =>
+		batch.length + count > MAX_BATCH_DELIVERIES || batchItems + items > MAX_BATCH_ITEMS;
+	for (const entries of groups) {
+		const items = entries.reduce((sum, entry) => sum + entry.items.length, 0);
+		if (full(entries.length, items)) emitBatch();
+		for (const entry of entries) {
+			if (full(1, entry.items.length)) emitBatch();
+			batch.push(entry);
+			batchItems += entry.items.length;
+		}
+	}
+	emitBatch();
+	return { notifications, executions };
+}
+
 /** Where the next read starts: before every notification that may still be due. */
 function readStart(memory: CatchUpMemory, newest: number, settings: CatchUpSettings): number {
 	let start = newest - settings.windowMs;
@@ -369,6 +442,7 @@ export async function catchUp(
 	const entries = await readLog(context, from);
 	memory.lookedBack = true;
 	const newest = entries.reduce((latest, entry) => Math.max(latest, entry.createdAt), 0);
+	memory.firstNewest ??= newest;
 
 	const now = Date.now();
 	const known = (staticData.caughtUp ?? {}) as CaughtUpIds;
@@ -397,53 +471,17 @@ export async function catchUp(
 		(a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id),
 	);
 	const repeats = settings.deduplicate ? repeatStoreFor(scope) : undefined;
-	const emitter: DeduplicatingEmitter = context;
 	let startedCount = 0;
 	let executions = 0;
-	let batch: Array<{ id: string; items: IDataObject[] }> = [];
-	let batchItems = 0;
-	// What is due, by container, oldest first: the executions of one catch-up run at once, so
-	// each container's notifications go into one of them, where its newest state is told apart
-	// (trigger/latestState.ts, trigger/newestStates.ts), and not into two that could write their
-	// states in either order.
-	const byContainer = new Map<string, Array<{ id: string; items: IDataObject[] }>>();
+	// What is due, by container, oldest first (see `startExecutions`).
+	const byContainer = new Map<string, DueNotification[]>();
 	const caughtUp = (staticData.caughtUp ?? {}) as CaughtUpIds;
 	staticData.caughtUp = caughtUp;
-	const add = (entry: { id: string; items: IDataObject[] }) => {
-		if (batch.length >= MAX_BATCH_DELIVERIES || batchItems + entry.items.length > MAX_BATCH_ITEMS)
-			emitBatch();
-		batch.push(entry);
-		batchItems += entry.items.length;
-	};
 	const emitDue = () => {
-		for (const entries of byContainer.values()) {
-			const items = entries.reduce((sum, entry) => sum + entry.items.length, 0);
-			// A container's notifications start a batch of their own rather than be split.
-			if (
-				batch.length + entries.length > MAX_BATCH_DELIVERIES ||
-				batchItems + items > MAX_BATCH_ITEMS
-			)
-				emitBatch();
-			for (const entry of entries) add(entry);
-		}
+		const started = startExecutions(context, byContainer.values(), 'container-tracking');
 		byContainer.clear();
-		emitBatch();
-	};
-	// A restart check's executions get keys of their own: another restart must run them again.
-	let keyPrefix = 'container-tracking';
-	const emitBatch = () => {
-		if (batch.length === 0) return;
-		const ids = batch.map((entry) => entry.id);
-		emitter.emit(
-			[context.helpers.returnJsonArray(batch.flatMap((entry) => entry.items))],
-			undefined,
-			undefined,
-			`${keyPrefix}:${context.getWorkflow().id ?? ''}:${context.getNode().id}:${createHash('sha256').update(ids.join(',')).digest('hex').slice(0, 32)}`,
-		);
-		startedCount += batch.length;
-		executions += 1;
-		batch = [];
-		batchItems = 0;
+		startedCount += started.notifications;
+		executions += started.executions;
 	};
 	const remember = (entry: LoggedNotification) => {
 		memory.backlog.delete(entry.id);
@@ -483,18 +521,20 @@ export async function catchUp(
 		emitDue();
 	}
 	if (recovering && !stopped()) {
-		keyPrefix = `container-tracking-restart-${now}`;
 		await handOverLogged(context, recent, settings, (id, containerId, items) => {
 			const key = containerId ? `container:${containerId}` : `notification:${id}`;
 			const entries = byContainer.get(key);
 			if (entries) entries.push({ id, items });
 			else byContainer.set(key, [{ id, items }]);
 		});
-		const handed = [...byContainer.values()].reduce((sum, entries) => sum + entries.length, 0);
-		// The report counts what was caught up; these are told apart below.
-		const caughtUp = { startedCount, executions };
-		emitDue();
-		({ startedCount, executions } = caughtUp);
+		// Not counted in the report (what was caught up). A restart check's executions get keys of
+		// their own: another restart must run them again.
+		const handed = startExecutions(
+			context,
+			byContainer.values(),
+			`container-tracking-restart-${now}`,
+		).notifications;
+		byContainer.clear();
 		restartChecks.set(scope, 'made');
 		if (handed > 0)
 			context.logger.info(

@@ -5,9 +5,21 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
-import { deliveryOf, isRecovering, isRecoveringAnswered } from './notificationItems';
+import {
+	checkedOf,
+	deliveryOf,
+	isRecovering,
+	isRecoveringAnswered,
+} from './notificationItems';
 import { triggerScope } from './repeats';
-import { cutAmong, isRunKey, openRuns, runKey } from './runJournal';
+import {
+	currentLeasesOf,
+	cutAmong,
+	isRunKey,
+	openRuns,
+	runKey,
+	settleOpened,
+} from './runJournal';
 
 /**
  * The durable half of repeat detection, run inside the execution a delivery started. A trigger's
@@ -56,6 +68,15 @@ export interface TriggerRecords {
 	 * here, never cut (trigger/runJournal.ts `cutAmong`).
 	 */
 	openHere: Set<string>;
+	/** The lease periods this process wrote for each journal key (trigger/runJournal.ts). */
+	leases: Map<string, Set<number>>;
+	/** Whether a loop renewing the leases of `openHere` is running. */
+	renewing: boolean;
+	/**
+	 * Notifications whose execution ran in this process, with when: the cut check
+	 * (trigger/cutCheck.ts) looks only for those that ran elsewhere.
+	 */
+	ranHere: Map<string, number>;
 	/** The latest execution's functions: the later checks run through them. */
 	context?: IExecuteFunctions;
 	/** When the next check is due, and how long after the previous event it was set. */
@@ -76,6 +97,9 @@ export function recordsOf(scope: string): TriggerRecords {
 			recent: new Map(),
 			closed: new Map(),
 			openHere: new Set(),
+			leases: new Map(),
+			renewing: false,
+			ranHere: new Map(),
 			waiting: false,
 		};
 		triggers.set(scope, records);
@@ -90,6 +114,8 @@ export function recordsOf(scope: string): TriggerRecords {
 export function notificationIdOf(item: IDataObject | undefined): string | undefined {
 	if (!item) return undefined;
 	if (typeof item.notification_id === 'string' && item.notification_id) return item.notification_id;
+	const checked = checkedOf(item);
+	if (checked) return checked.id;
 	const carried = deliveryOf(item) ?? item;
 	const data = carried.data as IDataObject | undefined;
 	return typeof data?.id === 'string' && data.id ? data.id : undefined;
@@ -105,6 +131,26 @@ function recentOf(kept: Map<string, number>, now: number): string[] {
 }
 
 const recentIds = (records: TriggerRecords, now: number) => recentOf(records.recent, now);
+
+/** How long this process remembers which notifications ran in it (trigger/cutCheck.ts). */
+const RAN_HERE_MS = 30 * 60_000;
+
+/** Notes that the execution of each of `ids` runs in this process. */
+export function noteRanHere(records: TriggerRecords, ids: string[]): void {
+	const now = Date.now();
+	for (const id of ids) {
+		records.ranHere.delete(id);
+		records.ranHere.set(id, now);
+	}
+	for (const [id, at] of records.ranHere) {
+		if (at > now - RAN_HERE_MS) break;
+		records.ranHere.delete(id);
+	}
+}
+
+/** Whether the execution of notification `id` ran in this process lately. */
+export const ranHere = (scope: string, id: string): boolean =>
+	recordsOf(scope).ranHere.has(id);
 
 /** Remembers journal keys this process removed, and checks soon that they stay removed. */
 export function rememberClosed(records: TriggerRecords, keys: string[]): void {
@@ -224,13 +270,20 @@ async function recordBatch(records: TriggerRecords, batch: Batch): Promise<Set<s
 	const now = Date.now();
 	const ids = [...batch.ids];
 	const others = recentIds(records, now).filter((id) => !batch.ids.has(id));
-	const result = await recordInStore(context, [...ids, ...others]);
-	const fresh = new Set(result.new.map(String).filter((id) => batch.ids.has(id)));
+	// Each run opened holds a lease from the start (trigger/runJournal.ts).
+	const runs = ids.filter(isRunKey);
+	const result = await recordInStore(context, [
+		...ids,
+		...others,
+		...currentLeasesOf(records, runs),
+	]);
+	const added = new Set(result.new.map(String));
+	const fresh = new Set(ids.filter((id) => added.has(id)));
 	// A journal key is removed when its run ends: putting it back would reopen the run.
-	for (const id of fresh) {
-		if (isRunKey(id)) records.openHere.add(id);
-		else records.recent.set(id, now);
-	}
+	const notifications = [...fresh].filter((id) => !isRunKey(id));
+	for (const id of notifications) records.recent.set(id, now);
+	noteRanHere(records, notifications);
+	await settleOpened(context, records, runs, added);
 	scheduleCheck(records, VERIFY_AFTER_MS);
 	return fresh;
 }
@@ -305,14 +358,28 @@ export async function newNotificationItems(
 	// A test event (the editor's "Listen for Test Event") may be sent again on purpose, and an
 	// unsaved workflow has no id to record under.
 	if (!deduplicate || mode === 'manual' || !context.getWorkflow().id) return { items, opened: [] };
+	// Handed over by the restart check, whose process died (leases ignored), or by the cut check
+	// (trigger/cutCheck.ts), whose runs may be under way in another process (leases looked at).
 	const recovering = items.filter((item) => isRecovering(item.json));
-	const delivered = items.filter((item) => !isRecovering(item.json));
+	const checked = items.filter((item) => checkedOf(item.json) !== undefined);
+	const delivered = items.filter(
+		(item) => !isRecovering(item.json) && checkedOf(item.json) === undefined,
+	);
 	const keys = ids(delivered);
 	try {
-		// The restart check's notifications run again only where their run is open, retried or not.
-		const cut =
-			recovering.length > 0 ? await cutAmong(context, ids(recovering)) : new Set<string>();
-		const rerun = recovering.filter((item) => cut.has(notificationIdOf(item.json) ?? ''));
+		// These notifications run again only where their run is open (and, checked, not renewed),
+		// retried or not.
+		const cut = new Set([
+			...(recovering.length > 0 ? await cutAmong(context, ids(recovering)) : []),
+			...(checked.length > 0 ? await cutAmong(context, ids(checked), { leased: true }) : []),
+		]);
+		const isCut = (item: INodeExecutionData) => cut.has(notificationIdOf(item.json) ?? '');
+		const rerun = [...recovering, ...checked].filter(isCut);
+		if (checked.some(isCut))
+			context.logger.warn(
+				'Container tracking: notifications whose run was cut (the n8n process running it stopped) run again',
+				{ notificationIds: checked.filter(isCut).map((item) => notificationIdOf(item.json)) },
+			);
 		if (mode === 'retry') {
 			const opened = journal ? await openRuns(context, keys) : [];
 			return {
@@ -328,11 +395,11 @@ export async function newNotificationItems(
 			const key = notificationIdOf(item.json);
 			return key === undefined || fresh.has(key);
 		});
+		const answered = (item: INodeExecutionData) =>
+			isRecoveringAnswered(item.json) || checkedOf(item.json)?.answered === true;
 		const unrun = await neverRecorded(
 			context,
-			recovering.filter(
-				(item) => isRecoveringAnswered(item.json) && !cut.has(notificationIdOf(item.json) ?? ''),
-			),
+			[...recovering, ...checked].filter((item) => answered(item) && !isCut(item)),
 		);
 		const opened = [
 			...(journal ? [...cut].map(runKey) : []),

@@ -7,7 +7,8 @@ import { latestStatePerContainer } from './latestState';
 import { markOutdatedStates, rememberStates } from './newestStates';
 import { deliveryOf, notificationItems, type ItemOptions } from './notificationItems';
 import { triggerScope } from './repeats';
-import { closeRunsAtEnd, executionEndHooks } from './runJournal';
+import { withLoggedBodies } from './cutCheck';
+import { closeRunsAtEnd, executionEndHooks, leaveRunsOpen } from './runJournal';
 
 /** Output: one item per change (and per hold or fee), or one per container. */
 export const OUTPUT_CHANGES = 'changes';
@@ -49,12 +50,17 @@ export async function triggerExecution(
 		.map((item, index) => ({ ...item, pairedItem: { item: index } }));
 	// The runs this execution opens are closed when it ends (trigger/runJournal.ts).
 	const journal = executionEndHooks(context) !== undefined;
-	const { items: fresh, opened } = await newNotificationItems(
+	const { items: kept, opened } = await newNotificationItems(
 		context,
 		input,
 		options.deduplicate,
 		journal,
 	);
+	// The cut check's notifications that run again come as ids: their bodies are in the log.
+	const fresh = await withLoggedBodies(context, kept).catch(async (error: Error) => {
+		leaveRunsOpen(context, opened);
+		throw error;
+	});
 	closeRunsAtEnd(context, opened);
 	const items = fresh.flatMap((item) => itemsOf(item, options));
 	if (options.raw || items.length === 0) return [items];

@@ -73,3 +73,33 @@ export function deliveryOf(item: IDataObject): IDataObject | undefined {
 	const body = item[DELIVERY];
 	return typeof body === 'object' && body !== null ? (body as IDataObject) : undefined;
 }
+
+/**
+ * A notification the cut check hands over (trigger/cutCheck.ts): its id, when the service logged
+ * it, and whether it was answered when last seen. The execution runs it only when its run was cut
+ * (open, its lease not renewed), or, answered, when no execution ever recorded it; then it reads
+ * its body from the service's log.
+ */
+export interface CheckedNotification {
+	id: string;
+	createdAt: number;
+	answered: boolean;
+}
+
+const CHECK = 'container_tracking_check';
+
+export const checkItem = (notification: CheckedNotification): IDataObject => ({
+	[CHECK]: { ...notification },
+});
+
+/** The notification a cut check's item names; undefined for any other item. */
+export function checkedOf(item: IDataObject): CheckedNotification | undefined {
+	const checked = item[CHECK] as IDataObject | undefined;
+	if (typeof checked !== 'object' || checked === null || typeof checked.id !== 'string')
+		return undefined;
+	return {
+		id: checked.id,
+		createdAt: Number(checked.createdAt),
+		answered: checked.answered === true,
+	};
+}

@@ -1,11 +1,13 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import { sleep, type IExecuteFunctions } from 'n8n-workflow';
 
 import {
 	inTurn,
+	noteRanHere,
 	recordInStore,
 	recordsOf,
 	rememberClosed,
 	removeFromStore,
+	type TriggerRecords,
 } from './durableRepeats';
 import { triggerScope } from './repeats';
 
@@ -28,6 +30,13 @@ import { triggerScope } from './repeats';
  *
  * Where n8n offers no such hook, nothing is opened: a run that cannot be closed would be run
  * again at every restart.
+ *
+ * In queue mode a worker can die while the main goes on: no restart comes. So a run also holds a
+ * lease, `lease:<id>:<n>` for each LEASE_MS period `n` it is under way in, written when it opens
+ * and renewed by its process at each period's start (`renewLeases`). A run open whose lease
+ * is neither this period's nor the last one's was cut: its process stopped (killed, or stopped
+ * past its graceful-shutdown timeout), or its execution ended for want of a runner. The main's cut
+ * check (trigger/cutCheck.ts) hands such notifications to an execution, which runs them again.
  */
 
 const RUN_PREFIX = 'run:';
@@ -35,6 +44,105 @@ const RUN_PREFIX = 'run:';
 export const runKey = (notificationId: string): string => `${RUN_PREFIX}${notificationId}`;
 
 export const isRunKey = (key: string): boolean => key.startsWith(RUN_PREFIX);
+
+/** A run's lease lasts from the start of the period it was written in to the end of the next. */
+export const LEASE_MS = 30_000;
+
+const LEASE_PREFIX = 'lease:';
+
+const periodAt = (at: number): number => Math.floor(at / LEASE_MS);
+
+const leaseKey = (run: string, period: number): string =>
+	`${LEASE_PREFIX}${run.slice(RUN_PREFIX.length)}:${period}`;
+
+/**
+ * The lease keys of `runs` for `period`, remembered as written by this process (whether or not
+ * the write succeeds: a key removed that was never written costs nothing).
+ */
+export function leasesOf(records: TriggerRecords, runs: string[], period: number): string[] {
+	for (const run of runs) {
+		const periods = records.leases.get(run) ?? new Set<number>();
+		periods.add(period);
+		records.leases.set(run, periods);
+	}
+	return runs.map((run) => leaseKey(run, period));
+}
+
+/** The current period's lease keys of `runs` (see `leasesOf`). */
+export const currentLeasesOf = (records: TriggerRecords, runs: string[]): string[] =>
+	leasesOf(records, runs, periodAt(Date.now()));
+
+/** Forgets the leases of `runs` and returns their keys, to be removed from n8n's store. */
+export function leasesToRemove(records: TriggerRecords, runs: string[]): string[] {
+	const keys: string[] = [];
+	for (const run of runs) {
+		for (const period of records.leases.get(run) ?? []) keys.push(leaseKey(run, period));
+		records.leases.delete(run);
+	}
+	return keys;
+}
+
+/**
+ * After a record that opened runs with their leases (`added`: the keys it added): marks the runs
+ * it opened as under way here, and renews their leases while they are; the leases it wrote for
+ * runs it did not open (another execution holds them) are removed again, so that they never keep
+ * a cut run alive.
+ */
+export async function settleOpened(
+	context: IExecuteFunctions,
+	records: TriggerRecords,
+	runs: string[],
+	added: Set<string>,
+): Promise<string[]> {
+	const opened = runs.filter((key) => added.has(key));
+	for (const key of opened) records.openHere.add(key);
+	const foreign = leasesToRemove(
+		records,
+		runs.filter((key) => !added.has(key)),
+	).filter((key) => added.has(key));
+	if (foreign.length > 0) await removeFromStore(context, foreign);
+	renewLeases(records);
+	return opened;
+}
+
+/**
+ * While runs of this trigger are under way in this process, writes their lease for each new
+ * period as it starts, and removes those of periods before the last.
+ */
+export function renewLeases(records: TriggerRecords): void {
+	if (records.renewing || records.openHere.size === 0) return;
+	records.renewing = true;
+	void (async () => {
+		try {
+			while (records.openHere.size > 0) {
+				const next = (periodAt(Date.now()) + 1) * LEASE_MS;
+				await sleep(next - Date.now() + 10);
+				const context = records.context;
+				if (!context || records.openHere.size === 0) break;
+				await inTurn(records, async () => {
+					const period = periodAt(Date.now());
+					const runs = [...records.openHere];
+					const stale: string[] = [];
+					for (const run of runs)
+						for (const old of records.leases.get(run) ?? [])
+							if (old < period - 1) {
+								stale.push(leaseKey(run, old));
+								records.leases.get(run)?.delete(old);
+							}
+					await recordInStore(context, leasesOf(records, runs, period));
+					if (stale.length > 0) await removeFromStore(context, stale);
+				}).catch((error: Error) => {
+					context.logger.warn('Container tracking: could not renew the leases of runs under way', {
+						count: records.openHere.size,
+						error: error.message,
+					});
+				});
+			}
+		} finally {
+			records.renewing = false;
+		}
+	})();
+}
 
 /** An error as n8n keeps it in an ended execution's data: the thrown error's fields, spread. */
 interface KeptError {
@@ -110,7 +218,7 @@ async function removeKeys(context: IExecuteFunctions, keys: string[]): Promise<v
 	const records = recordsOf(triggerScope(context));
 	records.context ??= context;
 	await inTurn(records, async () => {
-		await removeFromStore(context, keys);
+		await removeFromStore(context, [...keys, ...leasesToRemove(records, keys)]);
 	});
 	rememberClosed(records, keys);
 }
@@ -119,21 +227,31 @@ async function removeKeys(context: IExecuteFunctions, keys: string[]): Promise<v
 export async function openRuns(context: IExecuteFunctions, ids: string[]): Promise<string[]> {
 	if (ids.length === 0) return [];
 	const records = recordsOf(triggerScope(context));
+	records.context ??= context;
 	return await inTurn(records, async () => {
-		const opened = (await recordInStore(context, ids.map(runKey))).new.map(String);
-		for (const key of opened) records.openHere.add(key);
-		return opened;
+		const runs = ids.map(runKey);
+		const result = await recordInStore(context, [...runs, ...currentLeasesOf(records, runs)]);
+		noteRanHere(records, ids);
+		return await settleOpened(context, records, runs, new Set(result.new.map(String)));
 	});
 }
 
 /**
- * Of these notifications, those whose run was cut: open in n8n's store, and not opened by an
+ * Of these notifications, those whose run was cut: open in n8n's store, not opened by an
  * execution of this process that is still under way (after a restart, a retried delivery's live
- * execution may open a run before the restart check looks at it). (n8n's store only checks by
- * recording: the keys this check added are removed at once.)
+ * execution may open a run before the restart check looks at it), and, when `leased` (the cut
+ * check of a process that did not restart), with no lease of this period or the last: an open run
+ * whose process still renews it is under way elsewhere. The restart check ignores leases: the
+ * process that wrote them may have died a moment ago. (n8n's store only checks by recording: the
+ * keys this check added are removed at once, except the leases of the runs it takes over.)
  */
-export async function cutAmong(context: IExecuteFunctions, ids: string[]): Promise<Set<string>> {
+export async function cutAmong(
+	context: IExecuteFunctions,
+	ids: string[],
+	{ leased = false }: { leased?: boolean } = {},
+): Promise<Set<string>> {
 	const records = recordsOf(triggerScope(context));
+	records.context ??= context;
 	return await inTurn(records, async () => {
 		// Read in turn: a live execution's record before this one has marked its runs.
 		const keys = ids.map(runKey).filter((key) => !records.openHere.has(key));
@@ -141,11 +259,39 @@ export async function cutAmong(context: IExecuteFunctions, ids: string[]): Promi
 		const checked = await recordInStore(context, keys);
 		const added = checked.new.map(String);
 		if (added.length > 0) await removeFromStore(context, added);
-		const open = new Set(checked.processed.map(String));
+		let open = checked.processed.map(String);
+		if (leased && open.length > 0) {
+			const period = periodAt(Date.now());
+			const probe = open.flatMap((key) => [leaseKey(key, period), leaseKey(key, period - 1)]);
+			const leases = await recordInStore(context, probe);
+			const held = new Set(leases.processed.map(String));
+			open = open.filter(
+				(key) => !held.has(leaseKey(key, period)) && !held.has(leaseKey(key, period - 1)),
+			);
+			// The runs taken over keep this period's lease; every other key added goes.
+			const kept = new Set(leasesOf(records, open, period));
+			const probed = leases.new.map(String).filter((key) => !kept.has(key));
+			if (probed.length > 0) await removeFromStore(context, probed);
+		} else if (open.length > 0) {
+			await recordInStore(context, currentLeasesOf(records, open));
+		}
 		// This execution runs them now.
 		for (const key of open) records.openHere.add(key);
-		return new Set(ids.filter((id) => open.has(runKey(id))));
+		renewLeases(records);
+		const cut = new Set(open);
+		const taken = ids.filter((id) => cut.has(runKey(id)));
+		noteRanHere(records, taken);
+		return new Set(taken);
 	});
+}
+
+/**
+ * Leaves `opened` open without this process renewing their leases: the execution cannot run
+ * them (it failed before they started), so the next cut check runs them again.
+ */
+export function leaveRunsOpen(context: IExecuteFunctions, opened: string[]): void {
+	const { openHere } = recordsOf(triggerScope(context));
+	for (const key of opened) openHere.delete(key);
 }
 
 /**

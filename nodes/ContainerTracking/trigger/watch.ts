@@ -6,7 +6,8 @@ import {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../transport/request';
-import { catchUp, forgetCatchUp, type CatchUpSettings } from './catchUp';
+import { catchUp, firstReadNewest, forgetCatchUp, type CatchUpSettings } from './catchUp';
+import { checkCutRuns, cutCheckDueIn, forgetCutCheck } from './cutCheck';
 import { repairWebhook, type WebhookState } from './registration';
 import { triggerScope } from './repeats';
 
@@ -39,12 +40,15 @@ const REGISTRATION_POLL_MS = 1_000;
 /** …for at most this long; then the regular interval. */
 const REGISTRATION_WAIT_MS = 60_000;
 
-/** One check and catch-up: what the log says. */
+/**
+ * One check and catch-up: what the log says. Returns the webhooks it watched, for the cut checks
+ * until the next one.
+ */
 async function watchOnce(
 	context: ITriggerFunctions,
 	settings: WatchSettings,
 	stopped: () => boolean = () => false,
-): Promise<void> {
+): Promise<string[]> {
 	const state = context.getWorkflowStaticData('node') as WebhookState;
 	const repair = await repairWebhook(context, state, settings.existing, settings.events);
 	if (repair.problems.length > 0)
@@ -52,13 +56,26 @@ async function watchOnce(
 			`Container tracking: the trigger's webhook was repaired: ${repair.problems.join('; ')}`,
 			{ workflowId: context.getWorkflow().id, node: context.getNode().name, url: state.webhookUrl },
 		);
-	if (!settings.catchUp || repair.webhookIds.length === 0 || stopped()) return;
+	if (!settings.catchUp || repair.webhookIds.length === 0 || stopped()) return [];
 	const report = await catchUp(context, repair.webhookIds, settings.catchUpSettings, stopped);
 	if (report.started > 0)
 		context.logger.warn(
 			`Container tracking: caught up on ${report.started} notifications the service had not delivered`,
 			{ workflowId: context.getWorkflow().id, node: context.getNode().name },
 		);
+	if (!stopped()) await cutCheckOnce(context, settings, repair.webhookIds);
+	return repair.webhookIds;
+}
+
+/** The cut check (trigger/cutCheck.ts), once the process's first read of the log was made. */
+async function cutCheckOnce(
+	context: ITriggerFunctions,
+	settings: WatchSettings,
+	webhookIds: string[],
+): Promise<void> {
+	const floor = firstReadNewest(triggerScope(context));
+	if (!settings.catchUp || floor === undefined || webhookIds.length === 0) return;
+	await checkCutRuns(context, webhookIds, floor, settings.catchUpSettings.items);
 }
 
 /**
@@ -109,9 +126,16 @@ export async function startWatch(
 			await pause(REGISTRATION_POLL_MS);
 			waited += REGISTRATION_POLL_MS;
 		}
+		const scope = triggerScope(context);
+		let nextWatch = 0;
+		let webhookIds: string[] = [];
 		while (!stopped) {
 			try {
-				await watchOnce(context, settings, () => stopped);
+				// Between the watch's checks, the cut check reads the log alone when it is due.
+				if (Date.now() >= nextWatch) {
+					nextWatch = Date.now() + settings.intervalMs;
+					webhookIds = await watchOnce(context, settings, () => stopped);
+				} else await cutCheckOnce(context, settings, webhookIds);
 			} catch (error) {
 				// The service may be down: the next check tries again; the workflow stays active.
 				const { message, description } = error as { message: string; description?: string };
@@ -120,7 +144,7 @@ export async function startWatch(
 					{ workflowId: context.getWorkflow().id, node: context.getNode().name },
 				);
 			}
-			await pause(settings.intervalMs);
+			await pause(Math.max(0, Math.min(nextWatch - Date.now(), cutCheckDueIn(scope))));
 		}
 	};
 	void run();
@@ -130,6 +154,7 @@ export async function startWatch(
 			stopped = true;
 			stop();
 			forgetCatchUp(triggerScope(context));
+			forgetCutCheck(triggerScope(context));
 		},
 	};
 }

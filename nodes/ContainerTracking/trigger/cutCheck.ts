@@ -1,0 +1,209 @@
+import type { IExecuteFunctions, INodeExecutionData, ITriggerFunctions } from 'n8n-workflow';
+
+import {
+	deliveryOf as loggedDeliveryOf,
+	loggedDelivery,
+	includedFor,
+	readLog,
+	RECOVERY_WINDOW_MS,
+	startExecutions,
+	type LoggedNotification,
+} from './catchUp';
+import { ranHere } from './durableRepeats';
+import { reportsAnything } from './deliveryItems';
+import { deliveryCore } from '../schemas';
+import { checkedOf, checkItem, deliveryItem, type ItemOptions } from './notificationItems';
+import { triggerScope } from './repeats';
+
+/**
+ * The cut check: runs cut in another n8n process, found while this one goes on. In queue mode a
+ * worker (or the webhook process's executions) can die while the main, which runs the watch,
+ * does not: no restart check comes (trigger/catchUp.ts). So the watch keeps, per trigger, the
+ * notifications of its webhook that the service logged since this process's first read and whose
+ * execution did not run in this process, and hands each to an execution HAND_OVER_AFTER_MS after
+ * it first saw it, a few times: that execution runs again those whose run is open with its lease
+ * not renewed (trigger/runJournal.ts), and, of those the service had answered, those no execution
+ * ever recorded (their job taken by a worker that died before the trigger ran); it drops the rest.
+ *
+ * Its items name the notifications only (`checkItem`): most turn out to have run, and an
+ * execution keeps its items. The few that run again read their bodies from the log, a page at a
+ * time. In one n8n every execution runs in the process that reads the log, and nothing is handed
+ * over: a cut there is a restart.
+ */
+
+/** A notification is handed over this long after the watch first saw it, and then again. */
+export const HAND_OVER_AFTER_MS = [90_000, 4 * 60_000, 10 * 60_000];
+/** While notifications wait to be handed over, or came lately, the log is read this often. */
+export const CUT_CHECK_EVERY_MS = 60_000;
+/** After the last new notification, the log is read that often for this long. */
+const ACTIVE_FOR_MS = 30 * 60_000;
+/** A read starts this much before the newest notification the one before it saw. */
+const OVERLAP_MS = 60_000;
+
+interface Candidate {
+	createdAt: number;
+	/** When this process first saw it in the log. */
+	firstSeenAt: number;
+	/** How many times it was handed over. */
+	handed: number;
+	/** Whether the service had it answered when last seen. */
+	answered: boolean;
+}
+
+interface CutCheckMemory {
+	candidates: Map<string, Candidate>;
+	/** The newest notification a read saw. */
+	newest?: number;
+	/** Until when the log is read every CUT_CHECK_EVERY_MS. */
+	activeUntil: number;
+}
+
+const memories = new Map<string, CutCheckMemory>();
+
+function memoryOf(scope: string): CutCheckMemory {
+	let memory = memories.get(scope);
+	if (!memory) {
+		memory = { candidates: new Map(), activeUntil: 0 };
+		memories.set(scope, memory);
+	}
+	return memory;
+}
+
+/** Forgets what a trigger's cut check remembered (its workflow was deactivated). */
+export function forgetCutCheck(scope: string): void {
+	memories.delete(scope);
+}
+
+/**
+ * How long until the cut check should read the log again: CUT_CHECK_EVERY_MS while notifications
+ * wait to be handed over or came lately, else never (the watch's own interval reads it).
+ */
+export function cutCheckDueIn(scope: string): number {
+	const memory = memories.get(scope);
+	if (!memory) return Number.POSITIVE_INFINITY;
+	const waiting = [...memory.candidates.values()].some(
+		(candidate) => candidate.handed < HAND_OVER_AFTER_MS.length,
+	);
+	return waiting || Date.now() < memory.activeUntil ? CUT_CHECK_EVERY_MS : Number.POSITIVE_INFINITY;
+}
+
+/**
+ * Whether a logged notification starts the workflow: one that reports nothing to this trigger
+ * (its events, Only These Fields) was answered without an execution. Told from what its page
+ * included; one whose records it did not include is taken as starting it.
+ */
+function startsAnything(entry: LoggedNotification, options: ItemOptions): boolean {
+	const included = includedFor(entry);
+	if (!included) return true;
+	const delivery = deliveryCore.safeParse({ data: entry.record, included });
+	return !delivery.success || reportsAnything(delivery.data, options);
+}
+
+/**
+ * One cut check of the webhook(s) `webhookIds`, from `floor` (the newest notification the
+ * process's first read saw: the restart check covers those before). Returns how many
+ * notifications it handed over.
+ */
+export async function checkCutRuns(
+	context: ITriggerFunctions,
+	webhookIds: string[],
+	floor: number,
+	options: ItemOptions,
+): Promise<number> {
+	const scope = triggerScope(context);
+	const memory = memoryOf(scope);
+	const now = Date.now();
+	// From a little before the last read's newest, and back to any not seen answered yet: its
+	// status may have changed since.
+	let from = (memory.newest ?? floor) - OVERLAP_MS;
+	for (const candidate of memory.candidates.values())
+		if (!candidate.answered && candidate.handed < HAND_OVER_AFTER_MS.length)
+			from = Math.min(from, candidate.createdAt);
+	const entries: LoggedNotification[] = await readLog(context, (newest) =>
+		Math.max(from, floor, newest - RECOVERY_WINDOW_MS),
+	);
+	for (const entry of entries) {
+		memory.newest = Math.max(memory.newest ?? floor, entry.createdAt);
+		if (!entry.webhookId || !webhookIds.includes(entry.webhookId)) continue;
+		if (entry.createdAt < floor || ranHere(scope, entry.id)) continue;
+		if (!memory.candidates.has(entry.id) && !startsAnything(entry, options)) continue;
+		const known = memory.candidates.get(entry.id);
+		if (known) known.answered = entry.status === 'succeeded';
+		else {
+			memory.candidates.set(entry.id, {
+				createdAt: entry.createdAt,
+				firstSeenAt: now,
+				handed: 0,
+				answered: entry.status === 'succeeded',
+			});
+			memory.activeUntil = now + ACTIVE_FOR_MS;
+		}
+	}
+	const due: Array<{ id: string; candidate: Candidate }> = [];
+	for (const [id, candidate] of memory.candidates) {
+		// Out of the restart check's window too: an execution running this long is not looked for.
+		if (candidate.createdAt < (memory.newest ?? floor) - RECOVERY_WINDOW_MS || ranHere(scope, id)) {
+			memory.candidates.delete(id);
+			continue;
+		}
+		const after = HAND_OVER_AFTER_MS[candidate.handed];
+		if (after !== undefined && now - candidate.firstSeenAt >= after) due.push({ id, candidate });
+	}
+	due.sort((a, b) => a.candidate.createdAt - b.candidate.createdAt || a.id.localeCompare(b.id));
+	startExecutions(
+		context,
+		due.map(({ id, candidate }) => [
+			{
+				id,
+				items: [checkItem({ id, createdAt: candidate.createdAt, answered: candidate.answered })],
+			},
+		]),
+		`container-tracking-check-${now}`,
+	);
+	for (const { candidate } of due) candidate.handed += 1;
+	return due.length;
+}
+
+/**
+ * In the cut check's execution, after the trigger kept the notifications to run: each as the
+ * service delivers it, read from the log back to the oldest of them (a page at a time), or on its
+ * own where the log no longer shows it. One the service no longer has is dropped, and said so.
+ */
+export async function withLoggedBodies(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const named = items.map((item) => checkedOf(item.json));
+	if (!named.some(Boolean)) return items;
+	const oldest = Math.min(
+		...named.map((checked) => checked?.createdAt ?? Number.POSITIVE_INFINITY),
+	);
+	const logged = new Map(
+		(await readLog(context, () => (Number.isFinite(oldest) ? oldest : 0))).map((entry) => [
+			entry.id,
+			entry,
+		]),
+	);
+	const resolved: INodeExecutionData[] = [];
+	for (const [index, item] of items.entries()) {
+		const checked = named[index];
+		if (!checked) {
+			resolved.push(item);
+			continue;
+		}
+		const entry = logged.get(checked.id);
+		const body = entry
+			? await loggedDeliveryOf(context, entry)
+			: await loggedDelivery(context, checked.id);
+		if (body === undefined) {
+			context.logger.warn(
+				'Container tracking: a notification to run again is no longer in the service log',
+				{ notificationId: checked.id },
+			);
+			continue;
+		}
+		const marks = item.json.rerun === true ? { rerun: true } : {};
+		resolved.push({ ...item, json: { ...deliveryItem(body), ...marks } });
+	}
+	return resolved;
+}
