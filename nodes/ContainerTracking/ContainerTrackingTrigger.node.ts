@@ -231,7 +231,7 @@ export class ContainerTrackingTrigger implements INodeType {
 						typeOptions: { minValue: 0.05, numberPrecision: 2 },
 						default: 5,
 						description:
-							'How often the node checks, while the workflow is active, that its webhook still exists and is on (the service turns a webhook off after repeated failed deliveries), and catches up',
+							'How often the node checks, while the workflow is active, that its webhook still exists and is on (the service turns a webhook off after repeated failed deliveries), and catches up. In queue mode it also looks, every minute while deliveries come, for runs cut on a worker that died.',
 					},
 					{
 						displayName: 'Expand Holds and Fees',

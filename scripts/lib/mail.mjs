@@ -2,6 +2,7 @@
 // end-to-end tests: n8n's Send Email node delivers the example hold alerts to it, people read
 // them at `webUrl`, tests read `messages`. Nothing is relayed anywhere.
 import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -14,7 +15,7 @@ import { MailDev } from 'maildev';
  * `messages` fills as mail arrives, each as maildev parsed it: `subject`, `from`, `to`, `text`,
  * `html`, `headers`. The mail files live in a folder of their own, removed by `stop`.
  */
-export async function startMailServer({ smtpPort = 0, webPort = 0 } = {}) {
+export async function startMailServer({ smtpPort = 0, webPort = 0, holdable = false } = {}) {
 	const mailDirectory = mkdtempSync(path.join(os.tmpdir(), 'ct-mail-'));
 	const maildev = new MailDev({
 		smtp: smtpPort,
@@ -29,14 +30,69 @@ export async function startMailServer({ smtpPort = 0, webPort = 0 } = {}) {
 	const messages = [];
 	smtp.on('new', (message) => messages.push(message));
 	const webUrl = `http://127.0.0.1:${api.getAddress().port}`;
+	const gate = holdable ? await startGate(smtp.getAddress().port) : undefined;
 	return {
 		smtpHost: '127.0.0.1',
-		smtpPort: smtp.getAddress().port,
+		smtpPort: gate?.port ?? smtp.getAddress().port,
 		webUrl,
 		messages,
+		/** Holdable only: new SMTP connections wait, unanswered, until `release()`. */
+		hold: () => gate?.hold(),
+		release: () => gate?.release(),
+		/** Holdable only: the connections waiting now. */
+		waiting: () => gate?.waiting() ?? 0,
 		async stop() {
+			gate?.close();
 			await maildev.stop();
 			rmSync(mailDirectory, { recursive: true, force: true });
+		},
+	};
+}
+
+/**
+ * A gate in front of the SMTP port, for tests that need an execution to stop at its Send Email
+ * node (a mail server that does not answer yet): while held, a connection is accepted and left
+ * waiting, as a slow server leaves it; released, it goes through.
+ */
+async function startGate(smtpPort) {
+	let held = false;
+	const parked = [];
+	const sockets = new Set();
+	const through = (client) => {
+		if (client.destroyed) return;
+		const upstream = net.connect(smtpPort, '127.0.0.1');
+		sockets.add(upstream);
+		const end = () => {
+			client.destroy();
+			upstream.destroy();
+			sockets.delete(client);
+			sockets.delete(upstream);
+		};
+		for (const socket of [client, upstream]) {
+			socket.on('error', end);
+			socket.on('close', end);
+		}
+		client.pipe(upstream);
+		upstream.pipe(client);
+	};
+	const server = net.createServer((client) => {
+		sockets.add(client);
+		client.on('error', () => client.destroy());
+		if (held) parked.push(client);
+		else through(client);
+	});
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		port: server.address().port,
+		hold: () => (held = true),
+		release: () => {
+			held = false;
+			for (const client of parked.splice(0)) through(client);
+		},
+		waiting: () => parked.filter((client) => !client.destroyed).length,
+		close: () => {
+			server.close();
+			for (const socket of sockets) socket.destroy();
 		},
 	};
 }

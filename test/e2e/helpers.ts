@@ -152,11 +152,18 @@ export interface MailServer {
 	webUrl: string;
 	/** Every email received so far, in order of arrival. */
 	messages: ReceivedMail[];
+	/**
+	 * Started `holdable` only: new SMTP connections wait unanswered (an execution stops at its Send
+	 * Email node) until `release()`; `waiting()` counts them.
+	 */
+	hold(): void;
+	release(): void;
+	waiting(): number;
 	stop(): Promise<void>;
 }
 
 interface MailLib {
-	startMailServer(): Promise<MailServer>;
+	startMailServer(options?: { holdable?: boolean }): Promise<MailServer>;
 	smtpCredential(server: MailServer): Record<string, unknown>;
 }
 
@@ -167,8 +174,8 @@ function mail(): Promise<MailLib> {
 }
 
 /** A local SMTP server with a web inbox, on free ports, for the examples' Send Email nodes. */
-export async function startMailServer(): Promise<MailServer> {
-	return (await mail()).startMailServer();
+export async function startMailServer(options: { holdable?: boolean } = {}): Promise<MailServer> {
+	return (await mail()).startMailServer(options);
 }
 
 /** The SMTP credential examples/hold-alerts.json uses (`ctDemoSmtp`), pointing at `server`. */

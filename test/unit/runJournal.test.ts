@@ -346,7 +346,7 @@ describe('the run journal', () => {
 		expect(await run(executionOf(store, [recovering('n-1')]))).toEqual([]);
 	});
 
-	describe("the cut check (queue mode: a worker dies while the main goes on, nodes/ContainerTracking/trigger/cutCheck.ts)", () => {
+	describe('the cut check (queue mode: a worker dies while the main goes on, nodes/ContainerTracking/trigger/cutCheck.ts)', () => {
 		const checked = (id: string, answered = true) =>
 			checkItem({ id, createdAt: Date.parse('2026-11-28T10:00:00Z'), answered });
 		const choose = async (

@@ -5,21 +5,9 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
-import {
-	checkedOf,
-	deliveryOf,
-	isRecovering,
-	isRecoveringAnswered,
-} from './notificationItems';
+import { checkedOf, deliveryOf, isRecovering, isRecoveringAnswered } from './notificationItems';
 import { triggerScope } from './repeats';
-import {
-	currentLeasesOf,
-	cutAmong,
-	isRunKey,
-	openRuns,
-	runKey,
-	settleOpened,
-} from './runJournal';
+import { currentLeasesOf, cutAmong, isRunKey, openRuns, runKey, settleOpened } from './runJournal';
 
 /**
  * The durable half of repeat detection, run inside the execution a delivery started. A trigger's
@@ -149,8 +137,7 @@ export function noteRanHere(records: TriggerRecords, ids: string[]): void {
 }
 
 /** Whether the execution of notification `id` ran in this process lately. */
-export const ranHere = (scope: string, id: string): boolean =>
-	recordsOf(scope).ranHere.has(id);
+export const ranHere = (scope: string, id: string): boolean => recordsOf(scope).ranHere.has(id);
 
 /** Remembers journal keys this process removed, and checks soon that they stay removed. */
 export function rememberClosed(records: TriggerRecords, keys: string[]): void {
