@@ -339,6 +339,8 @@ interface CatchUpReport {
 	started: number;
 	/** Executions they started in. */
 	executions: number;
+	/** What the read of the log returned: the cut check of the same round reads no more. */
+	read: LoggedNotification[];
 }
 
 /**
@@ -546,5 +548,5 @@ export async function catchUp(
 		context.logger.info(
 			`Container tracking: ${memory.backlog.size} more missed notifications wait for the next catch-up`,
 		);
-	return { undelivered: due.length, started: startedCount, executions };
+	return { undelivered: due.length, started: startedCount, executions, read: entries };
 }

@@ -101,14 +101,16 @@ function startsAnything(entry: LoggedNotification, options: ItemOptions): boolea
 
 /**
  * One cut check of the webhook(s) `webhookIds`, from `floor` (the newest notification the
- * process's first read saw: the restart check covers those before). Returns how many
- * notifications it handed over.
+ * process's first read saw: the restart check covers those before). `read`: the log as the
+ * catch-up of the same round read it (further back than this check reads), else read here.
+ * Returns how many notifications it handed over.
  */
 export async function checkCutRuns(
 	context: ITriggerFunctions,
 	webhookIds: string[],
 	floor: number,
 	options: ItemOptions,
+	read?: LoggedNotification[],
 ): Promise<number> {
 	const scope = triggerScope(context);
 	const memory = memoryOf(scope);
@@ -119,9 +121,9 @@ export async function checkCutRuns(
 	for (const candidate of memory.candidates.values())
 		if (!candidate.answered && candidate.handed < HAND_OVER_AFTER_MS.length)
 			from = Math.min(from, candidate.createdAt);
-	const entries: LoggedNotification[] = await readLog(context, (newest) =>
-		Math.max(from, floor, newest - RECOVERY_WINDOW_MS),
-	);
+	const entries =
+		read ??
+		(await readLog(context, (newest) => Math.max(from, floor, newest - RECOVERY_WINDOW_MS)));
 	for (const entry of entries) {
 		memory.newest = Math.max(memory.newest ?? floor, entry.createdAt);
 		if (!entry.webhookId || !webhookIds.includes(entry.webhookId)) continue;

@@ -6,7 +6,13 @@ import {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../transport/request';
-import { catchUp, firstReadNewest, forgetCatchUp, type CatchUpSettings } from './catchUp';
+import {
+	catchUp,
+	firstReadNewest,
+	forgetCatchUp,
+	type CatchUpSettings,
+	type LoggedNotification,
+} from './catchUp';
 import { checkCutRuns, cutCheckDueIn, forgetCutCheck } from './cutCheck';
 import { repairWebhook, type WebhookState } from './registration';
 import { triggerScope } from './repeats';
@@ -63,7 +69,7 @@ async function watchOnce(
 			`Container tracking: caught up on ${report.started} notifications the service had not delivered`,
 			{ workflowId: context.getWorkflow().id, node: context.getNode().name },
 		);
-	if (!stopped()) await cutCheckOnce(context, settings, repair.webhookIds);
+	if (!stopped()) await cutCheckOnce(context, settings, repair.webhookIds, report.read);
 	return repair.webhookIds;
 }
 
@@ -72,10 +78,11 @@ async function cutCheckOnce(
 	context: ITriggerFunctions,
 	settings: WatchSettings,
 	webhookIds: string[],
+	read?: LoggedNotification[],
 ): Promise<void> {
 	const floor = firstReadNewest(triggerScope(context));
 	if (!settings.catchUp || floor === undefined || webhookIds.length === 0) return;
-	await checkCutRuns(context, webhookIds, floor, settings.catchUpSettings.items);
+	await checkCutRuns(context, webhookIds, floor, settings.catchUpSettings.items, read);
 }
 
 /**
