@@ -15,12 +15,17 @@
  * - catch_up: n8n stopped; customs holds on enough containers that the service fails to deliver
  *   1,000 notifications to the two workflows (retries compressed); then n8n started, and measured
  *   until every missed alert was emailed and the board is right.
- * - kill, term (issue 36; one n8n): the burst, and BURST_KILL_AFTER_S (55) after it began n8n is
+ * - kill, term (issue 36): the burst, and BURST_KILL_AFTER_S (55) after it began n8n is
  *   killed: `kill` SIGKILLs n8n and its task runners, `term` sends n8n SIGTERM and waits while its
  *   graceful shutdown (n8n's default timeout) lets it; BURST_RESTART_AFTER_S (5) after it exited
  *   it starts again on the same folder and ports. Measured as the burst, and at least 2 minutes
  *   after n8n serves again (the run journal's re-runs): the executions cut and run again, the
- *   alerts emailed twice or with the rerun note, the board from n8n serving again.
+ *   alerts emailed twice or with the rerun note, the board from n8n serving again. In queue mode
+ *   the signal goes to one worker, worker-1 (SIGTERM: it waits for its jobs up to its
+ *   graceful-shutdown timeout), while the main, the webhook process and worker-2 go on; it serves
+ *   again once it says it is ready (a worker has no /healthz), its cut executions are those its log
+ *   says it started and never finished, and the run is watched until the main's cut check has had
+ *   its time to run them again (CUT_RERUN_WINDOW_MS after the worker exited).
  *
  * Every burst ends with a wait until everything is quiet (nothing to deliver, no execution
  * running, no email for 30 s) and one more look at the board and the emails.
@@ -55,8 +60,13 @@ import { containerItem } from '../nodes/ContainerTracking/actions/container/summ
 import { simplifyContainer } from '../nodes/ContainerTracking/actions/simplify';
 import { indexIncluded } from '../nodes/ContainerTracking/records/jsonApi';
 import type { Delivery, JsonApiResource } from '../nodes/ContainerTracking/schemas';
+import {
+	CUT_CHECK_EVERY_MS,
+	HAND_OVER_AFTER_MS,
+} from '../nodes/ContainerTracking/trigger/cutCheck';
 import { deliveryItems } from '../nodes/ContainerTracking/trigger/deliveryItems';
 import { notificationIdOf } from '../nodes/ContainerTracking/trigger/durableRepeats';
+import { LEASE_MS } from '../nodes/ContainerTracking/trigger/runJournal';
 import { OWNER } from '../test/e2e/helpers';
 import {
 	BOARD_INCLUDES,
@@ -141,6 +151,22 @@ const TIMELINE_MS = 30_000;
  * watched that long at least, so that its re-runs (and their duplicates) are counted.
  */
 const RERUN_WINDOW_MS = 120_000;
+/**
+ * Queue mode: a killed worker's cut notifications are run again by the main's cut check
+ * (trigger/cutCheck.ts), not by a restart, on the check's own clock. Each was logged before the
+ * worker exited, and the main's watch, reading the log every CUT_CHECK_EVERY_MS, saw it first at
+ * most a read after the exit; its run's lease lapsed at most two LEASE_MS periods after the exit
+ * (trigger/runJournal.ts). It is handed over HAND_OVER_AFTER_MS after that first sight (at most a
+ * read late) and run again by the first hand-over after its lease lapsed: the first (90 s) when
+ * it was seen no earlier than 90 s before the lapse, else the second (4 min; its execution had
+ * waited in the queue or run long). The later of the two bounds, and a read more for the log's
+ * slow reads under a burst: after that, waiting until quiet sees the hand-over's execution end.
+ */
+const CUT_RERUN_WINDOW_MS =
+	Math.max(
+		CUT_CHECK_EVERY_MS + HAND_OVER_AFTER_MS[0] + CUT_CHECK_EVERY_MS,
+		2 * LEASE_MS - HAND_OVER_AFTER_MS[0] + HAND_OVER_AFTER_MS[1] + CUT_CHECK_EVERY_MS,
+	) + CUT_CHECK_EVERY_MS;
 /** Everything quiet: nothing to deliver, no execution running, no email for this long. */
 const QUIET_MS = 30_000;
 const QUIET_LIMIT_MS = 4 * 60_000;
@@ -319,12 +345,16 @@ class LogCounter {
 	lines = 0;
 	private partial = new Map<string, string>();
 
+	/** `onLine` sees every whole line, with the process that printed it. */
+	constructor(private readonly onLine?: (process: string, line: string) => void) {}
+
 	read = (process: string, text: string) => {
 		if (N8N_LOG_FILE) appendFileSync(N8N_LOG_FILE, text.replace(/^(?=.)/gm, `${process}: `));
 		const lines = ((this.partial.get(process) ?? '') + text).split('\n');
 		this.partial.set(process, lines.pop() ?? '');
 		for (const line of lines) {
 			this.lines += 1;
+			this.onLine?.(process, line);
 			// Stack frames are counted with the line they belong to, not on their own.
 			if (/^\s*at /.test(line)) continue;
 			if (!/error|warn|fail|timed out|not ready|abort|exceeded|heap/i.test(line)) continue;
@@ -348,6 +378,64 @@ class LogCounter {
 	}
 }
 
+/**
+ * What each queue-mode worker said of the executions it ran (n8n's job processor: "Worker started
+ * execution 12 (job 7)", "Worker finished execution 12…", "Worker errored while running execution
+ * 12…", the last when it could not finish it, e.g. cancelled at its shutdown), with when the bench
+ * read the line: which executions a killed worker had under way, and which it left unfinished.
+ */
+class WorkerRuns {
+	private readonly said: Array<{
+		process: string;
+		execution: string;
+		event: 'started' | 'finished' | 'errored';
+		at: number;
+	}> = [];
+
+	line = (process: string, line: string) => {
+		const found = /Worker (started|finished|errored while running) execution (\d+)/.exec(line);
+		if (!found) return;
+		const event = found[1] === 'errored while running' ? 'errored' : found[1];
+		this.said.push({
+			process,
+			execution: found[2],
+			event: event as 'started' | 'finished' | 'errored',
+			at: Date.now(),
+		});
+	};
+
+	/** The executions of which `process` said `event` before `before`. */
+	private ids(process: string, event: string, before: number): Set<string> {
+		return new Set(
+			this.said
+				.filter((said) => said.process === process && said.event === event && said.at < before)
+				.map((said) => said.execution),
+		);
+	}
+
+	/** The executions `process` had started and not ended at `at`. */
+	underWay(process: string, at: number): string[] {
+		const finished = this.ids(process, 'finished', at);
+		const errored = this.ids(process, 'errored', at);
+		return [...this.ids(process, 'started', at)].filter(
+			(id) => !finished.has(id) && !errored.has(id),
+		);
+	}
+
+	/**
+	 * The executions `process` started before `before` (when it was started again) and never
+	 * finished: under way when it was signalled at `signalledAt`, and not finished while it shut
+	 * down (those it gave up then, cancelled, among them).
+	 */
+	leftUnfinished(process: string, signalledAt: number, before: number): string[] {
+		const finished = this.ids(process, 'finished', before);
+		const erroredEarlier = this.ids(process, 'errored', signalledAt);
+		return [...this.ids(process, 'started', before)].filter(
+			(id) => !finished.has(id) && !erroredEarlier.has(id),
+		);
+	}
+}
+
 // ------------------------------------------------------------------------------ the rig
 
 interface Rig {
@@ -362,6 +450,8 @@ interface Rig {
 	board: Example;
 	webhookIds: { holdAlerts: string; board: string; receiver: string };
 	log: LogCounter;
+	/** What each queue-mode worker said of its executions. */
+	workerRuns: WorkerRuns;
 	/** When each email arrived (Date.now()), in the order of `mail.messages`. */
 	mailArrivals: number[];
 	stopMailClock(): void;
@@ -384,7 +474,8 @@ async function setUp(mode: string): Promise<Rig> {
 	};
 	const holdAlerts = loadExample(path.join(EXAMPLES, 'hold-alerts.json'));
 	const board = loadExample(path.join(EXAMPLES, 'pickup-board.json'));
-	const log = new LogCounter();
+	const workerRuns = new WorkerRuns();
+	const log = new LogCounter(workerRuns.line);
 	const sandbox = await startSandboxProcess();
 	const started: Array<{ stop(): Promise<void> }> = [sandbox];
 	try {
@@ -476,6 +567,7 @@ async function setUp(mode: string): Promise<Rig> {
 				receiver: subscribed.data.id,
 			},
 			log,
+			workerRuns,
 			mailArrivals,
 			stopMailClock: () => clearInterval(mailClock),
 		};
@@ -893,13 +985,18 @@ async function observe(
 		const pending = pendingOf(stats);
 		const alerts = countAlerts(rig, changes);
 		// From the kill until the bench is logged in again the board cannot be read; its time
-		// counts again from the first check after that.
+		// counts again from the first check after that. In queue mode the main answers while the
+		// killed worker is down: the board is read, its time counted from the worker's start again.
 		const down = fault !== undefined && fault.signalledAt !== null && fault.startedAt === null;
 		if (down) boardEqualAt = null;
-		else if (Date.now() - boardCheckedAt >= BOARD_CHECK_MS && !guard.n8nStopped) {
+		if (
+			(!down || fault?.mainGoesOn) &&
+			Date.now() - boardCheckedAt >= BOARD_CHECK_MS &&
+			!guard.n8nStopped
+		) {
 			boardCheckedAt = Date.now();
 			board = (await checkBoardNow()) ?? board;
-			if (board?.equal) boardEqualAt ??= boardCheckedAt;
+			if (board?.equal && !down) boardEqualAt ??= boardCheckedAt;
 			else boardEqualAt = null;
 		}
 		const usage = sampler.sample();
@@ -914,7 +1011,7 @@ async function observe(
 				pending_board: pending.board,
 				n8n_rss_mb: Math.round(usage.rssBytes.n8n / 2 ** 20),
 				n8n_429: stats.by_api_key[N8N_KEY]?.rate_limited ?? 0,
-				...(fault ? { n8n: down ? 'down' : 'up' } : {}),
+				...(fault ? { [fault.target]: down ? 'down' : 'up' } : {}),
 			});
 			say(
 				`${JSON.stringify(timeline[timeline.length - 1])}${board?.example ? ` e.g. ${board.example}` : ''}`,
@@ -922,8 +1019,7 @@ async function observe(
 		}
 		const settled = Object.values(pending).every((count) => count === 0);
 		// A killed n8n is watched until its re-runs had their time too.
-		const rerunsHadTime =
-			!fault || (fault.servingAt !== null && Date.now() >= fault.servingAt + RERUN_WINDOW_MS);
+		const rerunsHadTime = !fault || rerunsHadTimeAfter(fault);
 		const done = settled && alerts.missing === 0 && board?.equal === true && rerunsHadTime;
 		if (done || Date.now() >= deadline || guard.exceeded || fault?.error) {
 			if (guard.exceeded) say(`memory cap: ${guard.exceeded}`);
@@ -956,27 +1052,71 @@ async function observe(
 /** A kill mid-burst as it goes: `killAndRestart` sets it while `observe` watches. */
 interface Fault {
 	signal: 'SIGKILL' | 'SIGTERM';
+	/** The process killed, named as its log is: `n8n`, or in queue mode `worker-1`. */
+	target: string;
+	/**
+	 * Queue mode: a worker is killed, and the main (its REST API, the watch and its cut check), the
+	 * webhook process and the other worker go on.
+	 */
+	mainGoesOn: boolean;
 	signalledAt: number | null;
 	report: KillReport | null;
 	exitedAt: number | null;
-	/** n8n's /healthz answered 200 again. */
+	/** When it was started again. */
+	restartedAt: number | null;
+	/** n8n's /healthz answered 200 again; a worker: it said it is ready. */
 	servingAt: number | null;
-	/** n8n said it serves again, and the bench has logged in again. */
+	/** n8n said it serves again, and the bench has logged in again (a worker: it is ready). */
 	startedAt: number | null;
+	/**
+	 * Queue mode: the stored data of the executions the worker left unfinished, read just after it
+	 * exited, by execution id.
+	 */
+	unfinishedData: Promise<Map<string, Json>>;
 	error: string | null;
 	/** Settles when n8n serves again (or could not be killed or started). */
 	done: Promise<void>;
 }
 
-/** Kills n8n at `at` (Date.now()), starts it RESTART_AFTER_S after it exited. */
+/**
+ * Whether a killed run was watched long enough for its re-runs: 2 minutes after n8n serves again
+ * (its restart check); in queue mode also until the main's cut check had its time.
+ */
+function rerunsHadTimeAfter(fault: Fault): boolean {
+	if (fault.servingAt === null || Date.now() < fault.servingAt + RERUN_WINDOW_MS) return false;
+	return !fault.mainGoesOn || Date.now() >= fault.exitedAt! + CUT_RERUN_WINDOW_MS;
+}
+
+/**
+ * The stored data of the executions `fault`'s worker left unfinished, read at once: a minute or
+ * two after the kill n8n fails their stalled jobs (Bull's maxStalledCount is 0) and stores that
+ * error in place of their data, their trigger items with it.
+ */
+async function unfinishedData(rig: Rig, fault: Fault): Promise<Map<string, Json>> {
+	const data = new Map<string, Json>();
+	for (const id of rig.workerRuns.leftUnfinished(fault.target, fault.signalledAt!, Date.now())) {
+		const read = await readExecutionData(rig, id).catch(() => undefined);
+		if (read) data.set(id, read);
+	}
+	return data;
+}
+
+/**
+ * Kills n8n (queue mode: worker-1) at `at` (Date.now()), starts it RESTART_AFTER_S after it
+ * exited.
+ */
 function killAndRestart(rig: Rig, signal: Fault['signal'], at: number): Fault {
 	const fault: Fault = {
 		signal,
+		target: rig.deployment.killTarget ?? 'n8n',
+		mainGoesOn: rig.mode === 'queue',
 		signalledAt: null,
 		report: null,
 		exitedAt: null,
+		restartedAt: null,
 		servingAt: null,
 		startedAt: null,
+		unfinishedData: Promise.resolve(new Map()),
 		error: null,
 		done: Promise.resolve(),
 	};
@@ -997,13 +1137,28 @@ function killAndRestart(rig: Rig, signal: Fault['signal'], at: number): Fault {
 		if (!rig.deployment.kill) throw new Error(`${rig.deployment.name} cannot be killed here`);
 		await sleep(Math.max(0, at - Date.now()));
 		fault.signalledAt = Date.now();
-		say(`${signal} to n8n`);
+		say(`${signal} to ${fault.target}`);
 		fault.report = await rig.deployment.kill(signal);
 		fault.exitedAt = Date.now();
 		say(
-			`n8n exited ${seconds(fault.report.exitedAfterMs)} s after ${signal} (${fault.report.processes} processes${fault.report.forced ? ', killed after the SIGTERM limit' : ''}); starting it in ${RESTART_AFTER_S} s`,
+			`${fault.target} exited ${seconds(fault.report.exitedAfterMs)} s after ${signal} (${fault.report.processes} processes${fault.report.forced ? ', killed after the SIGTERM limit' : ''}); starting it in ${RESTART_AFTER_S} s`,
 		);
+		if (fault.mainGoesOn) {
+			// A second for the last lines the worker printed to be read.
+			fault.unfinishedData = sleep(1_000).then(() => unfinishedData(rig, fault));
+			await sleep(RESTART_AFTER_S * 1000);
+			// A worker has no /healthz: it serves once it says it is ready, when `start()` resolves.
+			// The main never stopped: the bench's session holds.
+			fault.restartedAt = Date.now();
+			await rig.deployment.start();
+			fault.servingAt = fault.startedAt = Date.now();
+			say(
+				`${fault.target} ready again ${seconds(fault.servingAt - fault.exitedAt)} s after it exited`,
+			);
+			return;
+		}
 		await sleep(RESTART_AFTER_S * 1000);
+		fault.restartedAt = Date.now();
 		const stop = { now: false };
 		const polled = health(stop);
 		try {
@@ -1063,35 +1218,81 @@ const notificationIdsOf = (item: Json): string[] => {
 	return id ? [id] : [];
 };
 
+/** n8n's error for a job whose worker stopped renewing it (scaling/max-stalled-count.error). */
+const STALLED_JOB = /failed to be processed too many times/;
+
+/**
+ * Queue mode: the executions of `all` the killed worker left unfinished, as n8n's "crashed" of one
+ * n8n: those its log says it started and never finished, and those n8n failed as stalled jobs
+ * after the signal (taken by the worker, not yet started), or marked crashed; and the executions
+ * it had under way at the signal.
+ */
+async function leftByWorker(rig: Rig, fault: Fault, all: Json[]) {
+	const time = (value: unknown) => (value ? Date.parse(String(value)) : null);
+	const signalled = fault.signalledAt!;
+	const unfinished = new Set(
+		rig.workerRuns.leftUnfinished(fault.target, signalled, fault.restartedAt ?? Date.now()),
+	);
+	const underWay = new Set(rig.workerRuns.underWay(fault.target, signalled));
+	const stalled = new Set<string>();
+	for (const run of all) {
+		const [created, stop] = [time(run.createdAt), time(run.stoppedAt)];
+		if (
+			run.status !== 'error' ||
+			unfinished.has(String(run.id)) ||
+			created === null ||
+			created > fault.exitedAt! ||
+			(stop !== null && stop < signalled)
+		)
+			continue;
+		const result = await readExecution(rig, run.id).catch(() => undefined);
+		if (STALLED_JOB.test(String(result?.error?.message ?? ''))) stalled.add(String(run.id));
+	}
+	return {
+		runningAtSignal: all.filter((run) => underWay.has(String(run.id))),
+		crashed: all.filter(
+			(run) =>
+				unfinished.has(String(run.id)) || stalled.has(String(run.id)) || run.status === 'crashed',
+		),
+		stalledNotInLog: stalled.size,
+	};
+}
+
 /**
  * What the kill did to each workflow's executions: running at the signal, marked crashed (their
  * notifications and alerts, read from their data), run again after the start (items `rerun`),
- * and the notifications cut and never run again.
+ * and the notifications cut and never run again. In queue mode "crashed" is what the killed
+ * worker left unfinished (`leftByWorker`), whatever n8n marked it, read from its data as it was
+ * just after the worker exited.
  */
 async function killFigures(rig: Rig, fault: Fault, changes: Set<string>) {
 	const scripts = await n8nScripts();
 	const time = (value: unknown) => (value ? Date.parse(String(value)) : null);
 	const signalled = fault.signalledAt!;
+	const dataAtExit = await fault.unfinishedData;
 	const of = async (example: Example, alerts: boolean) => {
 		const all = (await scripts.listExecutions(
 			rig.deployment.restBase,
 			rig.cookie,
 			example.id,
 		)) as Json[];
-		const runningAtSignal = all.filter((run) => {
-			const [start, stop] = [time(run.startedAt), time(run.stoppedAt)];
-			// A crashed one ran until the kill, whatever stop time n8n gave it when it found it.
-			return (
-				start !== null &&
-				start <= signalled &&
-				(stop === null || stop > signalled || run.status === 'crashed')
-			);
-		});
+		const byWorker = fault.mainGoesOn ? await leftByWorker(rig, fault, all) : undefined;
+		const runningAtSignal =
+			byWorker?.runningAtSignal ??
+			all.filter((run) => {
+				const [start, stop] = [time(run.startedAt), time(run.stoppedAt)];
+				// A crashed one ran until the kill, whatever stop time n8n gave it when it found it.
+				return (
+					start !== null &&
+					start <= signalled &&
+					(stop === null || stop > signalled || run.status === 'crashed')
+				);
+			});
 		const waitingAtSignal = all.filter((run) => {
 			const [created, start] = [time(run.createdAt), time(run.startedAt)];
 			return created !== null && created <= signalled && (start === null || start > signalled);
 		});
-		const crashed = all.filter((run) => run.status === 'crashed');
+		const crashed = byWorker?.crashed ?? all.filter((run) => run.status === 'crashed');
 		const alertCount = (items: Json[]) =>
 			alerts ? items.filter((item) => changes.has(item?.change)).length : null;
 		const cut = new Set<string>();
@@ -1099,7 +1300,8 @@ async function killFigures(rig: Rig, fault: Fault, changes: Set<string>) {
 		const unread: string[] = [];
 		for (const run of crashed) {
 			const items = triggerItemsOf(
-				await readExecutionData(rig, run.id).catch(() => undefined),
+				dataAtExit.get(String(run.id)) ??
+					(await readExecutionData(rig, run.id).catch(() => undefined)),
 				example,
 			);
 			if (!items) {
@@ -1130,6 +1332,13 @@ async function killFigures(rig: Rig, fault: Fault, changes: Set<string>) {
 			waiting_at_signal: waitingAtSignal.length,
 			crashed: crashed.length,
 			crashed_ids: crashed.slice(0, 20).map((run) => String(run.id)),
+			...(byWorker
+				? {
+						// How n8n ended them: `error` for a stalled job, `canceled` at the worker's shutdown…
+						crashed_status: countBy(crashed, (run) => String(run.status)),
+						crashed_stalled_not_in_worker_log: byWorker.stalledNotInLog,
+					}
+				: {}),
 			cut: {
 				notifications: cut.size,
 				alerts: alerts ? cutAlerts : null,
@@ -1319,7 +1528,7 @@ async function runBurst(rig: Rig, n: number, scenario: string): Promise<Record<s
 	const lastChange = Math.max(readyEnds, Date.now() + holds.ends_in_seconds * 1000);
 	const fault = signal && killAndRestart(rig, signal, started + KILL_AFTER_S * 1000);
 	say(
-		`${rig.mode} N=${n}: ${ready.started} boxes ready for pickup (${ready.steps} changes), ${holds.started} customs holds (${holds.steps} changes); last change in ${seconds(lastChange - Date.now())} s${fault ? `; ${signal} in ${seconds(started + KILL_AFTER_S * 1000 - Date.now())} s` : ''}`,
+		`${rig.mode} N=${n}: ${ready.started} boxes ready for pickup (${ready.steps} changes), ${holds.started} customs holds (${holds.steps} changes); last change in ${seconds(lastChange - Date.now())} s${fault ? `; ${signal}${fault.mainGoesOn ? ` to ${fault.target}` : ''} in ${seconds(started + KILL_AFTER_S * 1000 - Date.now())} s` : ''}`,
 	);
 	const observed = await observe(
 		rig,
@@ -1337,6 +1546,13 @@ async function runBurst(rig: Rig, n: number, scenario: string): Promise<Record<s
 	const usage = sampler.summary();
 	const kill = fault && {
 		signal,
+		// Queue mode: the worker killed, and how long the main's cut check was given.
+		...(fault.mainGoesOn
+			? {
+					target: fault.target,
+					reruns_watched_after_exit_s: seconds(CUT_RERUN_WINDOW_MS),
+				}
+			: {}),
 		error: fault.error,
 		after_burst_began_s: fault.signalledAt === null ? null : seconds(fault.signalledAt - started),
 		after_last_change_s:
@@ -1570,9 +1786,7 @@ async function main() {
 	const plan: Array<{ scenario: string; mode: string; n: number | null }> = [];
 	for (const scenario of SCENARIOS)
 		for (const mode of MODES)
-			if (scenario in FAULTS && mode !== 'single')
-				say(`${scenario}: one n8n only (BURST_MODES=single); not run in ${mode}`);
-			else if (BURSTS.includes(scenario)) for (const n of SIZES) plan.push({ scenario, mode, n });
+			if (BURSTS.includes(scenario)) for (const n of SIZES) plan.push({ scenario, mode, n });
 			else plan.push({ scenario, mode, n: null });
 	for (const { scenario, mode, n } of plan) {
 		say(`${scenario} in ${MODE_NAMES[mode] ?? mode}${n === null ? '' : `, N=${n}`}`);

@@ -1,8 +1,8 @@
 /**
  * bench/results/burst.md from the figures bench/burst.ts measured: the setup, then one table per
  * part with issue 29's targets beside the figures of each run (a column a run; the kills with
- * issue 36's, beside the burst without a kill), then the details that say where time and calls
- * went.
+ * issue 36's, beside the burst without a kill, each saying what was killed: one n8n, or in queue
+ * mode one worker), then the details that say where time and calls went.
  */
 
 // Run figures are JSON, read field by field.
@@ -47,6 +47,11 @@ const duration = (value: number | null, missing: string) => {
 };
 /** ✓ or ✗ after a figure compared with its target. */
 const mark = (ok: boolean) => (ok ? ' ✓' : ' ✗');
+/** Executions by the status n8n gave them: `3 error, 1 canceled`. */
+const statuses = (counts: Record<string, number>) =>
+	Object.entries(counts)
+		.map(([status, count]) => `${number(count)} ${status}`)
+		.join(', ');
 /** The deployment, and the n8n settings it ran with beside n8n's defaults (BURST_N8N_ENV). */
 const modeLabel = (run: RunFigures) =>
 	`${run.mode === 'queue' ? 'queue mode' : 'one n8n'}${run.settings ? ` (${String(run.settings)})` : ''}`;
@@ -296,6 +301,10 @@ function burstSection(runs: RunFigures[], results: BurstResults): string[] {
 	];
 }
 
+/** The signal a kill sent, and to what when not to the one n8n: `SIGKILL to worker-1`. */
+const signalledTo = (run: RunFigures) =>
+	`${run.kill.signal}${run.kill.target ? ` to ${run.kill.target}` : ''}`;
+
 /** The kills, each beside the burst without one of the same deployment, settings and N. */
 function killSection(kills: RunFigures[], bursts: RunFigures[], results: BurstResults): string[] {
 	if (kills.length === 0) return [];
@@ -306,6 +315,7 @@ function killSection(kills: RunFigures[], bursts: RunFigures[], results: BurstRe
 		...kills,
 	]).sort(
 		(a, b) =>
+			MODE_ORDER.indexOf(a.mode) - MODE_ORDER.indexOf(b.mode) ||
 			Number(a.scenario in KILLS) - Number(b.scenario in KILLS) ||
 			Object.keys(KILLS).indexOf(a.scenario) - Object.keys(KILLS).indexOf(b.scenario) ||
 			Number(a.kill_after_s ?? 0) - Number(b.kill_after_s ?? 0),
@@ -314,6 +324,16 @@ function killSection(kills: RunFigures[], bursts: RunFigures[], results: BurstRe
 		run.n <= 150 ? results.targets.minutes_n150 : results.targets.minutes_n500;
 	const rows = sharedRows(runs, results, minutesOf);
 	const afterKill = results.targets.after_kill_minutes;
+	// A queue-mode kill signals one worker (`kill.target`): rows that mean something else for it
+	// say what before their colon, only when such a column is there.
+	const worker = kills.find((run) => run.kill?.target)?.kill as RunFigures['kill'] | undefined;
+	const forWorker = (label: string, queueMode: string) => {
+		if (!worker) return label;
+		const colon = label.indexOf(':');
+		return colon === -1
+			? `${label} (queue mode: ${queueMode})`
+			: `${label.slice(0, colon)} (queue mode: ${queueMode})${label.slice(colon)}`;
+	};
 	const both = (run: RunFigures, render: (figures: RunFigures) => string) =>
 		`${render(run.kill.executions.hold_alerts)}; ${render(run.kill.executions.pickup_board)}`;
 	// The alerts a kill may repeat: those of its cut executions, read from their data (or, when
@@ -328,12 +348,14 @@ function killSection(kills: RunFigures[], bursts: RunFigures[], results: BurstRe
 			'any moment',
 			...cells(runs, (run) =>
 				run.kill
-					? `${run.kill.signal} at ${run.kill.after_burst_began_s} s (${run.kill.after_last_change_s} s); ${run.kill.processes_signalled}; ${number(run.kill.emails_before_signal)}${run.kill.error ? ` (${run.kill.error})` : ''}`
+					? `${signalledTo(run)} at ${run.kill.after_burst_began_s} s (${run.kill.after_last_change_s} s); ${run.kill.processes_signalled}; ${number(run.kill.emails_before_signal)}${run.kill.error ? ` (${run.kill.error})` : ''}`
 					: 'no kill',
 			),
 		],
 		[
-			'n8n exited after the signal; started again after; serving again (/healthz) after it exited',
+			worker
+				? `n8n (queue mode: ${worker.target}) exited after the signal; started again after; serving again (/healthz; a worker: it said it is ready) after it exited`
+				: 'n8n exited after the signal; started again after; serving again (/healthz) after it exited',
 			'',
 			...cells(
 				runs,
@@ -342,16 +364,27 @@ function killSection(kills: RunFigures[], bursts: RunFigures[], results: BurstRe
 			),
 		],
 		[
-			'Executions running when signalled (waiting to start): hold alerts; board',
+			worker
+				? 'Executions running when signalled, in queue mode on the worker killed (waiting to start): hold alerts; board'
+				: 'Executions running when signalled (waiting to start): hold alerts; board',
 			'',
 			...cells(runs, (run) =>
 				both(run, (figures) => `${figures.running_at_signal} (${figures.waiting_at_signal})`),
 			),
 		],
 		[
-			'Executions n8n marked crashed: hold alerts; board',
+			forWorker(
+				'Executions n8n marked crashed: hold alerts; board',
+				'those the worker left unfinished, with the status n8n gave them, e.g. error for a stalled job',
+			),
 			'',
-			...cells(runs, (run) => both(run, (figures) => number(figures.crashed))),
+			...cells(runs, (run) =>
+				both(run, (figures) =>
+					figures.crashed_status
+						? `${number(figures.crashed)} (${statuses(figures.crashed_status) || 'none'})`
+						: number(figures.crashed),
+				),
+			),
 		],
 		[
 			'Their notifications: hold alerts (their alerts); board',
@@ -363,7 +396,10 @@ function killSection(kills: RunFigures[], bursts: RunFigures[], results: BurstRe
 			),
 		],
 		[
-			'Executions with rerun items after the start: hold alerts (notifications, alerts); board (notifications)',
+			forWorker(
+				'Executions with rerun items after the start: hold alerts (notifications, alerts); board (notifications)',
+				"after the worker exited, handed over by the main's cut check",
+			),
 			'',
 			...cells(
 				runs,
@@ -391,7 +427,10 @@ function killSection(kills: RunFigures[], bursts: RunFigures[], results: BurstRe
 			}),
 		],
 		[
-			'Board equal to Container → Get for every container, from n8n serving again',
+			forWorker(
+				'Board equal to Container → Get for every container, from n8n serving again',
+				'from the worker serving again',
+			),
 			`≤ ${afterKill} min`,
 			...cells(
 				runs,
@@ -404,6 +443,12 @@ function killSection(kills: RunFigures[], bursts: RunFigures[], results: BurstRe
 		'## n8n killed mid-burst',
 		'',
 		`The burst above, and n8n killed while it runs: \`kill\` SIGKILLs n8n and its task runners, \`term\` sends n8n SIGTERM and waits while its graceful shutdown (n8n's default timeout) lets it; ${kills[0].kill?.restart_after_s ?? 5} s after n8n exited it starts again on the same folder and ports. A killed run is watched at least 2 minutes after n8n serves again (the run journal's re-runs), then until everything is quiet. Executions running when signalled are those started before it and stopped after it (or never); crashed, cut and run again are read from n8n's executions (their trigger's items, \`rerun: true\` after the start). Each kill is beside the burst without one, same deployment, settings and N.`,
+		...(worker
+			? [
+					'',
+					`In queue mode (main, webhook process, 2 workers) the signal goes to one worker, ${worker.target}, with its task runners (SIGKILL) or alone (SIGTERM: it waits for its jobs up to its graceful-shutdown timeout, then exits); the main, the webhook process and the other worker go on, and ${worker.target} starts again ${worker.restart_after_s} s after it exited. A worker has no /healthz: it serves again when it says it is ready. The executions it left unfinished are those its log says it started and never finished, with those n8n failed as stalled jobs after the signal (taken, not yet started): n8n marks none of them crashed, as no n8n restarts; it fails their stalled jobs a minute or two later and stores that error in place of their data, so their items are read just after the worker exited. No restart runs their notifications again: the main's cut check does, 90 s after its watch first saw them once their leases lapsed (within a minute of the exit), or at its next hand-over (4 min) when a lease still held then; the run is watched at least ${duration(worker.reruns_watched_after_exit_s, '–')} after the worker exited, then until everything is quiet.`,
+				]
+			: []),
 		'',
 		...table(
 			[
@@ -411,7 +456,7 @@ function killSection(kills: RunFigures[], bursts: RunFigures[], results: BurstRe
 				'Target (issue 36)',
 				...runs.map(
 					(run) =>
-						`${modeLabel(run)}, N=${run.n}, ${run.scenario}${run.kill_after_s === undefined ? '' : ` after ${run.kill_after_s} s`}`,
+						`${modeLabel(run)}, N=${run.n}, ${run.scenario}${run.kill_after_s === undefined ? '' : ` after ${run.kill_after_s} s`}${run.kill?.target ? ` (${signalledTo(run)})` : ''}`,
 				),
 			],
 			[...rows.header, ...kill, ...quietRows(runs), ...rows.delivery, ...rows.outcome],
@@ -472,7 +517,7 @@ function details(run: RunFigures, cpus: number): string[] {
 		run.scenario === 'catch_up'
 			? 'Catch-up'
 			: run.scenario in KILLS
-				? `Burst, N=${run.n}, n8n sent ${KILLS[run.scenario]} after ${run.kill_after_s} s`
+				? `Burst, N=${run.n}, ${run.kill?.target ?? 'n8n'} sent ${KILLS[run.scenario]} after ${run.kill_after_s} s`
 				: `Burst, N=${run.n}`;
 	const lines = [`### ${title}, ${run.deployment}`, ''];
 	lines.push(
@@ -525,7 +570,7 @@ function details(run: RunFigures, cpus: number): string[] {
 			continue;
 		}
 		lines.push(
-			`- The kill, ${label.replace('_', ' ')}: crashed executions ${figures.crashed_ids.join(', ') || 'none'}${figures.cut.executions_unread.length ? ` (no items kept: ${figures.cut.executions_unread.join(', ')})` : ''}; executions with rerun items ${figures.rerun.execution_ids.join(', ') || 'none'} (${number(figures.rerun.items)} items); cut and never run again ${figures.cut_not_rerun.ids.join(', ') || 'none'}; run again without a crashed execution ${number(figures.rerun_not_cut)}.`,
+			`- The kill, ${label.replace('_', ' ')}: ${figures.crashed_status ? `executions ${run.kill.target} left unfinished (${statuses(figures.crashed_status) || 'none'}; failed as stalled jobs without a start in its log: ${number(figures.crashed_stalled_not_in_worker_log)})` : 'crashed executions'} ${figures.crashed_ids.join(', ') || 'none'}${figures.cut.executions_unread.length ? ` (no items kept: ${figures.cut.executions_unread.join(', ')})` : ''}; executions with rerun items ${figures.rerun.execution_ids.join(', ') || 'none'} (${number(figures.rerun.items)} items); cut and never run again ${figures.cut_not_rerun.ids.join(', ') || 'none'}; run again without a crashed execution ${number(figures.rerun_not_cut)}.`,
 		);
 	}
 	if (run.board_check_errors?.count)

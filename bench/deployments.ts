@@ -6,7 +6,7 @@
  * with `cli` before `start`; `stop` leaves nothing running and removes their folders.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -70,10 +70,15 @@ export interface Deployment {
 	/** Stops everything and removes the folders. */
 	stop(): Promise<void>;
 	/**
-	 * Kills n8n as a fault does (one n8n only), resolved once it has exited; `start()` starts it
+	 * Kills what a fault kills (`killTarget`), resolved once it has exited; `start()` starts it
 	 * again on the same folder and ports.
 	 */
 	kill?(signal: 'SIGKILL' | 'SIGTERM'): Promise<KillReport>;
+	/**
+	 * The process `kill` kills, named as its log is: `n8n` (one n8n), or in queue mode one worker,
+	 * `worker-1`, while the main, the webhook process and the other worker go on.
+	 */
+	killTarget?: string;
 }
 
 export interface KillReport {
@@ -89,6 +94,8 @@ export interface KillReport {
 
 /** Far past n8n's default graceful-shutdown timeout (30 s): a stop that hangs is not waited for. */
 const TERM_LIMIT_MS = 180_000;
+/** The queue-mode worker a fault kills (scripts/lib/queue.mjs names them worker-1, worker-2…). */
+const KILLED_WORKER = 'worker-1';
 
 function signalEach(pids: number[], signal: NodeJS.Signals): void {
 	for (const pid of pids) {
@@ -104,18 +111,18 @@ function signalEach(pids: number[], signal: NodeJS.Signals): void {
  * SIGKILL goes to n8n and every process below it at once (its task runners die with it, as in a
  * container killed for memory); SIGTERM to n8n alone, which stops its runners itself, waited for
  * up to TERM_LIMIT_MS. Whatever outlived n8n is killed, so that the start again finds its ports.
+ * `signalN8n` sends the n8n process `pid` the signal and resolves once it has exited.
  */
-async function killTree(child: ChildProcess, signal: 'SIGKILL' | 'SIGTERM'): Promise<KillReport> {
-	const pid = child.pid!;
-	const exited = new Promise<void>((resolve) => {
-		if (child.exitCode !== null || child.signalCode !== null) resolve();
-		else child.once('exit', () => resolve());
-	});
+async function killTree(
+	pid: number,
+	signal: 'SIGKILL' | 'SIGTERM',
+	signalN8n: (signal: 'SIGKILL' | 'SIGTERM') => Promise<void>,
+): Promise<KillReport> {
 	const tree = descendantsOf(pid);
 	const signalled = Date.now();
 	let forced = false;
-	if (signal === 'SIGKILL') signalEach([pid, ...tree], 'SIGKILL');
-	else child.kill('SIGTERM');
+	const exited = signalN8n(signal);
+	if (signal === 'SIGKILL') signalEach(tree, 'SIGKILL');
 	const limit = setTimeout(() => {
 		forced = true;
 		signalEach([pid, ...descendantsOf(pid)], 'SIGKILL');
@@ -177,23 +184,54 @@ export async function singleN8n(options: DeploymentOptions = {}): Promise<Deploy
 			if (process.env.BURST_KEEP) process.stdout.write(`[bench] kept ${userFolder}\n`);
 			else rmSync(userFolder, { recursive: true, force: true });
 		},
+		killTarget: 'n8n',
 		async kill(signal) {
 			const child = running?.process;
 			if (!child) throw new Error('n8n is not running');
 			running = undefined;
-			return await killTree(child, signal);
+			const exited = new Promise<void>((resolve) => {
+				if (child.exitCode !== null || child.signalCode !== null) resolve();
+				else child.once('exit', () => resolve());
+			});
+			return await killTree(child.pid!, signal, (sent) => {
+				child.kill(sent);
+				return exited;
+			});
 		},
 	};
 	return deployment;
+}
+
+/**
+ * The n8n process the bench started with `command` (`worker`…) on the user folder `userFolder`
+ * (its N8N_USER_FOLDER), read from /proc: not its task runners, which run other commands.
+ */
+function n8nProcessOn(userFolder: string, command: string): number | undefined {
+	const read = (pid: number, file: string) => {
+		try {
+			return readFileSync(`/proc/${pid}/${file}`, 'utf8').split('\0');
+		} catch {
+			return []; // gone meanwhile
+		}
+	};
+	return descendantsOf(process.pid).find(
+		(pid) =>
+			read(pid, 'cmdline').filter(Boolean).pop() === command &&
+			read(pid, 'environ').includes(`N8N_USER_FOLDER=${userFolder}`),
+	);
 }
 
 export async function queueMode(options: DeploymentOptions = {}): Promise<Deployment> {
 	// @ts-expect-error: an .mjs helper shared with the scripts
 	const lib = (await import('../scripts/lib/queue.mjs')) as {
 		prepareQueueCluster(options: unknown): Promise<
-			Omit<Deployment, 'name' | 'webhookBase' | 'restBase'> & {
+			Omit<Deployment, 'name' | 'webhookBase' | 'restBase' | 'kill' | 'killTarget'> & {
 				webhookBaseUrl: string;
 				mainUrl: string;
+				/** The folder holding each process's user folder, named as the process. */
+				root: string;
+				/** Sends one process `signal`, resolved once it has exited; `start()` starts it again. */
+				kill(name: string, signal: 'SIGKILL' | 'SIGTERM'): Promise<void>;
 			}
 		>;
 	};
@@ -212,6 +250,14 @@ export async function queueMode(options: DeploymentOptions = {}): Promise<Deploy
 		stopN8n: () => cluster.stopN8n(),
 		restart: () => cluster.restart(),
 		stop: () => cluster.stop(),
+		killTarget: KILLED_WORKER,
+		// One worker, as a worker's container killed for memory (or stopped by a deploy): its task
+		// runners with it, the main, the webhook process and the other worker going on.
+		async kill(signal) {
+			const pid = n8nProcessOn(path.join(cluster.root, KILLED_WORKER), 'worker');
+			if (pid === undefined) throw new Error(`${KILLED_WORKER} is not running`);
+			return await killTree(pid, signal, (sent) => cluster.kill(KILLED_WORKER, sent));
+		},
 	};
 }
 
