@@ -394,6 +394,24 @@ describe('the run journal', () => {
 			expect(await choose(checking, check(), all)).toEqual([]);
 		});
 
+		it("a run key another worker's write put back after a look removed it (a run that ended) is not run again, and goes", async () => {
+			const store = storeLikeN8ns();
+			const finished = executionOf(store, [delivered('n-1')]);
+			await run(finished);
+			await finished.end();
+			// A check on another worker looked at n-1's run (its key added, then removed); a third
+			// wrote back the list it had read in between, with that key in it.
+			const lookedAt = [...store.saved(), 'run:n-1'];
+			store.overwrite(lookedAt);
+			await jest.advanceTimersByTimeAsync(4 * LEASE_MS);
+			const check = () => executionOf(store, [], { mode: 'trigger' });
+			expect(await choose(anotherProcess(), check(), [checked('n-1')])).toEqual([]);
+			expect(openRuns(store)).toEqual([]);
+			// Nor at a restart.
+			restarted();
+			expect(await run(executionOf(store, [recovering('n-1')]))).toEqual([]);
+		});
+
 		it('a notification not answered when the check saw it, never recorded, is left to the service or the catch-up', async () => {
 			const store = storeLikeN8ns();
 			const choice = anotherProcess();

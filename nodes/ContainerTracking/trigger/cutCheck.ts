@@ -21,7 +21,7 @@ import { triggerScope } from './repeats';
  * does not: no restart check comes (trigger/catchUp.ts). So the watch keeps, per trigger, the
  * notifications of its webhook that the service logged since this process's first read and whose
  * execution did not run in this process, and hands each to an execution HAND_OVER_AFTER_MS after
- * it first saw it, a few times: that execution runs again those whose run is open with its lease
+ * the service logged it, a few times: that execution runs again those whose run is open with its lease
  * not renewed (trigger/runJournal.ts), and, of those the service had answered, those no execution
  * ever recorded (their job taken by a worker that died before the trigger ran); it drops the rest.
  *
@@ -31,7 +31,7 @@ import { triggerScope } from './repeats';
  * over: a cut there is a restart.
  */
 
-/** A notification is handed over this long after the watch first saw it, and then again. */
+/** A notification is handed over this long after the service logged it, and then again. */
 export const HAND_OVER_AFTER_MS = [90_000, 4 * 60_000, 10 * 60_000];
 /** While notifications wait to be handed over, or came lately, the log is read this often. */
 export const CUT_CHECK_EVERY_MS = 60_000;
@@ -149,7 +149,10 @@ export async function checkCutRuns(
 			continue;
 		}
 		const after = HAND_OVER_AFTER_MS[candidate.handed];
-		if (after !== undefined && now - candidate.firstSeenAt >= after) due.push({ id, candidate });
+		// From when the service logged it (or first saw it, on a clock behind the service's): the
+		// leases decide what runs again, so a clock ahead only hands it over before it can be cut.
+		const since = Math.min(candidate.firstSeenAt, candidate.createdAt);
+		if (after !== undefined && now - since >= after) due.push({ id, candidate });
 	}
 	due.sort((a, b) => a.candidate.createdAt - b.candidate.createdAt || a.id.localeCompare(b.id));
 	startExecutions(

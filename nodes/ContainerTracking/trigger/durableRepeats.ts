@@ -7,7 +7,7 @@ import {
 
 import { checkedOf, deliveryOf, isRecovering, isRecoveringAnswered } from './notificationItems';
 import { triggerScope } from './repeats';
-import { currentLeasesOf, cutAmong, isRunKey, openRuns, runKey, settleOpened } from './runJournal';
+import { cutAmong, isRunKey, openingLeasesOf, openRuns, runKey, settleOpened } from './runJournal';
 
 /**
  * The durable half of repeat detection, run inside the execution a delivery started. A trigger's
@@ -262,7 +262,7 @@ async function recordBatch(records: TriggerRecords, batch: Batch): Promise<Set<s
 	const result = await recordInStore(context, [
 		...ids,
 		...others,
-		...currentLeasesOf(records, runs),
+		...openingLeasesOf(records, runs),
 	]);
 	const added = new Set(result.new.map(String));
 	const fresh = new Set(ids.filter((id) => added.has(id)));

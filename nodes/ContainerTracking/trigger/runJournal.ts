@@ -68,14 +68,25 @@ export function leasesOf(records: TriggerRecords, runs: string[], period: number
 	return runs.map((run) => leaseKey(run, period));
 }
 
-/** The current period's lease keys of `runs` (see `leasesOf`). */
-export const currentLeasesOf = (records: TriggerRecords, runs: string[]): string[] =>
-	leasesOf(records, runs, periodAt(Date.now()));
+/**
+ * A run's mark that an execution opened it, `lease:<id>:held`: written with the run's key and its
+ * first lease in one write, removed when it closes. n8n's store checks a key only by recording it
+ * (`cutAmong` adds what it looks at and removes it again), and another process's write of the list
+ * it read in between puts such a key back: a run key with no mark is that, never a run.
+ */
+const heldKey = (run: string): string => `${LEASE_PREFIX}${run.slice(RUN_PREFIX.length)}:held`;
 
-/** Forgets the leases of `runs` and returns their keys, to be removed from n8n's store. */
+/** What an execution writes with the keys of the runs it opens: their marks and leases. */
+export const openingLeasesOf = (records: TriggerRecords, runs: string[]): string[] => [
+	...runs.map(heldKey),
+	...leasesOf(records, runs, periodAt(Date.now())),
+];
+
+/** Forgets the leases of `runs` and returns their keys and marks, to be removed from the store. */
 export function leasesToRemove(records: TriggerRecords, runs: string[]): string[] {
 	const keys: string[] = [];
 	for (const run of runs) {
+		keys.push(heldKey(run));
 		for (const period of records.leases.get(run) ?? []) keys.push(leaseKey(run, period));
 		records.leases.delete(run);
 	}
@@ -230,20 +241,34 @@ export async function openRuns(context: IExecuteFunctions, ids: string[]): Promi
 	records.context ??= context;
 	return await inTurn(records, async () => {
 		const runs = ids.map(runKey);
-		const result = await recordInStore(context, [...runs, ...currentLeasesOf(records, runs)]);
+		const result = await recordInStore(context, [...runs, ...openingLeasesOf(records, runs)]);
 		noteRanHere(records, ids);
 		return await settleOpened(context, records, runs, new Set(result.new.map(String)));
 	});
 }
 
 /**
- * Of these notifications, those whose run was cut: open in n8n's store, not opened by an
- * execution of this process that is still under way (after a restart, a retried delivery's live
- * execution may open a run before the restart check looks at it), and, when `leased` (the cut
- * check of a process that did not restart), with no lease of this period or the last: an open run
- * whose process still renews it is under way elsewhere. The restart check ignores leases: the
- * process that wrote them may have died a moment ago. (n8n's store only checks by recording: the
- * keys this check added are removed at once, except the leases of the runs it takes over.)
+ * Records `keys` to see which n8n's store holds, and removes again those it added; returns those
+ * it held.
+ */
+async function held(context: IExecuteFunctions, keys: string[]): Promise<Set<string>> {
+	if (keys.length === 0) return new Set();
+	const checked = await recordInStore(context, keys);
+	const added = checked.new.map(String);
+	if (added.length > 0) await removeFromStore(context, added);
+	return new Set(checked.processed.map(String));
+}
+
+/**
+ * Of these notifications, those whose run was cut: open in n8n's store, with its mark (a run key
+ * without one is a key another look put there, removed now), not opened by an execution of this
+ * process that is still under way (after a restart, a retried delivery's live execution may open
+ * a run before the restart check looks at it), and, when `leased` (the cut check of a process
+ * that did not restart), with no lease of this period or the last: an open run whose process
+ * still renews it is under way elsewhere. The restart check ignores leases: the process that
+ * wrote them may have died a moment ago. The key, the mark and the leases are looked at one after
+ * the other, each only where the one before was there: a look's key put back by another
+ * process's write (above) makes one piece of evidence, never all.
  */
 export async function cutAmong(
 	context: IExecuteFunctions,
@@ -256,26 +281,23 @@ export async function cutAmong(
 		// Read in turn: a live execution's record before this one has marked its runs.
 		const keys = ids.map(runKey).filter((key) => !records.openHere.has(key));
 		if (keys.length === 0) return new Set<string>();
-		const checked = await recordInStore(context, keys);
-		const added = checked.new.map(String);
-		if (added.length > 0) await removeFromStore(context, added);
-		let open = checked.processed.map(String);
+		const present = [...(await held(context, keys))];
+		const marked = await held(context, present.map(heldKey));
+		const strays = present.filter((key) => !marked.has(heldKey(key)));
+		if (strays.length > 0) await removeFromStore(context, strays);
+		let open = present.filter((key) => marked.has(heldKey(key)));
+		const period = periodAt(Date.now());
 		if (leased && open.length > 0) {
-			const period = periodAt(Date.now());
-			const probe = open.flatMap((key) => [leaseKey(key, period), leaseKey(key, period - 1)]);
-			const leases = await recordInStore(context, probe);
-			const held = new Set(leases.processed.map(String));
-			open = open.filter(
-				(key) => !held.has(leaseKey(key, period)) && !held.has(leaseKey(key, period - 1)),
+			const leases = await held(
+				context,
+				open.flatMap((key) => [leaseKey(key, period), leaseKey(key, period - 1)]),
 			);
-			// The runs taken over keep this period's lease; every other key added goes.
-			const kept = new Set(leasesOf(records, open, period));
-			const probed = leases.new.map(String).filter((key) => !kept.has(key));
-			if (probed.length > 0) await removeFromStore(context, probed);
-		} else if (open.length > 0) {
-			await recordInStore(context, currentLeasesOf(records, open));
+			open = open.filter(
+				(key) => !leases.has(leaseKey(key, period)) && !leases.has(leaseKey(key, period - 1)),
+			);
 		}
-		// This execution runs them now.
+		// The runs taken over: this execution runs them now, under its own lease.
+		if (open.length > 0) await recordInStore(context, leasesOf(records, open, period));
 		for (const key of open) records.openHere.add(key);
 		renewLeases(records);
 		const cut = new Set(open);
