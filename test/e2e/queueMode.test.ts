@@ -340,6 +340,22 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 			);
 			// The mail server reads a message a moment after it was sent.
 			await sleep(generous(100));
+			if (alerts().length !== alertsBefore.length) {
+				// What a CI log needs to tell which execution sent it again, and why.
+				const executions = await cluster.postgres.sql(
+					`SELECT id, mode, status, "startedAt" FROM execution_entity WHERE "workflowId" = '${HOLD_ALERTS.id}' ORDER BY id`,
+				);
+				const said = cluster.names.map(
+					(name) =>
+						`--- ${name}\n${cluster
+							.log(name)
+							.split('\n')
+							.filter((line) => /Container tracking|execution/i.test(line))
+							.slice(-30)
+							.join('\n')}`,
+				);
+				process.stdout.write(`alerts sent again: executions\n${executions}\n${said.join('\n')}\n`);
+			}
 			expect(alerts()).toEqual(alertsBefore);
 			expect([...alerts()].sort()).toEqual(customsHoldAlerts(CONTAINER_NUMBER).sort());
 			// Restarting registered nothing new.

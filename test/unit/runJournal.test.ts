@@ -321,6 +321,22 @@ describe('the run journal', () => {
 		expect(openRuns(store)).toEqual([]);
 	});
 
+	it('a repeat that comes after its original ended holds no run while its own execution goes on: a restart check elsewhere then runs nothing', async () => {
+		const store = storeLikeN8ns();
+		const original = executionOf(store, [delivered('n-1')]);
+		await run(original);
+		await original.end();
+		// The service's copy reaches a worker: its execution stops at the trigger, and has not ended.
+		const repeat = executionOf(store, [delivered('n-1')]);
+		expect(await run(repeat)).toEqual([]);
+		expect(openRuns(store)).toEqual([]);
+		// n8n's main started again meanwhile: its restart check runs on the other worker.
+		restarted();
+		expect(await run(executionOf(store, [recovering('n-1')]))).toEqual([]);
+		await repeat.end();
+		expect(openRuns(store)).toEqual([]);
+	});
+
 	it("removes again, two seconds later, a closed run another process's write put back (queue mode)", async () => {
 		const store = storeLikeN8ns();
 		const execution = executionOf(store, [delivered('n-1')]);

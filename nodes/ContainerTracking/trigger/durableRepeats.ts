@@ -7,7 +7,16 @@ import {
 
 import { checkedOf, deliveryOf, isRecovering, isRecoveringAnswered } from './notificationItems';
 import { triggerScope } from './repeats';
-import { cutAmong, isRunKey, openingLeasesOf, openRuns, runKey, settleOpened } from './runJournal';
+import {
+	cutAmong,
+	isRunKey,
+	leasesToRemove,
+	notificationOfRun,
+	openingLeasesOf,
+	openRuns,
+	runKey,
+	settleOpened,
+} from './runJournal';
 
 /**
  * The durable half of repeat detection, run inside the execution a delivery started. A trigger's
@@ -265,12 +274,25 @@ async function recordBatch(records: TriggerRecords, batch: Batch): Promise<Set<s
 		...openingLeasesOf(records, runs),
 	]);
 	const added = new Set(result.new.map(String));
-	const fresh = new Set(ids.filter((id) => added.has(id)));
+	// A repeat (its notification recorded before) runs nothing: the run key it added goes at once,
+	// with its mark and lease, so that no check elsewhere takes it for a run cut.
+	const repeats = runs.filter((run) => added.has(run) && !added.has(notificationOfRun(run)));
+	const fresh = new Set(ids.filter((id) => added.has(id) && !repeats.includes(id)));
 	// A journal key is removed when its run ends: putting it back would reopen the run.
 	const notifications = [...fresh].filter((id) => !isRunKey(id));
 	for (const id of notifications) records.recent.set(id, now);
 	noteRanHere(records, notifications);
-	await settleOpened(context, records, runs, added);
+	if (repeats.length > 0)
+		await removeFromStore(
+			context,
+			[...repeats, ...leasesToRemove(records, repeats)].filter((key) => added.has(key)),
+		);
+	await settleOpened(
+		context,
+		records,
+		runs.filter((run) => !repeats.includes(run)),
+		added,
+	);
 	scheduleCheck(records, VERIFY_AFTER_MS);
 	return fresh;
 }

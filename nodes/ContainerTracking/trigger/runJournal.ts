@@ -45,6 +45,9 @@ export const runKey = (notificationId: string): string => `${RUN_PREFIX}${notifi
 
 export const isRunKey = (key: string): boolean => key.startsWith(RUN_PREFIX);
 
+/** The notification a run key is of. */
+export const notificationOfRun = (run: string): string => run.slice(RUN_PREFIX.length);
+
 /** A run's lease lasts from the start of the period it was written in to the end of the next. */
 export const LEASE_MS = 30_000;
 
@@ -53,7 +56,7 @@ const LEASE_PREFIX = 'lease:';
 const periodAt = (at: number): number => Math.floor(at / LEASE_MS);
 
 const leaseKey = (run: string, period: number): string =>
-	`${LEASE_PREFIX}${run.slice(RUN_PREFIX.length)}:${period}`;
+	`${LEASE_PREFIX}${notificationOfRun(run)}:${period}`;
 
 /**
  * The lease keys of `runs` for `period`, remembered as written by this process (whether or not
@@ -74,7 +77,7 @@ export function leasesOf(records: TriggerRecords, runs: string[], period: number
  * (`cutAmong` adds what it looks at and removes it again), and another process's write of the list
  * it read in between puts such a key back: a run key with no mark is that, never a run.
  */
-const heldKey = (run: string): string => `${LEASE_PREFIX}${run.slice(RUN_PREFIX.length)}:held`;
+const heldKey = (run: string): string => `${LEASE_PREFIX}${notificationOfRun(run)}:held`;
 
 /** What an execution writes with the keys of the runs it opens: their marks and leases. */
 export const openingLeasesOf = (records: TriggerRecords, runs: string[]): string[] => [
