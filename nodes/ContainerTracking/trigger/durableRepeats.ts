@@ -10,7 +10,6 @@ import { triggerScope } from './repeats';
 import {
 	cutAmong,
 	isRunKey,
-	leasesToRemove,
 	notificationOfRun,
 	openingLeasesOf,
 	openRuns,
@@ -282,17 +281,7 @@ async function recordBatch(records: TriggerRecords, batch: Batch): Promise<Set<s
 	const notifications = [...fresh].filter((id) => !isRunKey(id));
 	for (const id of notifications) records.recent.set(id, now);
 	noteRanHere(records, notifications);
-	if (repeats.length > 0)
-		await removeFromStore(
-			context,
-			[...repeats, ...leasesToRemove(records, repeats)].filter((key) => added.has(key)),
-		);
-	await settleOpened(
-		context,
-		records,
-		runs.filter((run) => !repeats.includes(run)),
-		added,
-	);
+	await settleOpened(context, records, runs, added, (run) => !repeats.includes(run));
 	scheduleCheck(records, VERIFY_AFTER_MS);
 	return fresh;
 }

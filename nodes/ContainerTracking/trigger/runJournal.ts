@@ -98,23 +98,23 @@ export function leasesToRemove(records: TriggerRecords, runs: string[]): string[
 
 /**
  * After a record that opened runs with their leases (`added`: the keys it added): marks the runs
- * it opened as under way here, and renews their leases while they are; the leases it wrote for
- * runs it did not open (another execution holds them) are removed again, so that they never keep
- * a cut run alive.
+ * it opened and keeps (`kept`) as under way here, and renews their leases while they are. Removes
+ * again, in one write, the runs it added and does not keep (a repeat's: it runs nothing), and the
+ * marks and leases it wrote for every run it does not hold (another execution may hold them), so
+ * that none of them keeps a cut run alive or is taken for one.
  */
 export async function settleOpened(
 	context: IExecuteFunctions,
 	records: TriggerRecords,
 	runs: string[],
 	added: Set<string>,
+	kept: (run: string) => boolean = () => true,
 ): Promise<string[]> {
-	const opened = runs.filter((key) => added.has(key));
+	const opened = runs.filter((key) => added.has(key) && kept(key));
 	for (const key of opened) records.openHere.add(key);
-	const foreign = leasesToRemove(
-		records,
-		runs.filter((key) => !added.has(key)),
-	).filter((key) => added.has(key));
-	if (foreign.length > 0) await removeFromStore(context, foreign);
+	const notHeld = runs.filter((key) => !opened.includes(key));
+	const dropped = [...notHeld, ...leasesToRemove(records, notHeld)].filter((key) => added.has(key));
+	if (dropped.length > 0) await removeFromStore(context, dropped);
 	renewLeases(records);
 	return opened;
 }
