@@ -18,7 +18,7 @@ import { CREDENTIAL_NAME } from './transport/request';
 import { subscribableEventOptions } from './transport/webhookEvents';
 import { parseJsonBody, rawBodyOf } from './trigger/body';
 import { joinBatch, outcomeOfWaiting } from './trigger/deliveryBatches';
-import { noteRanHere, recordsOf } from './trigger/durableRepeats';
+import { noteRanHere, ranHere, recordsOf } from './trigger/durableRepeats';
 import { OUTPUT_CHANGES, OUTPUT_LATEST_STATE, triggerExecution } from './trigger/execution';
 import {
 	AUTOMATIC,
@@ -384,11 +384,17 @@ export class ContainerTrackingTrigger implements INodeType {
 		const notificationId = String(notification.data.id);
 
 		const options = this.getNodeParameter('options', {}) as TriggerOptions;
-		// Claimed before anything is awaited: of two copies arriving together, one goes on.
 		const repeats = options.deduplicate !== false ? repeatStoreFor(scope) : undefined;
+		// Its execution ran in this process and recorded it (trigger/durableRepeats.ts), though the
+		// answer then was cut off or late: it is safe, and another execution would stop as a repeat.
+		// Answered at once, a busy n8n is spared an execution, or a wait, per copy the service sends.
+		const ranBefore = () =>
+			repeats !== undefined && this.getMode() !== 'manual' && ranHere(scope, notificationId);
+		if (ranBefore()) return { webhookResponse: { message: 'Already received' } };
+		// Claimed before anything is awaited: of two copies arriving together, one goes on.
 		if (repeats && !repeats.claim(notificationId)) {
 			// A copy of one still waiting for its execution is answered as that one will be.
-			if ((await outcomeOfWaiting(scope, notificationId)) === false)
+			if ((await outcomeOfWaiting(scope, notificationId)) === false && !ranBefore())
 				return answer(this, 503, 'Not recorded: send it again');
 			return { webhookResponse: { message: 'Already received' } };
 		}
@@ -417,6 +423,8 @@ export class ContainerTrackingTrigger implements INodeType {
 			// (undefined): the batch's outcome releases it if its execution is not created, and a copy
 			// meanwhile is answered as the batch is (outcomeOfWaiting).
 			if (part.created === false) repeats?.release(notificationId);
+			// Recorded meanwhile by another execution here (its earlier copy's, answered late).
+			if (ranBefore()) return { webhookResponse: { message: 'Already received' } };
 			return answer(this, 503, 'Not recorded: send it again');
 		}
 		const batched = part.deliveries.flatMap((delivery) => delivery.items);

@@ -15,6 +15,7 @@ import {
 	MAX_BATCH_DELIVERIES,
 } from '../../nodes/ContainerTracking/trigger/deliveryBatches';
 import { byClock, generous } from '../support/bounds';
+import { useDeduplicationInMemory } from '../support/deduplication';
 import { deliverSigned, referenceOnly, SECRET } from '../support/deliveries';
 import { TriggerHarness } from '../support/trigger';
 
@@ -103,6 +104,9 @@ async function burst(harness: TriggerHarness, bodies: IDataObject[]): Promise<De
 }
 
 describe('deliveries that arrive together', () => {
+	// As in a real n8n, executions record their notifications (trigger/durableRepeats.ts).
+	beforeAll(useDeduplicationInMemory);
+
 	it('start one execution after the first, holding every notification once; the others are answered 2xx', async () => {
 		const harness = harnessOf();
 		const bodies = Array.from({ length: 60 }, () => referenceOnly());
@@ -174,6 +178,21 @@ describe('deliveries that arrive together', () => {
 		const [failed, failedCopy] = await burst(harness, [failing, failing]);
 		expect(failed.result.workflowData).toBeDefined();
 		expect(failedCopy.sent?.status).toBe(503);
+	});
+
+	it('a copy of a notification whose execution ran here is answered at once, though the answer to its first delivery was cut off: no second execution', async () => {
+		const harness = harnessOf();
+		const starts = executionStarts(harness);
+		const body = referenceOnly();
+		// n8n created and ran the execution; the service's timeout had closed the connection.
+		harness.creationAnswer = 'cut';
+		const first = await deliverSigned(harness, body);
+		expect(idsOf(first.items)).toEqual([String(body.data.id)]);
+		harness.creationAnswer = 200;
+		const copy = await deliverSigned(harness, body);
+		expect(copy.result.webhookResponse).toEqual({ message: 'Already received' });
+		expect(copy.result.workflowData).toBeUndefined();
+		expect(starts).toHaveLength(1);
 	});
 
 	it('a delivery answered 503 after waiting FOLLOWER_WAIT_MS for a slow n8n: its copy is answered as its batch turns out, not run a second time', async () => {

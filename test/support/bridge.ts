@@ -73,8 +73,15 @@ export async function startBridge(): Promise<Bridge> {
 			);
 			harness.deliver(raw, headers).then(
 				({ result, sent, items }) => {
-					const started = result.workflowData !== undefined && harness.creationAnswer === 200;
-					const status = sent?.status ?? (result.workflowData ? harness.creationAnswer : 200);
+					const answer = result.workflowData ? harness.creationAnswer : 200;
+					const started = result.workflowData !== undefined && [200, 'cut'].includes(answer);
+					// Cut: the execution ran, and the connection closes with no answer.
+					if (answer === 'cut' && !sent) {
+						response.destroy();
+						bridge.calls.push({ path, status: 0, notificationId, started, items });
+						return;
+					}
+					const status = sent?.status ?? (answer === 'cut' ? 200 : answer);
 					response.writeHead(status).end();
 					bridge.calls.push({ path, status, notificationId, started, items });
 				},

@@ -46,9 +46,10 @@ export interface Watch {
 
 /**
  * What n8n answers a delivery that started an execution, once it created it: 200, or an error
- * when creating it failed (the database was busy, say).
+ * when creating it failed (the database was busy, say); `cut`: it created and ran the execution,
+ * but the service had closed the connection (its timeout) before the answer went out.
  */
-export type CreationAnswer = 200 | 500 | 503;
+export type CreationAnswer = 200 | 500 | 503 | 'cut';
 
 export class TriggerHarness {
 	readonly node: INode;
@@ -235,15 +236,21 @@ export class TriggerHarness {
 		const result = await this.trigger.webhook.call(context);
 		const carried = (result.workflowData?.[0] ?? []).map((item) => item.json);
 		// n8n answers the node's own way (noWebhookResponse), or once it created the execution.
+		const cut = result.workflowData !== undefined && this.creationAnswer === 'cut';
 		if (!result.noWebhookResponse) {
-			const status = result.workflowData ? this.creationAnswer : 200;
+			const status = result.workflowData && !cut ? (this.creationAnswer as number) : 200;
 			response.statusCode = status;
 			const answered = () => response.emit('finish');
-			if (result.workflowData && this.creationMs > 0) setTimeout(answered, this.creationMs);
+			// Cut: the service's timeout closed the connection while n8n was creating the execution.
+			if (cut) response.emit('close');
+			else if (result.workflowData && this.creationMs > 0) setTimeout(answered, this.creationMs);
 			else setImmediate(answered);
 		}
-		if (!result.workflowData || this.creationAnswer !== 200)
+		if (!result.workflowData || (this.creationAnswer !== 200 && !cut))
 			return { result, sent, items: [], carried };
+		// n8n runs an execution once it created it.
+		if (!cut && this.creationMs > 0)
+			await new Promise((resolve) => setTimeout(resolve, this.creationMs));
 		const run = await this.run(carried);
 		if (run.error) throw run.error;
 		return { result, sent, items: run.items.map((item) => item.json), carried };

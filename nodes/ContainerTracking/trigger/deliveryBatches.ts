@@ -20,7 +20,8 @@ import { sleep, type IDataObject } from 'n8n-workflow';
  * 503 everywhere, so that the service sends it again; so is a delivery that waited longer than
  * FOLLOWER_WAIT_MS, whose copies are then answered as its batch turns out (a busy n8n that takes
  * that long to create an execution is not given a second one for the same notification). A notification is thus answered 2xx only once it is safely recorded, and a
- * copy that runs twice because of that is stopped inside the execution (trigger/durableRepeats.ts).
+ * copy that runs twice because of that is stopped inside the execution (trigger/durableRepeats.ts);
+ * a copy of one an execution in this process recorded is answered 2xx before it joins a batch.
  */
 
 /** Deliveries in one execution at most… */
