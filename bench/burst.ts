@@ -22,7 +22,8 @@
  *   after n8n serves again (the run journal's re-runs): the executions cut and run again, the
  *   alerts emailed twice or with the rerun note, the board from n8n serving again. In queue mode
  *   the signal goes to one worker, worker-1 (SIGTERM: it waits for its jobs up to its
- *   graceful-shutdown timeout), while the main, the webhook process and worker-2 go on; it serves
+ *   graceful-shutdown timeout), or with BURST_KILL_PROCESS=webhook to the webhook process,
+ *   while the others go on; it serves
  *   again once it says it is ready (a worker has no /healthz), its cut executions are those its log
  *   says it started and never finished, and the run is watched until the main's cut check has had
  *   its time to run them again (CUT_RERUN_WINDOW_MS after the worker exited).
@@ -35,7 +36,7 @@
  * issue 29's targets beside them; a run of some parts keeps the other parts' last figures.
  *
  * BURST_N=150,500  BURST_MODES=single,queue  BURST_SCENARIOS=burst,catch_up (or kill, term)
- * BURST_KILL_AFTER_S=55  BURST_RESTART_AFTER_S=5
+ * BURST_KILL_AFTER_S=55  BURST_RESTART_AFTER_S=5  BURST_KILL_PROCESS=worker-1 (queue mode; or webhook)
  * BURST_LIMIT_MINUTES (every run's limit; default 15 for N ≤ 150 and the catch-up, 30 above)
  * BURST_CATCH_UP=1000 (notifications missed)
  * BURST_N8N_LOG=<file> (every line every n8n process printed, appended, for a look afterwards)
@@ -1799,7 +1800,7 @@ async function main() {
 				: await runCatchUp(rig);
 			runs.push({
 				// A kill at another moment than the default is a column of its own.
-				key: `${scenario} ${mode}${n === null ? '' : ` ${n}`}${scenario in FAULTS && KILL_AFTER_S !== DEFAULT_KILL_AFTER_S ? ` after ${KILL_AFTER_S} s` : ''}${SETTINGS ? ` ${SETTINGS}` : ''}`,
+				key: `${scenario} ${mode}${n === null ? '' : ` ${n}`}${scenario in FAULTS && KILL_AFTER_S !== DEFAULT_KILL_AFTER_S ? ` after ${KILL_AFTER_S} s` : ''}${scenario in FAULTS && mode === 'queue' && process.env.BURST_KILL_PROCESS ? ` to ${process.env.BURST_KILL_PROCESS}` : ''}${SETTINGS ? ` ${SETTINGS}` : ''}`,
 				scenario,
 				mode,
 				settings: SETTINGS,

@@ -76,7 +76,7 @@ export interface Deployment {
 	kill?(signal: 'SIGKILL' | 'SIGTERM'): Promise<KillReport>;
 	/**
 	 * The process `kill` kills, named as its log is: `n8n` (one n8n), or in queue mode one worker,
-	 * `worker-1`, while the main, the webhook process and the other worker go on.
+	 * `worker-1`, or the webhook process, `webhook` (BURST_KILL_PROCESS), the others going on.
 	 */
 	killTarget?: string;
 }
@@ -94,8 +94,13 @@ export interface KillReport {
 
 /** Far past n8n's default graceful-shutdown timeout (30 s): a stop that hangs is not waited for. */
 const TERM_LIMIT_MS = 180_000;
-/** The queue-mode worker a fault kills (scripts/lib/queue.mjs names them worker-1, worker-2…). */
-const KILLED_WORKER = 'worker-1';
+/**
+ * The queue-mode process a fault kills, named as scripts/lib/queue.mjs names them: a worker
+ * (`worker-1`, the default) or the webhook process (`webhook`), BURST_KILL_PROCESS.
+ */
+const KILLED_PROCESS = process.env.BURST_KILL_PROCESS ?? 'worker-1';
+/** The n8n command the killed process runs (`worker`, `webhook`). */
+const KILLED_COMMAND = KILLED_PROCESS.replace(/-\d+$/, '');
 
 function signalEach(pids: number[], signal: NodeJS.Signals): void {
 	for (const pid of pids) {
@@ -250,13 +255,13 @@ export async function queueMode(options: DeploymentOptions = {}): Promise<Deploy
 		stopN8n: () => cluster.stopN8n(),
 		restart: () => cluster.restart(),
 		stop: () => cluster.stop(),
-		killTarget: KILLED_WORKER,
-		// One worker, as a worker's container killed for memory (or stopped by a deploy): its task
-		// runners with it, the main, the webhook process and the other worker going on.
+		killTarget: KILLED_PROCESS,
+		// One worker (or the webhook process), as its container killed for memory (or stopped by a
+		// deploy): its task runners with it, the other processes going on.
 		async kill(signal) {
-			const pid = n8nProcessOn(path.join(cluster.root, KILLED_WORKER), 'worker');
-			if (pid === undefined) throw new Error(`${KILLED_WORKER} is not running`);
-			return await killTree(pid, signal, (sent) => cluster.kill(KILLED_WORKER, sent));
+			const pid = n8nProcessOn(path.join(cluster.root, KILLED_PROCESS), KILLED_COMMAND);
+			if (pid === undefined) throw new Error(`${KILLED_PROCESS} is not running`);
+			return await killTree(pid, signal, (sent) => cluster.kill(KILLED_PROCESS, sent));
 		},
 	};
 }
