@@ -354,7 +354,13 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 							.slice(-30)
 							.join('\n')}`,
 				);
-				process.stdout.write(`alerts sent again: executions\n${executions}\n${said.join('\n')}\n`);
+				// Which execution ran items again (rerun) or sent mail: the stored run data says.
+				const ran = await cluster.postgres.sql(
+					`SELECT d."executionId", length(d.data), position('"rerun":true' in d.data) > 0 AS rerun, position('messageId' in d.data) > 0 AS mailed FROM execution_data d JOIN execution_entity e ON e.id = d."executionId" WHERE e."workflowId" = '${HOLD_ALERTS.id}' ORDER BY 1`,
+				);
+				process.stdout.write(
+					`alerts sent again: executions\n${executions}\nrun data (id, length, rerun, mailed)\n${ran}\n${said.join('\n')}\n`,
+				);
 			}
 			expect(alerts()).toEqual(alertsBefore);
 			expect([...alerts()].sort()).toEqual(customsHoldAlerts(CONTAINER_NUMBER).sort());
