@@ -79,6 +79,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../test/support/webh
 import { writeBurstReport, type BurstResults, type RunFigures } from './burstReport';
 import {
 	checkedCli,
+	DEFAULT_KILLED_PROCESS,
 	n8nScripts,
 	queueMode,
 	singleN8n,
@@ -1800,7 +1801,7 @@ async function main() {
 				: await runCatchUp(rig);
 			runs.push({
 				// A kill at another moment than the default is a column of its own.
-				key: `${scenario} ${mode}${n === null ? '' : ` ${n}`}${scenario in FAULTS && KILL_AFTER_S !== DEFAULT_KILL_AFTER_S ? ` after ${KILL_AFTER_S} s` : ''}${scenario in FAULTS && mode === 'queue' && process.env.BURST_KILL_PROCESS ? ` to ${process.env.BURST_KILL_PROCESS}` : ''}${SETTINGS ? ` ${SETTINGS}` : ''}`,
+				key: `${scenario} ${mode}${n === null ? '' : ` ${n}`}${scenario in FAULTS && KILL_AFTER_S !== DEFAULT_KILL_AFTER_S ? ` after ${KILL_AFTER_S} s` : ''}${scenario in FAULTS && mode === 'queue' && rig.deployment.killTarget !== DEFAULT_KILLED_PROCESS ? ` to ${rig.deployment.killTarget}` : ''}${SETTINGS ? ` ${SETTINGS}` : ''}`,
 				scenario,
 				mode,
 				settings: SETTINGS,

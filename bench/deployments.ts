@@ -98,7 +98,8 @@ const TERM_LIMIT_MS = 180_000;
  * The queue-mode process a fault kills, named as scripts/lib/queue.mjs names them: a worker
  * (`worker-1`, the default) or the webhook process (`webhook`), BURST_KILL_PROCESS.
  */
-const KILLED_PROCESS = process.env.BURST_KILL_PROCESS ?? 'worker-1';
+export const DEFAULT_KILLED_PROCESS = 'worker-1';
+const KILLED_PROCESS = process.env.BURST_KILL_PROCESS ?? DEFAULT_KILLED_PROCESS;
 /** The n8n command the killed process runs (`worker`, `webhook`). */
 const KILLED_COMMAND = KILLED_PROCESS.replace(/-\d+$/, '');
 

@@ -76,12 +76,12 @@ export async function startBridge(): Promise<Bridge> {
 					const answer = result.workflowData ? harness.creationAnswer : 200;
 					const started = result.workflowData !== undefined && [200, 'cut'].includes(answer);
 					// Cut: the execution ran, and the connection closes with no answer.
-					if (answer === 'cut' && !sent) {
+					if (answer === 'cut') {
 						response.destroy();
 						bridge.calls.push({ path, status: 0, notificationId, started, items });
 						return;
 					}
-					const status = sent?.status ?? (answer === 'cut' ? 200 : answer);
+					const status = sent?.status ?? answer;
 					response.writeHead(status).end();
 					bridge.calls.push({ path, status, notificationId, started, items });
 				},
