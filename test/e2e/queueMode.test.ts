@@ -458,8 +458,13 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 			const victim = await explained(
 				eventually(
 					() => {
+						// Only when every execution under way on a worker waits there (an execution sends
+						// its emails one at a time): whichever busy worker is killed, its run is cut at that
+						// point, not before its trigger recorded the notification.
+						const underWay = workers.reduce((sum, name) => sum + inFlight(name), 0);
 						const busy = workers.find((name) => inFlight(name) > 0);
 						return mail.waiting() > 0 &&
+							mail.waiting() >= underWay &&
 							busy &&
 							mine().some((record) => record.attributes.delivery_status === 'succeeded')
 							? busy

@@ -3,12 +3,21 @@
 // again. The store below keeps a node's list as n8n's does; n8n's end-of-execution hook is the
 // list of handlers an execution adds, called where a test ends the execution. (Killed in a real
 // n8n: test/e2e/kill.test.ts.)
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import {
+	sleep,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+} from 'n8n-workflow';
 
 import { ContainerTrackingTrigger } from '../../nodes/ContainerTracking/ContainerTrackingTrigger.node';
 import { notificationIdOf } from '../../nodes/ContainerTracking/trigger/durableRepeats';
 import { checkItem, deliveryItem } from '../../nodes/ContainerTracking/trigger/notificationItems';
-import { LEASE_MS, type EndedRun } from '../../nodes/ContainerTracking/trigger/runJournal';
+import {
+	LEASE_MS,
+	LOOK_AGAIN_AFTER_MS,
+	type EndedRun,
+} from '../../nodes/ContainerTracking/trigger/runJournal';
 
 let stores = 0;
 
@@ -92,6 +101,13 @@ function executionOf(
 const run = async (execution: Execution) =>
 	(await new Trigger().execute.call(execution.context))[0].map((item) => item.json);
 
+/** A restart check's execution that finds runs open: it looks at them again a while later. */
+const handOver = async (execution: Execution) => {
+	const ran = run(execution);
+	await jest.advanceTimersByTimeAsync(LOOK_AGAIN_AFTER_MS);
+	return await ran;
+};
+
 type DurableRepeats = typeof import('../../nodes/ContainerTracking/trigger/durableRepeats');
 
 /**
@@ -133,8 +149,14 @@ const openRuns = (store: ReturnType<typeof storeLikeN8ns>) =>
 		.sort();
 
 describe('the run journal', () => {
-	// The store's later checks (trigger/durableRepeats.ts) wait on timers: fake ones.
-	beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask'] }));
+	// The store's later checks (trigger/durableRepeats.ts) wait on timers: fake ones, from a clock
+	// 3 s before a lease period ends, so that a restart check's look again falls in the next one.
+	beforeEach(() =>
+		jest.useFakeTimers({
+			doNotFake: ['nextTick', 'queueMicrotask'],
+			now: Math.ceil(Date.parse('2026-11-28T10:00:00Z') / LEASE_MS) * LEASE_MS + LEASE_MS - 3_000,
+		}),
+	);
 	afterEach(() => jest.useRealTimers());
 
 	it('an execution opens the run of each notification it runs, and closes it when it ends', async () => {
@@ -159,11 +181,14 @@ describe('the run journal', () => {
 		const before = store.saved();
 
 		const check = executionOf(store, ['n-1', 'n-2', 'n-3'].map(recovering));
-		const rerun = await run(check);
+		const rerun = await handOver(check);
 		expect(rerun.map(notificationIdOf)).toEqual(['n-1', 'n-2']);
 		expect(rerun.every((item) => item.rerun === true)).toBe(true);
-		// The check added nothing to the store: n-3's run is not opened by looking at it.
-		expect(store.saved().sort()).toEqual(before.sort());
+		// The check added nothing about n-3 to the store: its run is not opened by looking at it.
+		// (The runs taken over get this period's lease: the look again may fall in the next one.)
+		const aboutN3 = (keys: string[]) => keys.filter((key) => key.includes('n-3')).sort();
+		expect(aboutN3(store.saved())).toEqual(aboutN3(before));
+		expect(openRuns(store)).toEqual(['run:n-1', 'run:n-2']);
 		await check.end();
 		expect(openRuns(store)).toEqual([]);
 		// A second restart finds nothing to run again.
@@ -227,7 +252,7 @@ describe('the run journal', () => {
 			await failed.end(failedAt('Format alert', error));
 			expect(openRuns(store)).toEqual(['run:n-1', 'run:n-2']);
 
-			const rerun = await run(executionOf(store, ['n-1', 'n-2'].map(recovering)));
+			const rerun = await handOver(executionOf(store, ['n-1', 'n-2'].map(recovering)));
 			expect(rerun.map(notificationIdOf)).toEqual(['n-1', 'n-2']);
 			expect(rerun.every((item) => item.rerun === true)).toBe(true);
 		},
@@ -261,7 +286,7 @@ describe('the run journal', () => {
 		const live = executionOf(store, [delivered('n-2')]);
 		expect((await run(live)).map(notificationIdOf)).toEqual(['n-2']);
 		const check = executionOf(store, ['n-1', 'n-2'].map(recovering));
-		const ran = await run(check);
+		const ran = await handOver(check);
 		// n-1 runs again (cut); n-2, whose run is under way here, does not run a second time.
 		expect(ran.map(notificationIdOf)).toEqual(['n-1']);
 		expect(ran[0].rerun).toBe(true);
@@ -276,9 +301,9 @@ describe('the run journal', () => {
 		const store = storeLikeN8ns();
 		await run(executionOf(store, [delivered('n-1')]));
 		restarted();
-		await run(executionOf(store, [recovering('n-1')]));
+		await handOver(executionOf(store, [recovering('n-1')]));
 		restarted();
-		const next = await run(executionOf(store, [recovering('n-1')]));
+		const next = await handOver(executionOf(store, [recovering('n-1')]));
 		expect(next.map(notificationIdOf)).toEqual(['n-1']);
 	});
 
@@ -314,7 +339,7 @@ describe('the run journal', () => {
 		await ended.end();
 		restarted();
 		const retried = executionOf(store, [recovering('n-1'), recovering('n-2')], { mode: 'retry' });
-		const items = await run(retried);
+		const items = await handOver(retried);
 		expect(items.map(notificationIdOf)).toEqual(['n-1']);
 		expect(items[0].rerun).toBe(true);
 		await retried.end();
@@ -353,6 +378,60 @@ describe('the run journal', () => {
 		expect(store.saved()).toContain('n-other');
 		// A restart now runs nothing again.
 		expect(await run(executionOf(store, [recovering('n-1')]))).toEqual([]);
+	});
+
+	it("a repeat's run, removed at once and put back by another worker's write, is removed again: no cut check or restart runs it (queue mode)", async () => {
+		const shared = storeLikeN8ns();
+		const original = executionOf(shared, [delivered('n-1')]);
+		await run(original);
+		await original.end();
+		// Minutes later (this process no longer checks that close), the service's copy comes: its
+		// record adds n-1's run with its mark and lease, and removes them in the next write.
+		await jest.advanceTimersByTimeAsync(5 * 60_000);
+		let readByOther: string[] = [];
+		const watched = {
+			...shared,
+			checkProcessedAndRecord: async (items: string[]) => {
+				const recorded = await shared.checkProcessedAndRecord(items);
+				// Another worker reads the list between the copy's two writes.
+				if (items.includes('run:n-1')) readByOther = shared.saved();
+				return recorded;
+			},
+		};
+		expect(await run(executionOf(watched, [delivered('n-1')]))).toEqual([]);
+		expect(openRuns(shared)).toEqual([]);
+		// …and writes it back, with its own id, after the removal.
+		shared.overwrite([...readByOther, 'n-other']);
+		expect(openRuns(shared)).toEqual(['run:n-1']);
+		await jest.advanceTimersByTimeAsync(2_000);
+		expect(openRuns(shared)).toEqual([]);
+		expect(shared.saved()).toContain('n-other');
+		// Its lease has lapsed since: the main's cut check runs nothing, nor does a restart.
+		await jest.advanceTimersByTimeAsync(4 * LEASE_MS);
+		const check = executionOf(shared, [], { mode: 'trigger' });
+		const checked = checkItem({ id: 'n-1', createdAt: Date.now(), answered: true });
+		const choice = anotherProcess();
+		expect((await choice(check.context, [{ json: checked }], true, true)).items).toEqual([]);
+		restarted();
+		expect(await run(executionOf(shared, [recovering('n-1')]))).toEqual([]);
+	});
+
+	it("a repeat's run that another worker holds for one write while the restart check looks is not taken for a cut one", async () => {
+		const store = storeLikeN8ns();
+		const original = executionOf(store, [delivered('n-1')]);
+		await run(original);
+		await original.end();
+		await jest.advanceTimersByTimeAsync(5 * 60_000);
+		restarted();
+		// The copy's execution on the other worker has written n-1's run, mark and lease, and
+		// removes them a moment later, as the restart check looks.
+		const lease = `lease:n-1:${Math.floor(Date.now() / LEASE_MS)}`;
+		store.overwrite([...store.saved(), 'run:n-1', 'lease:n-1:held', lease]);
+		void sleep(300).then(
+			async () => await store.removeProcessed(['run:n-1', 'lease:n-1:held', lease]),
+		);
+		expect(await handOver(executionOf(store, [recovering('n-1')]))).toEqual([]);
+		expect(openRuns(store)).toEqual([]);
 	});
 
 	it("without n8n's end-of-execution hook nothing is opened, so a restart runs nothing again", async () => {

@@ -44,6 +44,12 @@ export const DURABLE_KEYS = 5_000;
 const RECENT_MS = 60_000;
 /** At most this many of them (n8n hashes each one on every record). */
 const RECENT_MAX = 200;
+/**
+ * At most this many closed journal keys are checked (only by the checks, not by every record):
+ * a burst closes hundreds of runs a minute, and one put back and never removed again is a run
+ * taken for cut (trigger/runJournal.ts).
+ */
+const CLOSED_MAX = 2_000;
 /** After the last record, the recent ids are checked (and put back when dropped) this much later… */
 const VERIFY_AFTER_MS = 2_000;
 /** …and once more this much after a check that found nothing missing. */
@@ -117,16 +123,17 @@ export function notificationIdOf(item: IDataObject | undefined): string | undefi
 	return typeof data?.id === 'string' && data.id ? data.id : undefined;
 }
 
-/** The keys of `kept` this process touched within RECENT_MS (at most RECENT_MAX), oldest first. */
-function recentOf(kept: Map<string, number>, now: number): string[] {
+/** The keys of `kept` this process touched within RECENT_MS (at most `max`), oldest first. */
+function recentOf(kept: Map<string, number>, now: number, max: number): string[] {
 	for (const [id, at] of kept) {
-		if (at > now - RECENT_MS && kept.size <= RECENT_MAX) break;
+		if (at > now - RECENT_MS && kept.size <= max) break;
 		kept.delete(id);
 	}
 	return [...kept.keys()];
 }
 
-const recentIds = (records: TriggerRecords, now: number) => recentOf(records.recent, now);
+const recentIds = (records: TriggerRecords, now: number) =>
+	recentOf(records.recent, now, RECENT_MAX);
 
 /** How long this process remembers which notifications ran in it (trigger/cutCheck.ts). */
 const RAN_HERE_MS = 30 * 60_000;
@@ -204,7 +211,10 @@ async function checkRecent(records: TriggerRecords, delayMs: number): Promise<vo
 	const context = records.context;
 	const now = Date.now();
 	const ids = recentIds(records, now);
-	const closed = recentOf(records.closed, now);
+	// A key closed here and opened again here since (a cut run taken over) is under way: kept.
+	const closed = recentOf(records.closed, now, CLOSED_MAX).filter(
+		(key) => !records.openHere.has(key),
+	);
 	if (!context || ids.length + closed.length === 0) return;
 	try {
 		const result = await recordInStore(context, [...ids, ...closed]);
@@ -224,9 +234,14 @@ async function checkRecent(records: TriggerRecords, delayMs: number): Promise<vo
 	}
 }
 
-/** Sets the next check `delayMs` from now (a record moves it on); one loop per trigger waits. */
+/**
+ * Sets the next check `delayMs` from now, unless one is due sooner: records that never pause (a
+ * burst) do not put it off, since a key put back meanwhile would stay. One loop per trigger waits.
+ */
 function scheduleCheck(records: TriggerRecords, delayMs: number): void {
-	records.check = { at: Date.now() + delayMs, delayMs };
+	const at = Date.now() + delayMs;
+	if (records.check && records.check.at <= at) return;
+	records.check = { at, delayMs };
 	if (records.waiting) return;
 	records.waiting = true;
 	void (async () => {

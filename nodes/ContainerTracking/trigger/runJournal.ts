@@ -101,7 +101,9 @@ export function leasesToRemove(records: TriggerRecords, runs: string[]): string[
  * it opened and keeps (`kept`) as under way here, and renews their leases while they are. Removes
  * again, in one write, the runs it added and does not keep (a repeat's: it runs nothing), and the
  * marks and leases it wrote for every run it does not hold (another execution may hold them), so
- * that none of them keeps a cut run alive or is taken for one.
+ * that none of them keeps a cut run alive or is taken for one. The runs removed are checked as
+ * closed ones are (trigger/durableRepeats.ts): another process's write may put one back, with its
+ * mark, and its lease would then lapse as a cut run's does.
  */
 export async function settleOpened(
 	context: IExecuteFunctions,
@@ -114,7 +116,13 @@ export async function settleOpened(
 	for (const key of opened) records.openHere.add(key);
 	const notHeld = runs.filter((key) => !opened.includes(key));
 	const dropped = [...notHeld, ...leasesToRemove(records, notHeld)].filter((key) => added.has(key));
-	if (dropped.length > 0) await removeFromStore(context, dropped);
+	if (dropped.length > 0) {
+		await removeFromStore(context, dropped);
+		rememberClosed(
+			records,
+			notHeld.filter((key) => added.has(key)),
+		);
+	}
 	renewLeases(records);
 	return opened;
 }
@@ -251,6 +259,13 @@ export async function openRuns(context: IExecuteFunctions, ids: string[]): Promi
 }
 
 /**
+ * The restart check looks at the runs it found open a second time this much later: a run another
+ * process opened for a repeat is removed within one write (or, put back by a third process's
+ * write, by that process's check two seconds later: trigger/durableRepeats.ts); a cut run stays.
+ */
+export const LOOK_AGAIN_AFTER_MS = 5_000;
+
+/**
  * Records `keys` to see which n8n's store holds, and removes again those it added; returns those
  * it held.
  */
@@ -263,15 +278,35 @@ async function held(context: IExecuteFunctions, keys: string[]): Promise<Set<str
 }
 
 /**
- * Of these notifications, those whose run was cut: open in n8n's store, with its mark (a run key
- * without one is a key another look put there, removed now), not opened by an execution of this
- * process that is still under way (after a restart, a retried delivery's live execution may open
- * a run before the restart check looks at it), and, when `leased` (the cut check of a process
- * that did not restart), with no lease of this period or the last: an open run whose process
- * still renews it is under way elsewhere. The restart check ignores leases: the process that
- * wrote them may have died a moment ago. The key, the mark and the leases are looked at one after
- * the other, each only where the one before was there: a look's key put back by another
- * process's write (above) makes one piece of evidence, never all.
+ * Of these run keys, those open in n8n's store with their mark (a run key without one is a key
+ * another look put there, removed now), and not opened by an execution of this process that is
+ * still under way (after a restart, a retried delivery's live execution may open a run before the
+ * restart check looks at it). The key and the mark are looked at one after the other, the mark
+ * only where the key was there: a look's key put back by another process's write (above) makes one
+ * piece of evidence, never both.
+ */
+async function markedOpen(
+	context: IExecuteFunctions,
+	records: TriggerRecords,
+	runs: string[],
+): Promise<string[]> {
+	const keys = runs.filter((key) => !records.openHere.has(key));
+	if (keys.length === 0) return [];
+	const present = [...(await held(context, keys))];
+	const marked = await held(context, present.map(heldKey));
+	const strays = present.filter((key) => !marked.has(heldKey(key)));
+	if (strays.length > 0) await removeFromStore(context, strays);
+	return present.filter((key) => marked.has(heldKey(key)));
+}
+
+/**
+ * Of these notifications, those whose run was cut: open and marked (`markedOpen`) and, when
+ * `leased` (the cut check of a process that did not restart), with no lease of this period or the
+ * last: an open run whose process still renews it is under way elsewhere. The restart check
+ * ignores leases, since the process that wrote them may have died a moment ago; it looks twice,
+ * LOOK_AGAIN_AFTER_MS apart, instead, so that a repeat's run under way on another worker for one
+ * write is not taken for a cut one. Reads are made in turn: a live execution's record before this
+ * one has marked its runs.
  */
 export async function cutAmong(
 	context: IExecuteFunctions,
@@ -280,15 +315,14 @@ export async function cutAmong(
 ): Promise<Set<string>> {
 	const records = recordsOf(triggerScope(context));
 	records.context ??= context;
+	let runs = ids.map(runKey);
+	if (!leased) {
+		runs = await inTurn(records, async () => await markedOpen(context, records, runs));
+		if (runs.length === 0) return new Set<string>();
+		await sleep(LOOK_AGAIN_AFTER_MS);
+	}
 	return await inTurn(records, async () => {
-		// Read in turn: a live execution's record before this one has marked its runs.
-		const keys = ids.map(runKey).filter((key) => !records.openHere.has(key));
-		if (keys.length === 0) return new Set<string>();
-		const present = [...(await held(context, keys))];
-		const marked = await held(context, present.map(heldKey));
-		const strays = present.filter((key) => !marked.has(heldKey(key)));
-		if (strays.length > 0) await removeFromStore(context, strays);
-		let open = present.filter((key) => marked.has(heldKey(key)));
+		let open = await markedOpen(context, records, runs);
 		const period = periodAt(Date.now());
 		if (leased && open.length > 0) {
 			const leases = await held(
