@@ -75,6 +75,17 @@ export function forgetCutCheck(scope: string): void {
 }
 
 /**
+ * When a notification is next handed over: HAND_OVER_AFTER_MS from when the service logged it (or
+ * this process first saw it, on a clock behind the service's: the leases decide what runs again,
+ * so a clock ahead only hands it over before it can be cut); never after the last.
+ */
+function handOverDueAt(candidate: Candidate): number {
+	const after = HAND_OVER_AFTER_MS[candidate.handed];
+	if (after === undefined) return Number.POSITIVE_INFINITY;
+	return Math.min(candidate.firstSeenAt, candidate.createdAt) + after;
+}
+
+/**
  * How long until the cut check should read the log again: CUT_CHECK_EVERY_MS while notifications
  * wait to be handed over or came lately, else never (the watch's own interval reads it).
  */
@@ -115,11 +126,12 @@ export async function checkCutRuns(
 	const scope = triggerScope(context);
 	const memory = memoryOf(scope);
 	const now = Date.now();
-	// From a little before the last read's newest, and back to any not seen answered yet: its
-	// status may have changed since.
+	// From a little before the last read's newest, and back to any not seen answered yet that is
+	// due now: its status may have changed since, and is read when it is handed over, not at every
+	// check (a notification the service still retries would make each read go back to it).
 	let from = (memory.newest ?? floor) - OVERLAP_MS;
 	for (const candidate of memory.candidates.values())
-		if (!candidate.answered && candidate.handed < HAND_OVER_AFTER_MS.length)
+		if (!candidate.answered && handOverDueAt(candidate) <= now)
 			from = Math.min(from, candidate.createdAt);
 	const entries =
 		read ??
@@ -148,11 +160,7 @@ export async function checkCutRuns(
 			memory.candidates.delete(id);
 			continue;
 		}
-		const after = HAND_OVER_AFTER_MS[candidate.handed];
-		// From when the service logged it (or first saw it, on a clock behind the service's): the
-		// leases decide what runs again, so a clock ahead only hands it over before it can be cut.
-		const since = Math.min(candidate.firstSeenAt, candidate.createdAt);
-		if (after !== undefined && now - since >= after) due.push({ id, candidate });
+		if (handOverDueAt(candidate) <= now) due.push({ id, candidate });
 	}
 	due.sort((a, b) => a.candidate.createdAt - b.candidate.createdAt || a.id.localeCompare(b.id));
 	startExecutions(
