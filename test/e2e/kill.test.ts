@@ -376,8 +376,9 @@ describe('e2e: n8n killed or stopped while its executions run', () => {
 			const perNotification = new Map(
 				mine().map((record) => [record.id, counts.get(record.id) ?? 0]),
 			);
-			// Each that waited ran once, on the service's next attempt (a second run would give each
-			// of its items twice), and not as a run again.
+			// Each that waited ran once, at the restart check or on the service's next attempt,
+			// whichever came first (a second run would give each of its items twice), and not as a
+			// run again.
 			for (const notification of waiting) {
 				const items = (batchCollector.items.slice(from) as CollectedItem[]).filter(
 					(item) => item.notification_id === notification,

@@ -256,7 +256,7 @@ export function includedFor(entry: LoggedNotification): JsonApiResource[] | unde
 
 /**
  * The notification as a delivery carries it: from its page when the page included its reference
- * object, else read on its own (one call).
+ * object or carried records of others only, else read on its own (one call).
  */
 export async function deliveryOf(
 	context: ContainerTrackingContext,
@@ -264,6 +264,10 @@ export async function deliveryOf(
 ): Promise<unknown> {
 	const included = includedFor(entry);
 	if (included) return { data: entry.record, included };
+	// Its page included records, none of this one's: its delivery carried none (the service sends
+	// some events by reference only, as `container.transport.available`), and a read of it on its
+	// own would carry none either.
+	if (entry.included.size > 0) return { data: entry.record };
 	return await loggedDelivery(context, entry.id);
 }
 
@@ -300,9 +304,9 @@ function caughtUpItems(
 /**
  * The restart check: the notifications the service logged within RECOVERY_WINDOW_MS, delivered
  * or not, each as a `recovering` item, oldest first; the execution keeps those whose run was cut,
- * and those the service had answered that no execution recorded (trigger/durableRepeats.ts,
- * `newNotificationItems`). One not yet answered whose run was cut had its answer lost (sent too
- * late, or cut): its next attempt would be taken for a repeat. Their bodies come with the log's pages.
+ * and those no execution recorded (trigger/durableRepeats.ts, `newNotificationItems`). One not yet
+ * answered whose run was cut had its answer lost (sent too late, or cut): its next attempt would
+ * be taken for a repeat. Their bodies come with the log's pages.
  */
 async function handOverLogged(
 	context: ITriggerFunctions,
@@ -315,8 +319,7 @@ async function handOverLogged(
 	);
 	for (const entry of oldestFirst) {
 		const body = await deliveryOf(context, entry);
-		const mark = entry.status === 'succeeded' ? 'recovering' : 'recovering_unanswered';
-		const handed = body === undefined ? undefined : caughtUpItems(body, settings, mark);
+		const handed = body === undefined ? undefined : caughtUpItems(body, settings, 'recovering');
 		if (handed && handed.items.length > 0) add(entry.id, handed.containerId, handed.items);
 	}
 }

@@ -5,7 +5,7 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
-import { checkedOf, deliveryOf, isRecovering, isRecoveringAnswered } from './notificationItems';
+import { checkedOf, deliveryOf, isRecovering } from './notificationItems';
 import { triggerScope } from './repeats';
 import {
 	cutAmong,
@@ -321,9 +321,9 @@ async function newAmong(context: IExecuteFunctions, keys: string[]): Promise<Set
 
 /**
  * Of the restart check's notifications whose run is not open, those no execution ever recorded:
- * answered, and never run, since n8n died between creating their execution and running the
- * trigger in it. Recorded now, they run as a first run; their runs are opened only after, so
- * that looking at one that ran opens nothing.
+ * never run, since n8n died between creating their execution and running the trigger in it, or
+ * before it answered them. Recorded now, they run as a first run; their runs are opened only
+ * after, so that looking at one that ran opens nothing.
  */
 async function neverRecorded(
 	context: IExecuteFunctions,
@@ -408,12 +408,13 @@ export async function newNotificationItems(
 			const key = notificationIdOf(item.json);
 			return key === undefined || fresh.has(key);
 		});
-		const answered = (item: INodeExecutionData) =>
-			isRecoveringAnswered(item.json) || checkedOf(item.json)?.answered === true;
-		const unrun = await neverRecorded(
-			context,
-			[...recovering, ...checked].filter((item) => answered(item) && !isCut(item)),
-		);
+		// After a restart every notification no execution recorded runs now, answered or not: the
+		// service's next attempt at one it still retries may be minutes away, and is a repeat. The
+		// cut check's process did not restart: one not answered is on its way, or the catch-up's.
+		const unrun = await neverRecorded(context, [
+			...recovering.filter((item) => !isCut(item)),
+			...checked.filter((item) => checkedOf(item.json)?.answered === true && !isCut(item)),
+		]);
 		const opened = [
 			...(journal ? [...cut].map(runKey) : []),
 			...[...fresh].filter(isRunKey),

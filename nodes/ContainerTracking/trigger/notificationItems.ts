@@ -38,33 +38,24 @@ const DELIVERY = 'container_tracking_delivery';
 
 /**
  * Marks a carried notification: `caught_up`, the service gave up delivering it
- * (trigger/catchUp.ts); `recovering`, the restart check hands it over, answered lately, and it
+ * (trigger/catchUp.ts); `recovering`, the restart check hands it over, logged lately, and it
  * runs again only when its run was cut (trigger/runJournal.ts), or as a first run when no
- * execution recorded it; `recovering_unanswered`, the same for one the service still has to
- * deliver (or gave up), which runs only when its run was cut: otherwise the service's delivery
- * or the catch-up runs it.
+ * execution recorded it.
  */
-export type DeliveryMark = 'caught_up' | 'recovering' | 'recovering_unanswered';
+export type DeliveryMark = 'caught_up' | 'recovering';
 
 const RECOVERING = 'container_tracking_recovering';
-const UNANSWERED = 'unanswered';
 
 export function deliveryItem(body: unknown, mark?: DeliveryMark): IDataObject {
 	return {
 		[DELIVERY]: body as IDataObject,
 		...(mark === 'caught_up' ? { caught_up: true } : {}),
 		...(mark === 'recovering' ? { [RECOVERING]: true } : {}),
-		...(mark === 'recovering_unanswered' ? { [RECOVERING]: UNANSWERED } : {}),
 	};
 }
 
 /** Whether an execution's item is a notification the restart check handed over. */
 export function isRecovering(item: IDataObject): boolean {
-	return item[RECOVERING] === true || item[RECOVERING] === UNANSWERED;
-}
-
-/** Whether the restart check handed it over as answered by the service. */
-export function isRecoveringAnswered(item: IDataObject): boolean {
 	return item[RECOVERING] === true;
 }
 
