@@ -1317,17 +1317,21 @@ async function killFigures(rig: Rig, fault: Fault, changes: Set<string>) {
 		const rerunExecutions: string[] = [];
 		let rerunItems = 0;
 		let rerunAlerts = 0;
+		// Run after the start at all: marked rerun (its run was cut), or as a first run (never
+		// recorded: the execution died before its trigger ran, or the delivery was never answered).
+		const ranAfter = new Set<string>();
 		for (const run of all.filter((one) => (time(one.createdAt) ?? 0) >= fault.exitedAt!)) {
-			const items = (
-				triggerItemsOf(await readExecutionData(rig, run.id).catch(() => undefined), example) ?? []
-			).filter((item) => item?.rerun === true);
+			const ran =
+				triggerItemsOf(await readExecutionData(rig, run.id).catch(() => undefined), example) ?? [];
+			for (const item of ran) for (const id of notificationIdsOf(item)) ranAfter.add(id);
+			const items = ran.filter((item) => item?.rerun === true);
 			if (items.length === 0) continue;
 			rerunExecutions.push(String(run.id));
 			rerunItems += items.length;
 			rerunAlerts += alertCount(items) ?? 0;
 			for (const item of items) for (const id of notificationIdsOf(item)) rerun.add(id);
 		}
-		const cutNotRerun = [...cut].filter((id) => !rerun.has(id));
+		const cutNotRerun = [...cut].filter((id) => !ranAfter.has(id));
 		return {
 			executions: all.length,
 			running_at_signal: runningAtSignal.length,

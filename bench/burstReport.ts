@@ -408,7 +408,7 @@ function killSection(kills: RunFigures[], bursts: RunFigures[], results: BurstRe
 			),
 		],
 		[
-			'Notifications of crashed executions never run again: hold alerts; board',
+			'Notifications of crashed executions not run after the start (marked rerun or as a first run): hold alerts; board',
 			'0',
 			...cells(runs, (run) => {
 				const { hold_alerts: holds, pickup_board: board } = run.kill.executions;
@@ -570,7 +570,7 @@ function details(run: RunFigures, cpus: number): string[] {
 			continue;
 		}
 		lines.push(
-			`- The kill, ${label.replace('_', ' ')}: ${figures.crashed_status ? `executions ${run.kill.target} left unfinished (${statuses(figures.crashed_status) || 'none'}; failed as stalled jobs without a start in its log: ${number(figures.crashed_stalled_not_in_worker_log)})` : 'crashed executions'} ${figures.crashed_ids.join(', ') || 'none'}${figures.cut.executions_unread.length ? ` (no items kept: ${figures.cut.executions_unread.join(', ')})` : ''}; executions with rerun items ${figures.rerun.execution_ids.join(', ') || 'none'} (${number(figures.rerun.items)} items); cut and never run again ${figures.cut_not_rerun.ids.join(', ') || 'none'}; run again without a crashed execution ${number(figures.rerun_not_cut)}.`,
+			`- The kill, ${label.replace('_', ' ')}: ${figures.crashed_status ? `executions ${run.kill.target} left unfinished (${statuses(figures.crashed_status) || 'none'}; failed as stalled jobs without a start in its log: ${number(figures.crashed_stalled_not_in_worker_log)})` : 'crashed executions'} ${figures.crashed_ids.join(', ') || 'none'}${figures.cut.executions_unread.length ? ` (no items kept: ${figures.cut.executions_unread.join(', ')})` : ''}; executions with rerun items ${figures.rerun.execution_ids.join(', ') || 'none'} (${number(figures.rerun.items)} items); cut and not run after the start ${figures.cut_not_rerun.ids.join(', ') || 'none'}; run again without a crashed execution ${number(figures.rerun_not_cut)}.`,
 		);
 	}
 	if (run.board_check_errors?.count)
