@@ -115,13 +115,14 @@ export async function settleOpened(
 	const opened = runs.filter((key) => added.has(key) && kept(key));
 	for (const key of opened) records.openHere.add(key);
 	const notHeld = runs.filter((key) => !opened.includes(key));
-	const dropped = [...notHeld, ...leasesToRemove(records, notHeld)].filter((key) => added.has(key));
+	const droppedRuns = notHeld.filter((key) => added.has(key));
+	const dropped = [
+		...droppedRuns,
+		...leasesToRemove(records, notHeld).filter((key) => added.has(key)),
+	];
 	if (dropped.length > 0) {
 		await removeFromStore(context, dropped);
-		rememberClosed(
-			records,
-			notHeld.filter((key) => added.has(key)),
-		);
+		rememberClosed(records, droppedRuns);
 	}
 	renewLeases(records);
 	return opened;
