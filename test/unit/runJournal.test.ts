@@ -27,14 +27,20 @@ function storeLikeN8ns() {
 	return {
 		workflowId,
 		saved: () => [...saved],
-		async checkProcessedAndRecord(items: string[]) {
-			const read = [...saved];
-			const fresh = items.filter((item) => !read.includes(item));
-			saved = [...read, ...fresh];
-			return { new: fresh, processed: items.filter((item) => read.includes(item)) };
+		async checkProcessedAndRecord(
+			items: string[],
+			_scope?: string,
+			{ maxEntries }: { maxEntries?: number } = {},
+		) {
+			const read = new Set(saved);
+			const fresh = items.filter((item) => !read.has(item));
+			// As n8n's: the oldest entries beyond maxEntries go.
+			saved = [...saved, ...fresh].slice(-(maxEntries ?? Infinity));
+			return { new: fresh, processed: items.filter((item) => read.has(item)) };
 		},
 		async removeProcessed(items: string[]) {
-			saved = saved.filter((item) => !items.includes(item));
+			const removed = new Set(items);
+			saved = saved.filter((item) => !removed.has(item));
 		},
 		/** Another process's write of the list it read earlier. */
 		overwrite: (list: string[]) => (saved = [...list]),
@@ -51,8 +57,8 @@ function reachedBy(store: ReturnType<typeof storeLikeN8ns>) {
 	return {
 		...store,
 		kill: () => (dead = true),
-		checkProcessedAndRecord: async (items: string[]) =>
-			dead ? await never : await store.checkProcessedAndRecord(items),
+		checkProcessedAndRecord: async (...args: Parameters<typeof store.checkProcessedAndRecord>) =>
+			dead ? await never : await store.checkProcessedAndRecord(...args),
 		removeProcessed: async (items: string[]) =>
 			dead ? await never : await store.removeProcessed(items),
 	};
@@ -213,6 +219,24 @@ describe('the run journal', () => {
 		expect(await run(executionOf(store, ['n-1', 'n-2'].map(recovering)))).toEqual([]);
 		// The service's copy of it, if it comes later, is a repeat.
 		expect(await run(executionOf(store, [delivered('n-2')]))).toEqual([]);
+	});
+
+	it("a burst's runs under way never push the ids of the notifications before them out of n8n's store: their copies stay repeats", async () => {
+		const store = storeLikeN8ns();
+		const ids = (from: number, count: number) =>
+			Array.from({ length: count }, (_, index) => `n-${from + index}`);
+		const earlier = executionOf(store, ids(0, 1_000).map(delivered));
+		expect(await run(earlier)).toHaveLength(1_000);
+		await earlier.end();
+		// Six executions of a burst hold 1,200 runs under way (each with its mark and lease), and a
+		// restart check looks at 2,200 notifications: more entries than the ids n8n's list keeps.
+		for (let batch = 0; batch < 6; batch += 1)
+			expect(
+				await run(executionOf(store, ids(1_000 + batch * 200, 200).map(delivered))),
+			).toHaveLength(200);
+		// Every one was recorded, none was cut (those under way run in this process): none runs.
+		expect(await run(executionOf(store, ids(0, 2_200).map(recovering)))).toEqual([]);
+		expect(await run(executionOf(store, [delivered('n-0'), delivered('n-999')]))).toEqual([]);
 	});
 
 	/** An execution that ended `error`, the node `node` failing with `error` as n8n keeps it (its fields spread). */

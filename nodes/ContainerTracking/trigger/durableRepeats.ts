@@ -39,6 +39,19 @@ import {
 
 /** Notification ids kept in n8n's database per trigger (each delivery rewrites the list). */
 export const DURABLE_KEYS = 5_000;
+/**
+ * Room in the same list for the run journal's keys (trigger/runJournal.ts: about four for each run
+ * under way, up to `LOOKUP_MAX` more while a check looks), beyond the ids: n8n drops a list's
+ * oldest entries beyond its size, and a burst's runs under way must not push out the ids of the
+ * notifications before them (a repeat of one would run again, unmarked). Room for 4,500 runs under
+ * way at once per trigger; a full list costs n8n about 12 ms a record instead of 3 (a 2-CPU
+ * machine).
+ */
+export const JOURNAL_ROOM = 20_000;
+/** The list's size in n8n's store. */
+const STORE_ENTRIES = DURABLE_KEYS + JOURNAL_ROOM;
+/** Keys a check adds to the list at once to see whether it holds them (removed right after). */
+export const LOOKUP_MAX = 2_000;
 
 /** Ids this process recorded within this long are re-sent with each record. */
 const RECENT_MS = 60_000;
@@ -180,7 +193,7 @@ export async function recordInStore(
 	attempt = 1,
 ): Promise<{ new: unknown[]; processed: unknown[] }> {
 	return await context.helpers
-		.checkProcessedAndRecord(ids, 'node', { mode: 'entries', maxEntries: DURABLE_KEYS })
+		.checkProcessedAndRecord(ids, 'node', { mode: 'entries', maxEntries: STORE_ENTRIES })
 		.catch(async (error: unknown) => {
 			const message = error instanceof Error ? error.message : String(error);
 			if (attempt >= RECORD_ATTEMPTS || !LIST_MADE_MEANWHILE.test(message)) throw error;
@@ -192,7 +205,7 @@ export async function recordInStore(
 export async function removeFromStore(context: IExecuteFunctions, keys: string[]): Promise<void> {
 	await context.helpers.removeProcessed(keys, 'node', {
 		mode: 'entries',
-		maxEntries: DURABLE_KEYS,
+		maxEntries: STORE_ENTRIES,
 	});
 }
 

@@ -1,7 +1,9 @@
+import { chunk } from 'lodash';
 import { sleep, type IExecuteFunctions } from 'n8n-workflow';
 
 import {
 	inTurn,
+	LOOKUP_MAX,
 	noteRanHere,
 	recordInStore,
 	recordsOf,
@@ -271,11 +273,15 @@ export const LOOK_AGAIN_AFTER_MS = 5_000;
  * it held.
  */
 async function held(context: IExecuteFunctions, keys: string[]): Promise<Set<string>> {
-	if (keys.length === 0) return new Set();
-	const checked = await recordInStore(context, keys);
-	const added = checked.new.map(String);
-	if (added.length > 0) await removeFromStore(context, added);
-	return new Set(checked.processed.map(String));
+	const found = new Set<string>();
+	// A few at a time, so that the keys added to look never push out a notification's id.
+	for (const part of chunk(keys, LOOKUP_MAX)) {
+		const checked = await recordInStore(context, part);
+		const added = checked.new.map(String);
+		if (added.length > 0) await removeFromStore(context, added);
+		for (const key of checked.processed) found.add(String(key));
+	}
+	return found;
 }
 
 /**
