@@ -111,6 +111,11 @@ describe('Pickup board examples', () => {
 		expect(table.columns.find((column) => column.name === 'last_free_day')?.type).toBe('string');
 	});
 
+	it("the Sheets variant's header row to import (examples/pickup-board-header.csv) is the columns Board columns writes, in order", () => {
+		const header = readFileSync(path.join(repoRoot, 'examples', 'pickup-board-header.csv'), 'utf8');
+		expect(header.trim().split(',')).toEqual(assignments(sheets).map(({ name }) => name));
+	});
+
 	it('the Data Table variant upserts into that table, matched on container_number', () => {
 		const upsert = node(dataTable, 'Upsert the row');
 		expect(upsert.type).toBe('n8n-nodes-base.dataTable');
