@@ -169,11 +169,13 @@ const entriesOf = (page: ListPage) => {
 
 /**
  * The notifications created since `since(newest)` (`newest`: the newest the log holds), from
- * the log's newest end back; at most MAX_LOG_PAGES pages.
+ * the log's newest end back; at most MAX_LOG_PAGES pages, or `maxPages` (then without a warning:
+ * the caller reads the rest another way).
  */
 export async function readLog(
 	context: ContainerTrackingContext,
 	since: (newest: number) => number,
+	maxPages?: number,
 ): Promise<LoggedNotification[]> {
 	const read = async (pageUrl?: string) =>
 		await fetchPage.call(context, '/webhook_notifications', {
@@ -204,6 +206,7 @@ export async function readLog(
 	let next = backward ? first.last : endsWalk(firstEntries) ? undefined : first.next;
 	const seen = new Set<string>();
 	for (let pages = 1; next && !seen.has(next); pages++) {
+		if (maxPages !== undefined && pages >= maxPages) break;
 		if (pages >= MAX_LOG_PAGES) {
 			context.logger.warn(
 				`Container tracking: read ${MAX_LOG_PAGES} pages of the notification log; older ones wait for the next read`,

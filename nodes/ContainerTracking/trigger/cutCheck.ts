@@ -35,8 +35,15 @@ import { triggerScope } from './repeats';
 export const HAND_OVER_AFTER_MS = [90_000, 4 * 60_000, 10 * 60_000];
 /** While notifications wait to be handed over, or came lately, the log is read this often. */
 export const CUT_CHECK_EVERY_MS = 60_000;
-/** After the last new notification, the log is read that often for this long. */
+/** After the last new notification, the log is read that often for this long… */
 const ACTIVE_FOR_MS = 30 * 60_000;
+/**
+ * …and for this long after the process's first cut check, to learn whether executions run in
+ * another process (queue mode); once the log showed one, for as long as the workflow is active.
+ * The main of queue mode sees no delivery (the webhook process and the workers do), so activity
+ * alone would wake its cut check only at the watch's interval, minutes after a worker died.
+ */
+export const LEARN_FOR_MS = 30 * 60_000;
 /** A read starts this much before the newest notification the one before it saw. */
 const OVERLAP_MS = 60_000;
 
@@ -56,6 +63,12 @@ interface CutCheckMemory {
 	newest?: number;
 	/** Until when the log is read every CUT_CHECK_EVERY_MS. */
 	activeUntil: number;
+	/**
+	 * Whether a notification was answered and, when due to be handed over, had not run here: its
+	 * execution ran in another process. Then the log is read every CUT_CHECK_EVERY_MS while the
+	 * workflow is active.
+	 */
+	ranElsewhere: boolean;
 }
 
 const memories = new Map<string, CutCheckMemory>();
@@ -63,7 +76,7 @@ const memories = new Map<string, CutCheckMemory>();
 function memoryOf(scope: string): CutCheckMemory {
 	let memory = memories.get(scope);
 	if (!memory) {
-		memory = { candidates: new Map(), activeUntil: 0 };
+		memory = { candidates: new Map(), activeUntil: Date.now() + LEARN_FOR_MS, ranElsewhere: false };
 		memories.set(scope, memory);
 	}
 	return memory;
@@ -95,7 +108,9 @@ export function cutCheckDueIn(scope: string): number {
 	const waiting = [...memory.candidates.values()].some(
 		(candidate) => candidate.handed < HAND_OVER_AFTER_MS.length,
 	);
-	return waiting || Date.now() < memory.activeUntil ? CUT_CHECK_EVERY_MS : Number.POSITIVE_INFINITY;
+	return waiting || memory.ranElsewhere || Date.now() < memory.activeUntil
+		? CUT_CHECK_EVERY_MS
+		: Number.POSITIVE_INFINITY;
 }
 
 /**
@@ -163,6 +178,9 @@ export async function checkCutRuns(
 		if (handOverDueAt(candidate) <= now) due.push({ id, candidate });
 	}
 	due.sort((a, b) => a.candidate.createdAt - b.candidate.createdAt || a.id.localeCompare(b.id));
+	// Answered and still not run here when due: its execution ran in another process (in one n8n,
+	// it would have run here within seconds of its answer).
+	if (due.some(({ candidate }) => candidate.answered)) memory.ranElsewhere = true;
 	startExecutions(
 		context,
 		due.map(({ id, candidate }) => [
@@ -179,8 +197,10 @@ export async function checkCutRuns(
 
 /**
  * In the cut check's execution, after the trigger kept the notifications to run: each as the
- * service delivers it, read from the log back to the oldest of them (a page at a time), or on its
- * own where the log no longer shows it. One the service no longer has is dropped, and said so.
+ * service delivers it, read from the log back to the oldest of them (a page at a time, at most a
+ * page per notification), or on its own where those pages do not show it: a few cut out of a busy
+ * hour cost a call each, not a walk back through the hour's log at the service's rate limit. One
+ * the service no longer has is dropped, and said so.
  */
 export async function withLoggedBodies(
 	context: IExecuteFunctions,
@@ -192,10 +212,13 @@ export async function withLoggedBodies(
 		...named.map((checked) => checked?.createdAt ?? Number.POSITIVE_INFINITY),
 	);
 	const logged = new Map(
-		(await readLog(context, () => (Number.isFinite(oldest) ? oldest : 0))).map((entry) => [
-			entry.id,
-			entry,
-		]),
+		(
+			await readLog(
+				context,
+				() => (Number.isFinite(oldest) ? oldest : 0),
+				named.filter(Boolean).length,
+			)
+		).map((entry) => [entry.id, entry]),
 	);
 	const resolved: INodeExecutionData[] = [];
 	for (const [index, item] of items.entries()) {
