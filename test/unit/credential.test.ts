@@ -52,6 +52,9 @@ describe('Container Tracking API credential', () => {
 
 	it('the README section says where each value comes from, that n8n must be reachable, and how to test', () => {
 		const section = README.split(/^## Connect a real account$/m)[1].split(/^## /m)[0];
+		const reachable = README.split(/^## Make n8n reachable$/m)[1].split(/^## /m)[0];
+		for (const words of ['N8N_WEBHOOK_URL', 'WEBHOOK_URL', 'Production URL', 'public'])
+			expect(reachable).toContain(words);
 		for (const words of [
 			'developer settings',
 			'/v2',

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- a test reading README.md from disk; both rules are for the published nodes */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- a test reading docs/trigger.md from disk; both rules are for the published nodes */
 // Readable events (nodes/ContainerTracking/logic/eventNames.ts): every known event name has a
 // label and a meaning, the pickers list them in a container's journey order, and items carry the
 // label beside the raw name; a name the service adds later still passes through everywhere.
@@ -157,9 +157,9 @@ describe('event labels', () => {
 	});
 });
 
-describe('README', () => {
+describe('docs/trigger.md', () => {
 	it('lists the events as the pickers do, in their order', () => {
-		const readme = readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
+		const readme = readFileSync(path.join(__dirname, '../../docs/trigger.md'), 'utf8');
 		const start = readme.indexOf('<summary>The 43 events, in the order the picker lists them');
 		expect(start).toBeGreaterThan(0);
 		const rows = readme
