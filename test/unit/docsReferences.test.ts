@@ -4,13 +4,16 @@
 // written from live outside the repository, so a citation of their numbered sections ("interface
 // 2.3", "rule 2.3.6") or of the service notes cannot be followed by a contributor who only has
 // the repository; a cited section that docs/service.md does not have cannot be followed either.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+
+import { anchorsOf } from '../support/docs';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const DOC = 'docs/service.md';
-const FOLDERS = ['nodes', 'credentials', 'sandbox', 'scripts', 'bench', 'test', 'examples'];
-const TOP_FILES = ['README.md', 'index.js', 'gulpfile.js'];
+const FOLDERS = ['nodes', 'credentials', 'sandbox', 'scripts', 'bench', 'test', 'examples', 'docs'];
+/** The documentation may move between the README, docs/ and CONTRIBUTING.md: all are read. */
+const TOP_FILES = ['README.md', 'CONTRIBUTING.md', 'index.js', 'gulpfile.js'];
 const TEXT_FILE = /\.(ts|js|mjs|cjs|json|md)$/;
 const SKIPPED_FOLDERS = new Set(['node_modules', 'dist']);
 /** This file: it spells out what it looks for. */
@@ -43,16 +46,10 @@ function filesUnder(folder: string): string[] {
 }
 
 function checkedFiles(): string[] {
-	return [...FOLDERS.flatMap(filesUnder), ...TOP_FILES].filter((file) => file !== SELF);
-}
-
-/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
-function anchorOf(heading: string): string {
-	return heading
-		.toLowerCase()
-		.replace(/[^\w\s-]/g, '')
-		.trim()
-		.replace(/\s/g, '-');
+	return [
+		...FOLDERS.filter((folder) => existsSync(path.join(ROOT, folder))).flatMap(filesUnder),
+		...TOP_FILES.filter((file) => existsSync(path.join(ROOT, file))),
+	].filter((file) => file !== SELF);
 }
 
 function headingsOf(markdown: string): string[] {
@@ -93,11 +90,14 @@ function outsideCitations(text: string): string[] {
 		);
 }
 
-/** Every cited docs/service.md section or anchor that `headings` lacks, as "line: citation". */
+/**
+ * Every cited docs/service.md section or anchor that `headings` lacks, as "line: citation"; the
+ * anchors are GitHub's (test/support/docs.ts).
+ */
 function missingSections(text: string, headings: readonly string[]): string[] {
 	const { text: flat, lineAt } = joined(text);
 	const known = new Set(headings);
-	const anchors = new Set(headings.map(anchorOf));
+	const anchors = anchorsOf(headings.map((heading) => `## ${heading}`).join('\n'));
 	const missing: string[] = [];
 	for (const match of flat.matchAll(SECTION_CITATION)) {
 		for (const [, section] of match[1].matchAll(/"([^"]+)"/g)) {
