@@ -75,14 +75,19 @@ describe('e2e: Container Tracking node in a real n8n', () => {
 			'node_modules',
 			'n8n-nodes-container-tracking',
 		);
-		// npm always packs README, LICENSE and the "main" file; the rest comes from "files": ["dist"].
+		// npm always packs README, LICENSE and the "main" file; the rest comes from "files": the
+		// nodes, and the example workflows a user imports from the package's folder.
 		expect(readdirSync(installed).sort()).toEqual([
 			'LICENSE',
 			'README.md',
 			'dist',
+			'examples',
 			'index.js',
 			'package.json',
 		]);
+		expect(readdirSync(path.join(installed, 'examples'))).toEqual(
+			expect.arrayContaining(['README.md', 'hold-alerts.json', 'pickup-board-header.csv']),
+		);
 		expect(readdirSync(path.join(installed, 'dist')).sort()).toEqual(
 			expect.arrayContaining(['credentials', 'nodes', 'package.json']),
 		);
