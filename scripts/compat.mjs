@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm run test:compat [version ...]`: the end-to-end smoke on each n8n the README's
-// "Compatibility" section names (COMPAT_N8N_VERSIONS: the supported range's ends and the newest
+// `npm run test:compat [version ...]`: the end-to-end smoke on each n8n
+// docs/compatibility.md names (COMPAT_N8N_VERSIONS: the supported range's ends and the newest
 // 1.x), each installed with the Node it runs on (scripts/n8n-runtime.mjs). The smoke is two of
 // `npm test`'s end-to-end files, run against that n8n: test/e2e/operations.test.ts (the
 // credential, every operation of every resource, errors) and test/e2e/trigger.test.ts (the

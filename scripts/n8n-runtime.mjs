@@ -18,11 +18,11 @@ import { fileURLToPath } from 'node:url';
 /**
  * n8n's current release (the registry's `latest`): what `npm test` and `npm start` run on. To
  * move to a newer one, set it here, add its row to INSTALL_OVERRIDES when the install needs one,
- * and run `npm test` (README, "Compatibility").
+ * and run `npm test` (docs/compatibility.md).
  */
 export const DEFAULT_N8N_VERSION = '2.41.3';
 /**
- * The oldest n8n the package supports (README, "Compatibility"): the first release whose
+ * The oldest n8n the package supports (docs/compatibility.md): the first release whose
  * community package installer drops a package's peerDependencies before `npm install`, so a UI
  * install never puts a second n8n-workflow beside the package. The `n8n-workflow-floor`
  * devDependency is the n8n-workflow it pins (1.92.0).

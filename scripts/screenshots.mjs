@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Screenshots of the nodes in the n8n editor for the README, taken from the running demo
+// Screenshots of the nodes in the n8n editor for the README and docs/screenshots.md, taken from the running demo
 // (`scripts/start.mjs`) with headless Chromium (Debian's `chromium`, driven by playwright-core).
 //
 //   node_modules/.bin/node scripts/screenshots.mjs [--skip-build] [--out docs/screenshots]

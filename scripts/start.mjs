@@ -277,7 +277,7 @@ async function main() {
 			port: n8nPort,
 			brokerPort,
 			owner: OWNER,
-			// The settings README "Capacity" recommends for a busy account: a delivery gets no
+			// The settings docs/guarantees.md "Capacity" recommends for a busy account: a delivery gets no
 			// expression isolate it does not use, and memory is collected before it piles up.
 			extra: {
 				N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true',

@@ -3,7 +3,7 @@
 // examples/README.md tells users to: the setup workflow creates the Data Table, the board is
 // published. Four containers go through holds, availability, fees and last free day changes in the
 // sandbox; the table must then hold exactly one row per container, each equal to what Container →
-// Get says about that container (read by the node in the same n8n) under the README's column
+// Get says about that container (read by the node in the same n8n) under examples/README.md's column
 // rules. Then the hourly branch runs once: it rewrites every row in place, brings back a deleted
 // row and puts right a wrong one, and adds no row. Last, a delivery of an old state that arrives
 // late (a new notification id, as a long-retried one has) must leave every row as it is.

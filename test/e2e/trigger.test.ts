@@ -381,7 +381,7 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 					body,
 				});
 				// n8n 1.x parses a JSON body itself and answers 422 to one that starts with a byte
-				// order mark, before any node sees it (README, "Compatibility").
+				// order mark, before any node sees it (docs/compatibility.md).
 				const refusedByN8n = major < 2 && contentType.startsWith('application/json');
 				const expected = refusedByN8n ? 422 : 200;
 				expect({ contentType, status: answer.status }).toEqual({ contentType, status: expected });
@@ -455,8 +455,8 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 		// rules word what the service answers; a connection that fails n8n reports by its code.
 		// n8n 1.123 runs the test request so that a refusal reaches its tester without the
 		// response, and words the status code or connection error itself (n8n-workflow's
-		// NodeApiError) instead of the credential's rules; 1.94 and 2.x use the rules (README,
-		// "Compatibility").
+		// NodeApiError) instead of the credential's rules; 1.94 and 2.x use the rules
+		// (docs/compatibility.md).
 		const { N8N_MAJOR } = await n8nLib();
 		const worded = (ours: string, n8nWords: string) =>
 			N8N_MAJOR < 2

@@ -1,5 +1,5 @@
 // The Pickup board's rows (examples/pickup-board.json, examples/README.md section 2) worked out
-// from a Container → Get item under the README's column rules, without the workflow's
+// from a Container → Get item under examples/README.md's column rules, without the workflow's
 // expressions: what test/e2e/pickupBoard.test.ts and bench/burst.ts compare the Data Table with.
 import { DateTime } from 'luxon';
 

@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- loads the built package in a process of its own; the rules are for the published nodes */
-// The oldest n8n the package supports (README, "Compatibility") runs the n8n-workflow that the
+// The oldest n8n the package supports (docs/compatibility.md) runs the n8n-workflow that the
 // `n8n-workflow-floor` devDependency holds. Every value the built nodes read from n8n-workflow
 // must exist there, or the nodes fail to load on that n8n while the credential still loads (an
 // install that looks fine and half works). The sources' types are checked against it by

@@ -3,7 +3,7 @@ import { z } from 'zod';
 /*
  * JSON:API building blocks shared by every resource of the service.
  *
- * Two levels of schema serve every answer (README, "What the nodes accept"):
+ * Two levels of schema serve every answer (docs/nodes.md, "What the nodes accept"):
  * - the core schemas at the end of this file hold only what an operation cannot work without
  *   (a `data` naming its record by `id` and `type`; a delivery's id and event). An answer that
  *   fails them is an error;

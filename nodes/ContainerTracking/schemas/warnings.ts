@@ -5,7 +5,7 @@ import { isRecord } from './values';
 /**
  * What the node could not read as the interface promises, said on the items instead of failing
  * them: which record, where in it, what was expected and what came. An answer or a delivery that
- * differs from its schema still gives every item it can (README, "What the nodes accept").
+ * differs from its schema still gives every item it can (docs/nodes.md, "What the nodes accept").
  */
 export interface DataWarning {
 	/** The record the value belongs to: `container 5f3d…`, `included record 3`, `document`. */
