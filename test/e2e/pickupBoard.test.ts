@@ -559,9 +559,7 @@ describe('e2e: the Pickup board example keeps one Data Table row per container',
 			n8n = await ctx.start();
 			const restartedAt = Date.now();
 			const again = await deliverLate();
-			expect(Date.parse(String(again.late.container_as_of))).toBeGreaterThanOrEqual(
-				restartedAt,
-			);
+			expect(Date.parse(String(again.late.container_as_of))).toBeGreaterThanOrEqual(restartedAt);
 			expect(again.written).toHaveLength(1);
 			expectBoardToMatch(await rows(), await containerGets(), journeyStart);
 		},
