@@ -47,7 +47,7 @@ export const DURABLE_KEYS = 5_000;
  * way at once per trigger; a full list costs n8n about 12 ms a record instead of 3 (a 2-CPU
  * machine).
  */
-export const JOURNAL_ROOM = 20_000;
+const JOURNAL_ROOM = 20_000;
 /** The list's size in n8n's store. */
 const STORE_ENTRIES = DURABLE_KEYS + JOURNAL_ROOM;
 /** Keys a check adds to the list at once to see whether it holds them (removed right after). */
