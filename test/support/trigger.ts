@@ -157,6 +157,23 @@ export class TriggerHarness {
 	}
 
 	/**
+	 * The trigger's functions as n8n lends them to an active workflow's `trigger()` (the watch's),
+	 * with what it hands over kept in `emitted` (item JSON per execution), not run.
+	 */
+	triggerContext(): { context: TriggerContext; emitted: IDataObject[][] } {
+		const emitted: IDataObject[][] = [];
+		const context = new TriggerContext(
+			this.workflow,
+			this.node,
+			engineAdditionalData(undefined, this.credentials, this.engineOptions),
+			'trigger',
+			'activate',
+			(data) => emitted.push((data[0] ?? []).map((item) => item.json)),
+		);
+		return { context, emitted };
+	}
+
+	/**
 	 * The execution a delivery started, as n8n runs it: the trigger's `execute` with the items
 	 * its `webhook` returned.
 	 */

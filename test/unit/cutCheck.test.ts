@@ -77,6 +77,22 @@ describe('the cut check reads the log', () => {
 		forgetCutCheck(scope);
 	});
 
+	it('when a hand-over is due, not at the next whole minute', async () => {
+		const { context, scope, handed } = mainTrigger();
+		// Logged a second before the check read it.
+		const cut = logged('n-1', start - 1_000, 'succeeded');
+		await checkCutRuns(context, [WEBHOOK], start - 60_000, OPTIONS, [cut]);
+		expect(cutCheckDueIn(scope)).toBe(CUT_CHECK_EVERY_MS);
+		// A minute on, its hand-over is 29 s away: the check wakes then, and hands it over.
+		jest.setSystemTime(start + minutes(1));
+		await checkCutRuns(context, [WEBHOOK], start - 60_000, OPTIONS, []);
+		expect(cutCheckDueIn(scope)).toBe(HAND_OVER_AFTER_MS[0] - 1_000 - minutes(1));
+		jest.setSystemTime(start - 1_000 + HAND_OVER_AFTER_MS[0]);
+		await checkCutRuns(context, [WEBHOOK], start - 60_000, OPTIONS, []);
+		expect(handed.flat()).toHaveLength(1);
+		forgetCutCheck(scope);
+	});
+
 	it('a notification the service still retries (not answered) does not count as run elsewhere', async () => {
 		const { context, scope } = mainTrigger();
 		const neverAnswered = logged('n-1', start + 1_000, 'pending');

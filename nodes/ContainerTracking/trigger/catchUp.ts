@@ -170,12 +170,19 @@ const entriesOf = (page: ListPage) => {
 /**
  * The notifications created since `since(newest)` (`newest`: the newest the log holds), from
  * the log's newest end back; at most MAX_LOG_PAGES pages, or `maxPages` (then without a warning:
- * the caller reads the rest another way).
+ * the caller reads the rest another way). With `readBefore` (what an earlier walk read, and the
+ * newest it saw), a page that holds nothing new ends the walk too: each of its notifications read
+ * then or older than the bound, its oldest older than that walk's newest. Beyond it, everything was
+ * logged before that walk (the service stamps whole seconds: a notification logged since may share
+ * the second of that walk's newest, and sit a page further).
  */
 export async function readLog(
 	context: ContainerTrackingContext,
 	since: (newest: number) => number,
-	maxPages?: number,
+	{
+		maxPages,
+		readBefore,
+	}: { maxPages?: number; readBefore?: { has: (id: string) => boolean; newest: number } } = {},
 ): Promise<LoggedNotification[]> {
 	const read = async (pageUrl?: string) =>
 		await fetchPage.call(context, '/webhook_notifications', {
@@ -200,8 +207,11 @@ export async function readLog(
 	/** A page in the walk's order holding only notifications older than the bound ends it. */
 	const endsWalk = (entries: LoggedNotification[]) =>
 		entries.length > 0 &&
-		entries.every((entry) => entry.createdAt < bound()) &&
-		orderOf(entries) !== (backward ? 'newest first' : 'oldest first');
+		((readBefore !== undefined &&
+			entries.every((entry) => readBefore.has(entry.id) || entry.createdAt < bound()) &&
+			Math.min(...entries.map((entry) => entry.createdAt)) < readBefore.newest) ||
+			(entries.every((entry) => entry.createdAt < bound()) &&
+				orderOf(entries) !== (backward ? 'newest first' : 'oldest first')));
 	take(firstEntries);
 	let next = backward ? first.last : endsWalk(firstEntries) ? undefined : first.next;
 	const seen = new Set<string>();

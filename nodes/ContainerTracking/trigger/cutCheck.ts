@@ -33,8 +33,12 @@ import { triggerScope } from './repeats';
 
 /** A notification is handed over this long after the service logged it, and then again. */
 export const HAND_OVER_AFTER_MS = [90_000, 4 * 60_000, 10 * 60_000];
-/** While notifications wait to be handed over, or came lately, the log is read this often. */
+/**
+ * While notifications wait to be handed over, or came lately, the log is read this often, and
+ * when a hand-over is due sooner, then (not sooner than HAND_OVER_WAKE_MS from now).
+ */
 export const CUT_CHECK_EVERY_MS = 60_000;
+const HAND_OVER_WAKE_MS = 5_000;
 /** After the last new notification, the log is read that often for this long… */
 const ACTIVE_FOR_MS = 30 * 60_000;
 /**
@@ -44,7 +48,10 @@ const ACTIVE_FOR_MS = 30 * 60_000;
  * alone would wake its cut check only at the watch's interval, minutes after a worker died.
  */
 export const LEARN_FOR_MS = 30 * 60_000;
-/** A read starts this much before the newest notification the one before it saw. */
+/**
+ * A read goes back this much before the newest notification the one before it saw, or to a page
+ * it read all of before, whichever comes first: a burst of a minute is not read again each time.
+ */
 const OVERLAP_MS = 60_000;
 
 interface Candidate {
@@ -61,6 +68,8 @@ interface CutCheckMemory {
 	candidates: Map<string, Candidate>;
 	/** The newest notification a read saw. */
 	newest?: number;
+	/** The notifications reads saw within OVERLAP_MS of the newest, and when each was created. */
+	read: Map<string, number>;
 	/** Until when the log is read every CUT_CHECK_EVERY_MS. */
 	activeUntil: number;
 	/**
@@ -76,7 +85,12 @@ const memories = new Map<string, CutCheckMemory>();
 function memoryOf(scope: string): CutCheckMemory {
 	let memory = memories.get(scope);
 	if (!memory) {
-		memory = { candidates: new Map(), activeUntil: Date.now() + LEARN_FOR_MS, ranElsewhere: false };
+		memory = {
+			candidates: new Map(),
+			read: new Map(),
+			activeUntil: Date.now() + LEARN_FOR_MS,
+			ranElsewhere: false,
+		};
 		memories.set(scope, memory);
 	}
 	return memory;
@@ -100,15 +114,16 @@ function handOverDueAt(candidate: Candidate): number {
 
 /**
  * How long until the cut check should read the log again: CUT_CHECK_EVERY_MS while notifications
- * wait to be handed over or came lately, else never (the watch's own interval reads it).
+ * wait to be handed over or came lately, or sooner when a hand-over is due sooner; else never
+ * (the watch's own interval reads it).
  */
 export function cutCheckDueIn(scope: string): number {
 	const memory = memories.get(scope);
 	if (!memory) return Number.POSITIVE_INFINITY;
-	const waiting = [...memory.candidates.values()].some(
-		(candidate) => candidate.handed < HAND_OVER_AFTER_MS.length,
-	);
-	return waiting || memory.ranElsewhere || Date.now() < memory.activeUntil
+	const nextHandOver = Math.min(...[...memory.candidates.values()].map(handOverDueAt));
+	if (Number.isFinite(nextHandOver))
+		return Math.max(HAND_OVER_WAKE_MS, Math.min(CUT_CHECK_EVERY_MS, nextHandOver - Date.now()));
+	return memory.ranElsewhere || Date.now() < memory.activeUntil
 		? CUT_CHECK_EVERY_MS
 		: Number.POSITIVE_INFINITY;
 }
@@ -144,15 +159,23 @@ export async function checkCutRuns(
 	// From a little before the last read's newest, and back to any not seen answered yet that is
 	// due now: its status may have changed since, and is read when it is handed over, not at every
 	// check (a notification the service still retries would make each read go back to it).
-	let from = (memory.newest ?? floor) - OVERLAP_MS;
+	const overlap = (memory.newest ?? floor) - OVERLAP_MS;
+	let from = overlap;
 	for (const candidate of memory.candidates.values())
 		if (!candidate.answered && handOverDueAt(candidate) <= now)
 			from = Math.min(from, candidate.createdAt);
 	const entries =
 		read ??
-		(await readLog(context, (newest) => Math.max(from, floor, newest - RECOVERY_WINDOW_MS)));
+		(await readLog(context, (newest) => Math.max(from, floor, newest - RECOVERY_WINDOW_MS), {
+			// Going further back, for the status of those due, reads on past what it read before.
+			readBefore:
+				from < overlap || memory.newest === undefined
+					? undefined
+					: { has: (id) => memory.read.has(id), newest: memory.newest },
+		}));
 	for (const entry of entries) {
 		memory.newest = Math.max(memory.newest ?? floor, entry.createdAt);
+		memory.read.set(entry.id, entry.createdAt);
 		if (!entry.webhookId || !webhookIds.includes(entry.webhookId)) continue;
 		if (entry.createdAt < floor || ranHere(scope, entry.id)) continue;
 		if (!memory.candidates.has(entry.id) && !startsAnything(entry, options)) continue;
@@ -168,6 +191,8 @@ export async function checkCutRuns(
 			memory.activeUntil = now + ACTIVE_FOR_MS;
 		}
 	}
+	for (const [id, createdAt] of memory.read)
+		if (createdAt < (memory.newest ?? floor) - OVERLAP_MS) memory.read.delete(id);
 	const due: Array<{ id: string; candidate: Candidate }> = [];
 	for (const [id, candidate] of memory.candidates) {
 		// Out of the restart check's window too: an execution running this long is not looked for.
@@ -213,11 +238,9 @@ export async function withLoggedBodies(
 	);
 	const logged = new Map(
 		(
-			await readLog(
-				context,
-				() => (Number.isFinite(oldest) ? oldest : 0),
-				named.filter(Boolean).length,
-			)
+			await readLog(context, () => (Number.isFinite(oldest) ? oldest : 0), {
+				maxPages: named.filter(Boolean).length,
+			})
 		).map((entry) => [entry.id, entry]),
 	);
 	const resolved: INodeExecutionData[] = [];

@@ -1,0 +1,108 @@
+// What the cut check (nodes/ContainerTracking/trigger/cutCheck.ts) reads of the service's log, in
+// n8n-core's TriggerContext against a started sandbox. A queue-mode main reads the log every
+// minute; after a burst, a read that went back through the whole burst each minute spent the API
+// key's rate limit, which the executions' own calls share, and cut runs came back minutes late.
+import type { IDataObject } from 'n8n-workflow';
+
+import { checkCutRuns, forgetCutCheck } from '../../nodes/ContainerTracking/trigger/cutCheck';
+import { triggerScope } from '../../nodes/ContainerTracking/trigger/repeats';
+import { withCheckDigit } from '../../sandbox/world/containerNumbers';
+import { generous } from '../support/bounds';
+import { startBridge, type Bridge } from '../support/bridge';
+import {
+	API_KEY,
+	countRequests,
+	startTestSandbox,
+	trackManyContainers,
+	type SandboxHandle,
+} from '../support/sandbox';
+import { TriggerHarness } from '../support/trigger';
+
+const OPTIONS = { expandHoldsAndFees: true, fields: [], raw: false, fetchContainer: false };
+/**
+ * Sandbox seconds pass 20 times as fast: a burst's notifications spread over many of the log's
+ * whole-second stamps, as a real burst's do over its minute.
+ */
+const TIME_SCALE = 20;
+/** Quietly, tracking 50 boxes and 500 changes take about 3 s. */
+const READS_TEST = generous(8_000);
+
+describe('the cut check reads the log', () => {
+	let handle: SandboxHandle;
+	let bridge: Bridge;
+
+	beforeEach(async () => {
+		handle = await startTestSandbox({ timeScale: TIME_SCALE, trackingDelaySeconds: 0 });
+		bridge = await startBridge();
+	});
+	afterEach(async () => {
+		await bridge.close();
+		await handle.stop();
+	});
+
+	/** `rounds` changes of each container, logged and not delivered (the webhook is off). */
+	async function change(containers: Array<{ id: string }>, rounds: number, day: number) {
+		for (let round = 0; round < rounds; round++) {
+			const changed = await Promise.all(
+				containers.map(
+					async (container) =>
+						await handle.control.post(`/containers/${container.id}/changes`, {
+							kind: 'set_pickup_appointment',
+							at: new Date(Date.UTC(2026, 11, day + round, 8)).toISOString(),
+						}),
+				),
+			);
+			expect(changed.map((answer) => answer.status)).toEqual(containers.map(() => 200));
+		}
+	}
+
+	it(
+		'after a burst, back to the last page it read before, not through the burst again',
+		async () => {
+			const harness = new TriggerHarness(
+				{ registration: 'automatic', events: ['container.updated'] },
+				{ apiKey: API_KEY, baseUrl: handle.sandbox.url },
+				{},
+				{ webhookBaseUrl: bridge.webhookBaseUrl },
+			);
+			await harness.activate();
+			const webhookId = String(harness.staticData.webhookId);
+			const boxes = await trackManyContainers(
+				handle,
+				Array.from({ length: 50 }, (_, index) =>
+					withCheckDigit(`MSKU${String(730_000 + index * 3)}`),
+				),
+				'MAEU',
+			);
+			expect(
+				(await handle.control.patch('/webhook_settings', { log_while_inactive: true })).status,
+			).toBe(200);
+			await handle.api.patch(`/webhooks/${webhookId}`, {
+				data: { type: 'webhook', attributes: { active: false } },
+			});
+			// A burst of 350 notifications within seconds: four pages of the log.
+			await change(boxes.slice(0, 35), 10, 1);
+			const { context, emitted } = harness.triggerContext();
+			const reads = await countRequests(handle, 'GET', '/webhook_notifications');
+			const pagesOf = async (check: () => Promise<unknown>) => {
+				const before = await reads();
+				await check();
+				return (await reads()) - before;
+			};
+			const check = async () => await checkCutRuns(context, [webhookId], 0, OPTIONS);
+
+			expect(await pagesOf(check)).toBe(4);
+			// Nothing new: the first page holds only notifications read before.
+			expect(await pagesOf(check)).toBe(1);
+			// 150 more: the two pages that hold them, and the one after, read before (one more when
+			// the page's end falls within a second the last read saw the end of).
+			await change(boxes.slice(35), 10, 20);
+			expect(await pagesOf(check)).toBeLessThanOrEqual(4);
+			expect(await pagesOf(check)).toBe(1);
+			// None is due to be handed over yet (90 s after the service logged it).
+			expect(emitted as IDataObject[][]).toEqual([]);
+			forgetCutCheck(triggerScope(context));
+		},
+		READS_TEST,
+	);
+});
