@@ -1,3 +1,4 @@
+import { chunk } from 'lodash';
 import {
 	sleep,
 	type IDataObject,
@@ -51,7 +52,7 @@ const JOURNAL_ROOM = 20_000;
 /** The list's size in n8n's store. */
 const STORE_ENTRIES = DURABLE_KEYS + JOURNAL_ROOM;
 /** Keys a check adds to the list at once to see whether it holds them (removed right after). */
-export const LOOKUP_MAX = 2_000;
+const LOOKUP_MAX = 2_000;
 
 /** Ids this process recorded within this long are re-sent with each record. */
 const RECENT_MS = 60_000;
@@ -209,6 +210,28 @@ export async function removeFromStore(context: IExecuteFunctions, keys: string[]
 	});
 }
 
+/**
+ * Records `keys` in n8n's store LOOKUP_MAX at a time, so that keys added only to look never push
+ * out a notification's id, and after each part removes the keys `removed` names of it. Returns
+ * which keys the store held before (`processed`) and which it added (`new`).
+ */
+export async function lookInStore(
+	context: IExecuteFunctions,
+	keys: string[],
+	removed: (part: { new: string[]; processed: string[] }) => string[],
+): Promise<{ new: string[]; processed: string[] }> {
+	const found = { new: [] as string[], processed: [] as string[] };
+	for (const keysOfPart of chunk(keys, LOOKUP_MAX)) {
+		const result = await recordInStore(context, keysOfPart);
+		const part = { new: result.new.map(String), processed: result.processed.map(String) };
+		const gone = removed(part);
+		if (gone.length > 0) await removeFromStore(context, gone);
+		found.new.push(...part.new);
+		found.processed.push(...part.processed);
+	}
+	return found;
+}
+
 /** Runs `work` after the records of this trigger in this process that came before it. */
 export function inTurn<T>(records: TriggerRecords, work: () => Promise<T>): Promise<T> {
 	const turn = records.queue.then(work);
@@ -230,12 +253,13 @@ async function checkRecent(records: TriggerRecords, delayMs: number): Promise<vo
 	);
 	if (!context || ids.length + closed.length === 0) return;
 	try {
-		const result = await recordInStore(context, [...ids, ...closed]);
-		// The store checks only by recording: the closed keys go again, whether back or just added.
-		if (closed.length > 0) await removeFromStore(context, closed);
 		const closedSet = new Set(closed);
-		const dropped = result.new.map(String).filter((id) => !closedSet.has(id));
-		const putBack = result.processed.map(String).filter((id) => closedSet.has(id));
+		// The store checks only by recording: the closed keys go again, whether back or just added.
+		const result = await lookInStore(context, [...ids, ...closed], (part) =>
+			[...part.new, ...part.processed].filter((key) => closedSet.has(key)),
+		);
+		const dropped = result.new.filter((id) => !closedSet.has(id));
+		const putBack = result.processed.filter((id) => closedSet.has(id));
 		// Something was dropped or put back, and is set right: check again soon. Otherwise once
 		// more, later.
 		if (dropped.length + putBack.length > 0) scheduleCheck(records, VERIFY_AFTER_MS);

@@ -1,9 +1,8 @@
-import { chunk } from 'lodash';
 import { sleep, type IExecuteFunctions } from 'n8n-workflow';
 
 import {
 	inTurn,
-	LOOKUP_MAX,
+	lookInStore,
 	noteRanHere,
 	recordInStore,
 	recordsOf,
@@ -273,15 +272,7 @@ export const LOOK_AGAIN_AFTER_MS = 5_000;
  * it held.
  */
 async function held(context: IExecuteFunctions, keys: string[]): Promise<Set<string>> {
-	const found = new Set<string>();
-	// A few at a time, so that the keys added to look never push out a notification's id.
-	for (const part of chunk(keys, LOOKUP_MAX)) {
-		const checked = await recordInStore(context, part);
-		const added = checked.new.map(String);
-		if (added.length > 0) await removeFromStore(context, added);
-		for (const key of checked.processed) found.add(String(key));
-	}
-	return found;
+	return new Set((await lookInStore(context, keys, (part) => part.new)).processed);
 }
 
 /**
