@@ -413,6 +413,12 @@ const NODE_VERSION_MENTIONS = [
 	new RegExp(`\\b(?:node|type)[ -]?versions?[\`"]*:?\\s+(?:is\\s+|of\\s+)?(${VERSION_LIST})`, 'gi'),
 	new RegExp(`\\b(?:is|at)\\s+(?:now\\s+)?version\\s+(${VERSION_LIST})`, 'gi'),
 	new RegExp(`\\bTrigger\\s+v?(${VERSION_NUMBER})`, 'g'),
+	// "the trigger v1.2", "node v1", "version 1.2 of the trigger"
+	new RegExp(`\\b(?:trigger|node)\\s+v(${VERSION_NUMBER})`, 'gi'),
+	new RegExp(
+		`\\bversions?\\s+(${VERSION_LIST})\\s+of\\s+the\\s+(?:\\S+\\s+){0,3}?(?:trigger|node)\\b`,
+		'gi',
+	),
 ];
 /** The words by which a sentence says that the node version it names is an older one. */
 export const HISTORICAL = /\b(?:before|earlier|older|previous|prior|until)\b/i;

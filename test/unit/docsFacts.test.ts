@@ -97,6 +97,8 @@ describe('each check fails on a planted disagreement', () => {
 				`Deliveries start one execution (node version ${trigger.current}). Versions before it,`,
 				`node version ${trigger.versions.filter((v) => v !== trigger.current).join(' and ')}, start one per delivery.`,
 				`The Container Tracking Trigger ${trigger.current + 5} does not exist.`,
+				`Import it into the trigger v${older} as it is.`,
+				`It needs version ${older} of the Container Tracking Trigger node.`,
 				'```json',
 				`{ "typeVersion": ${older} }`,
 				'```',
@@ -110,6 +112,8 @@ describe('each check fails on a planted disagreement', () => {
 				),
 			),
 			expect.stringMatching(/^docs\/trigger\.md:6: names .* version \S+, which it does not have/),
+			expect.stringMatching(new RegExp(`^docs/trigger\\.md:7: names .* node version ${older};`)),
+			expect.stringMatching(new RegExp(`^docs/trigger\\.md:8: names .* node version ${older};`)),
 		]);
 	});
 
