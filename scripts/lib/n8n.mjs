@@ -4,7 +4,7 @@
 // whoever started it. What differs between n8n's 1.x and 2.x lines is decided here, once:
 // activation on the CLI, how the owner is set up, the Node n8n runs on.
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
@@ -86,22 +86,24 @@ export function portInUse(port) {
 }
 
 /**
- * `npm pack` of the built package, unpacked into `<userFolder>/.n8n/nodes/node_modules/<name>`:
- * exactly what n8n's community package installer leaves there, so a file missing from
- * `files` in package.json is missing here too.
+ * `npm pack` of the built package, installed into `<userFolder>/.n8n/nodes` by README.md's
+ * "From the release's tarball" steps, word for word: the tarball copied into the nodes folder and
+ * `npm install --legacy-peer-deps ./<tarball>` there. So every n8n a test starts has the package
+ * as a user following the README has it, and a file missing from `files` is missing here too.
  */
 export async function installPackedPackage(userFolder) {
 	const packDir = mkdtempSync(path.join(os.tmpdir(), 'ct-pack-'));
 	const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', packDir], {
 		cwd: repoRoot,
 	});
-	const tarball = path.join(packDir, stdout.trim().split('\n').pop());
-	const target = path.join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+	const tarballName = stdout.trim().split('\n').pop();
+	const nodesFolder = path.join(userFolder, '.n8n', 'nodes');
+	const target = path.join(nodesFolder, 'node_modules', PACKAGE_NAME);
 	rmSync(target, { recursive: true, force: true });
-	mkdirSync(path.dirname(target), { recursive: true });
-	await run('tar', ['-xzf', tarball, '-C', packDir]);
-	renameSync(path.join(packDir, 'package'), target);
+	mkdirSync(nodesFolder, { recursive: true });
+	copyFileSync(path.join(packDir, tarballName), path.join(nodesFolder, tarballName));
 	rmSync(packDir, { recursive: true, force: true });
+	await run('npm', ['install', '--legacy-peer-deps', `./${tarballName}`], { cwd: nodesFolder });
 	return { target, files: readdirSync(target) };
 }
 
