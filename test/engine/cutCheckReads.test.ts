@@ -4,6 +4,7 @@
 // key's rate limit, which the executions' own calls share, and cut runs came back minutes late.
 import type { IDataObject } from 'n8n-workflow';
 
+import { findInLog } from '../../nodes/ContainerTracking/trigger/catchUp';
 import { checkCutRuns, forgetCutCheck } from '../../nodes/ContainerTracking/trigger/cutCheck';
 import { triggerScope } from '../../nodes/ContainerTracking/trigger/repeats';
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
@@ -26,6 +27,8 @@ const OPTIONS = { expandHoldsAndFees: true, fields: [], raw: false, fetchContain
 const TIME_SCALE = 20;
 /** Quietly, tracking 50 boxes and 500 changes take about 3 s. */
 const READS_TEST = generous(8_000);
+/** Quietly, 100 boxes and 1,000 changes, twice, take about 8 s. */
+const FIND_TEST = generous(16_000);
 
 describe('the cut check reads the log', () => {
 	let handle: SandboxHandle;
@@ -56,17 +59,69 @@ describe('the cut check reads the log', () => {
 		}
 	}
 
+	/** A trigger's webhook, turned off at the service: what changes is logged, not delivered. */
+	async function loggingWebhook() {
+		const harness = new TriggerHarness(
+			{ registration: 'automatic', events: ['container.updated'] },
+			{ apiKey: API_KEY, baseUrl: handle.sandbox.url },
+			{},
+			{ webhookBaseUrl: bridge.webhookBaseUrl },
+		);
+		await harness.activate();
+		const webhookId = String(harness.staticData.webhookId);
+		expect(
+			(await handle.control.patch('/webhook_settings', { log_while_inactive: true })).status,
+		).toBe(200);
+		await handle.api.patch(`/webhooks/${webhookId}`, {
+			data: { type: 'webhook', attributes: { active: false } },
+		});
+		return { harness, webhookId };
+	}
+
+	it(
+		"a cut execution's notifications, delivered together, are found in a few pages, not by a walk through the log",
+		async () => {
+			for (const order of ['newest_first', 'oldest_first']) {
+				await handle.stop();
+				handle = await startTestSandbox({ timeScale: TIME_SCALE, trackingDelaySeconds: 0 });
+				const { harness } = await loggingWebhook();
+				expect((await handle.control.patch('/webhook_settings', { log_order: order })).status).toBe(
+					200,
+				);
+				const boxes = await trackManyContainers(
+					handle,
+					Array.from({ length: 100 }, (_, index) =>
+						withCheckDigit(`MSKU${String(740_000 + index * 3)}`),
+					),
+					'MAEU',
+				);
+				await change(boxes, 10, 1);
+				// Thirty delivered together, among the oldest: ten pages back in a log of 1,000.
+				const log = (
+					handle.sandbox.world.store.list('webhook_notification') as unknown as Array<{
+						id: string;
+						attributes: { created_at: string };
+					}>
+				)
+					.map(({ id, attributes }) => ({ id, createdAt: Date.parse(attributes.created_at) }))
+					.sort((a, b) => b.createdAt - a.createdAt);
+				expect(log.length).toBeGreaterThanOrEqual(1_000);
+				const wanted = log.slice(log.length - 60, log.length - 30);
+				const { context } = harness.triggerContext();
+				const reads = await countRequests(handle, 'GET', '/webhook_notifications');
+				const found = await findInLog(context, wanted, wanted.length);
+				expect([...found.keys()].sort()).toEqual(wanted.map(({ id }) => id).sort());
+				// The first page, four halvings of ten pages, the pages either side.
+				expect(await reads()).toBeLessThanOrEqual(7);
+			}
+		},
+		FIND_TEST,
+	);
+
 	it(
 		'after a burst, back to the last page it read before, not through the burst again',
 		async () => {
-			const harness = new TriggerHarness(
-				{ registration: 'automatic', events: ['container.updated'] },
-				{ apiKey: API_KEY, baseUrl: handle.sandbox.url },
-				{},
-				{ webhookBaseUrl: bridge.webhookBaseUrl },
-			);
-			await harness.activate();
-			const webhookId = String(harness.staticData.webhookId);
+			const { harness, webhookId } = await loggingWebhook();
 			const boxes = await trackManyContainers(
 				handle,
 				Array.from({ length: 50 }, (_, index) =>
@@ -74,12 +129,6 @@ describe('the cut check reads the log', () => {
 				),
 				'MAEU',
 			);
-			expect(
-				(await handle.control.patch('/webhook_settings', { log_while_inactive: true })).status,
-			).toBe(200);
-			await handle.api.patch(`/webhooks/${webhookId}`, {
-				data: { type: 'webhook', attributes: { active: false } },
-			});
 			// A burst of 350 notifications within seconds: four pages of the log.
 			await change(boxes.slice(0, 35), 10, 1);
 			const { context, emitted } = harness.triggerContext();

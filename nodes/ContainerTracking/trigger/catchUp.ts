@@ -169,20 +169,16 @@ const entriesOf = (page: ListPage) => {
 
 /**
  * The notifications created since `since(newest)` (`newest`: the newest the log holds), from
- * the log's newest end back; at most MAX_LOG_PAGES pages, or `maxPages` (then without a warning:
- * the caller reads the rest another way). With `readBefore` (what an earlier walk read, and the
- * newest it saw), a page that holds nothing new ends the walk too: each of its notifications read
- * then or older than the bound, its oldest older than that walk's newest. Beyond it, everything was
- * logged before that walk (the service stamps whole seconds: a notification logged since may share
- * the second of that walk's newest, and sit a page further).
+ * the log's newest end back; at most MAX_LOG_PAGES pages. With `readBefore` (what an earlier
+ * walk read, and the newest it saw), a page that holds nothing new ends the walk too: each of its
+ * notifications read then or older than the bound, its oldest older than that walk's newest.
+ * Beyond it, everything was logged before that walk (the service stamps whole seconds: one logged
+ * since may share the second of that walk's newest, and sit a page further).
  */
 export async function readLog(
 	context: ContainerTrackingContext,
 	since: (newest: number) => number,
-	{
-		maxPages,
-		readBefore,
-	}: { maxPages?: number; readBefore?: { has: (id: string) => boolean; newest: number } } = {},
+	{ readBefore }: { readBefore?: { has: (id: string) => boolean; newest: number } } = {},
 ): Promise<LoggedNotification[]> {
 	const read = async (pageUrl?: string) =>
 		await fetchPage.call(context, '/webhook_notifications', {
@@ -216,7 +212,6 @@ export async function readLog(
 	let next = backward ? first.last : endsWalk(firstEntries) ? undefined : first.next;
 	const seen = new Set<string>();
 	for (let pages = 1; next && !seen.has(next); pages++) {
-		if (maxPages !== undefined && pages >= maxPages) break;
 		if (pages >= MAX_LOG_PAGES) {
 			context.logger.warn(
 				`Container tracking: read ${MAX_LOG_PAGES} pages of the notification log; older ones wait for the next read`,
@@ -234,6 +229,85 @@ export async function readLog(
 	}
 	const from = bound();
 	return [...walked.values()].filter((entry) => entry.createdAt >= from);
+}
+
+/** Page `number` of the log, as the log's own link to its last page addresses pages. */
+function pageLink(last: string, number: number): string | undefined {
+	try {
+		const url = new URL(last);
+		if (!url.searchParams.has('page[number]')) return undefined;
+		url.searchParams.set('page[number]', String(number));
+		return url.toString();
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The log's entries of the notifications `wanted`, found by halving: the log is ordered by when
+ * each was created, so the page that holds a given second is found in a few reads, and the
+ * notifications of one cut execution, delivered together, share a page or two. Each page read
+ * gives every wanted notification it holds. At most `maxReads` pages; those not found (the log
+ * shifted under the search, an order it does not show, a log without page links) are left to
+ * the caller.
+ */
+export async function findInLog(
+	context: ContainerTrackingContext,
+	wanted: Array<{ id: string; createdAt: number }>,
+	maxReads: number,
+): Promise<Map<string, LoggedNotification>> {
+	const found = new Map<string, LoggedNotification>();
+	const ids = new Set(wanted.map(({ id }) => id));
+	const pages = new Map<number, LoggedNotification[]>();
+	const take = (number: number, entries: LoggedNotification[]) => {
+		pages.set(number, entries);
+		for (const entry of entries) if (ids.has(entry.id)) found.set(entry.id, entry);
+	};
+	const first = await fetchPage.call(context, '/webhook_notifications', {
+		qs: { include: 'reference_object' },
+		pageSize: MAX_PAGE_SIZE,
+		what: 'reading the notification log',
+	});
+	take(1, entriesOf(first));
+	const order = orderOf(pages.get(1)!);
+	const lastNumber = first.last ? Number(new URL(first.last).searchParams.get('page[number]')) : 1;
+	if (order === 'unknown' || !first.last || !Number.isInteger(lastNumber) || lastNumber < 2)
+		return found;
+	const read = async (number: number): Promise<LoggedNotification[] | undefined> => {
+		if (pages.has(number)) return pages.get(number);
+		if (number < 1 || number > lastNumber) return undefined;
+		const url = pageLink(first.last!, number);
+		if (!url || pages.size >= maxReads) return undefined;
+		const page = await fetchPage.call(context, '/webhook_notifications', {
+			pageUrl: url,
+			what: 'reading the notification log',
+		});
+		take(number, entriesOf(page));
+		return pages.get(number);
+	};
+	// Newest first, later pages hold older notifications; oldest first, newer ones.
+	const laterIsOlder = order === 'newest first';
+	for (const { id, createdAt } of [...wanted].sort((a, b) => b.createdAt - a.createdAt)) {
+		let [low, high] = [1, lastNumber];
+		while (!found.has(id) && low <= high) {
+			const middle = Math.floor((low + high) / 2);
+			const entries = await read(middle);
+			if (!entries || entries.length === 0) break;
+			const times = entries.map((entry) => entry.createdAt);
+			const [oldest, newest] = [Math.min(...times), Math.max(...times)];
+			if (createdAt > newest) [low, high] = laterIsOlder ? [low, middle - 1] : [middle + 1, high];
+			else if (createdAt < oldest)
+				[low, high] = laterIsOlder ? [middle + 1, high] : [low, middle - 1];
+			else {
+				// Its second is on this page but it is not: the next page over, either side, holds
+				// the rest of that second.
+				await read(middle - 1);
+				await read(middle + 1);
+				break;
+			}
+		}
+	}
+	return found;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, ITriggerFunctions } from 'n
 
 import {
 	deliveryOf as loggedDeliveryOf,
+	findInLog,
 	loggedDelivery,
 	includedFor,
 	readLog,
@@ -222,9 +223,9 @@ export async function checkCutRuns(
 
 /**
  * In the cut check's execution, after the trigger kept the notifications to run: each as the
- * service delivers it, read from the log back to the oldest of them (a page at a time, at most a
- * page per notification), or on its own where those pages do not show it: a few cut out of a busy
- * hour cost a call each, not a walk back through the hour's log at the service's rate limit. One
+ * service delivers it, read from the log's pages that hold them (found by halving, at most a page
+ * per notification), or on its own where those pages do not show it: a few cut out of a busy
+ * hour cost a few calls, not a walk back through the hour's log at the service's rate limit. One
  * the service no longer has is dropped, and said so.
  */
 export async function withLoggedBodies(
@@ -232,17 +233,9 @@ export async function withLoggedBodies(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	const named = items.map((item) => checkedOf(item.json));
-	if (!named.some(Boolean)) return items;
-	const oldest = Math.min(
-		...named.map((checked) => checked?.createdAt ?? Number.POSITIVE_INFINITY),
-	);
-	const logged = new Map(
-		(
-			await readLog(context, () => (Number.isFinite(oldest) ? oldest : 0), {
-				maxPages: named.filter(Boolean).length,
-			})
-		).map((entry) => [entry.id, entry]),
-	);
+	const wanted = named.filter((checked) => checked !== undefined);
+	if (wanted.length === 0) return items;
+	const logged = await findInLog(context, wanted, wanted.length);
 	const resolved: INodeExecutionData[] = [];
 	for (const [index, item] of items.entries()) {
 		const checked = named[index];
