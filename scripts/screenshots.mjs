@@ -24,9 +24,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { chromium } from 'playwright-core';
-
 import { freePort, login, portInUse, repoRoot, restCall, runWorkflowByHand } from './lib/n8n.mjs';
+import {
+	byTestId,
+	canvasNode,
+	closeNode,
+	dismissPopups,
+	launchBrowser,
+	openNode,
+	VIEWPORT,
+} from './lib/editor.mjs';
 import { pickupBoardTable } from './lib/pickupBoardTable.mjs';
 
 const OWNER = { email: 'demo@example.com', password: 'Demo-password-1' };
@@ -43,7 +50,6 @@ const DIGEST = {
 	trigger: 'Send the digest now',
 	getMany: 'Containers needing attention',
 };
-const VIEWPORT = { width: 1440, height: 900 };
 // The Table view gives each column the width of its name at least: the worked-out columns from
 // current_status to last_free_day_facility need some 1,500 px, more than any output pane has at
 // 100 %.
@@ -66,17 +72,6 @@ const BOARD_COLUMNS = [
 	'days_left',
 	'last_free_day_at',
 	'last_free_day_time_zone',
-];
-// Without the background-networking flags Chromium's own connections are refused by a closed
-// network and slow everything down.
-const CHROMIUM_ARGS = [
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
 ];
 const started = Date.now();
 let interrupted = false;
@@ -426,40 +421,6 @@ async function containerOfExecution(rest, executionId) {
 
 // ---- the editor ----------------------------------------------------------------------------
 
-const byTestId = (page, id) => page.locator(`[data-test-id="${id}"]`);
-const canvasNode = (page, name) =>
-	page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`);
-
-/** Closes onboarding, "what's new" and survey dialogs and toasts, if any are showing. */
-async function dismissPopups(page) {
-	for (let round = 0; round < 3; round++) {
-		const closers = page.locator(
-			[
-				'.el-overlay:visible .el-dialog__headerbtn',
-				'.el-message-box__headerbtn:visible',
-				'.el-notification:visible .el-notification__closeBtn',
-				'[data-test-id="version-updates-panel"]:visible [aria-label="Close"]',
-			].join(', '),
-		);
-		// n8n 2.41 opens its Production Checklist popover after a workflow's first publish; a
-		// popover closes on Escape, as in the editor.
-		const checklist = page.getByText('Production Checklist', { exact: true });
-		const checklistOpen = await checklist.isVisible().catch(() => false);
-		if (checklistOpen) {
-			await page.keyboard.press('Escape');
-			await page.waitForTimeout(400);
-		}
-		const count = await closers.count();
-		if (count === 0 && !checklistOpen) return;
-		for (let index = count - 1; index >= 0; index--)
-			await closers
-				.nth(index)
-				.click({ timeout: 2000 })
-				.catch(() => undefined);
-		await page.waitForTimeout(400);
-	}
-}
-
 /**
  * Mouse out of the way (no hover toolbars), popups closed, then the PNG. `mouse` is where the
  * mouse rests ({ x, y } in CSS pixels); `capture` takes the PNG instead of `page.screenshot`.
@@ -498,17 +459,6 @@ async function openWorkflow(page, editorUrl, workflowId) {
 	// The canvas fits the view after the nodes are drawn.
 	await page.waitForTimeout(1500);
 	await dismissPopups(page);
-}
-
-async function openNode(page, name) {
-	await canvasNode(page, name).dblclick();
-	await byTestId(page, 'ndv').waitFor({ timeout: 30_000 });
-	await page.waitForTimeout(800);
-}
-
-async function closeNode(page) {
-	await byTestId(page, 'ndv-close-button').click();
-	await byTestId(page, 'ndv').waitFor({ state: 'hidden' });
 }
 
 /** Drags `locator` (a resize handle) by dx, dy CSS pixels. */
@@ -684,21 +634,7 @@ async function main() {
 		say(`the demo is running at ${editorUrl}`);
 		const rest = await restClient(editorUrl);
 
-		context = await chromium.launchPersistentContext(userDataDir, {
-			executablePath: chromiumPath,
-			headless: true,
-			args: CHROMIUM_ARGS,
-			// This script stops the browser itself, after the demo (Playwright's own handlers
-			// would exit the process as soon as the browser is closed).
-			handleSIGINT: false,
-			handleSIGTERM: false,
-			handleSIGHUP: false,
-			viewport: VIEWPORT,
-			deviceScaleFactor: 1,
-			locale: 'en-US',
-			timezoneId: 'UTC',
-		});
-		context.setDefaultTimeout(30_000);
+		context = await launchBrowser(chromiumPath, userDataDir);
 		const page = context.pages()[0] ?? (await context.newPage());
 		await signIn(page, editorUrl);
 
@@ -718,8 +654,10 @@ async function main() {
 		});
 		await closeNode(page);
 
-		// 3. The nodes panel of a new workflow searched for the package and opened on it: the
-		// trigger's events are its actions, by their readable labels.
+		// 3. The nodes panel of a new workflow searched for the package and opened on it: its
+		// trigger and its actions. n8n lists a trigger's events there only from a static field
+		// named Events; the trigger's Event Names or IDs are read from the account (its
+		// getSubscribableEvents), so the panel shows the trigger once.
 		await page.goto(`${editorUrl}/workflow/new`);
 		await byTestId(page, 'canvas-add-button').click({ timeout: 60_000 });
 		await byTestId(page, 'node-creator-search-bar').fill('Container Tracking');
@@ -732,7 +670,7 @@ async function main() {
 			check: () =>
 				creator
 					.locator('[data-test-id="node-creator-item-name"]', {
-						hasText: /^\s*On Container Updated — /,
+						hasText: /^\s*On new Container Tracking event\s*$/,
 					})
 					.waitFor(),
 		});

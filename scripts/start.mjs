@@ -4,7 +4,6 @@
 // playing so that executions appear within a minute. Ctrl-C stops everything it started.
 //
 //   npm start -- --n8n-port 5678 --sandbox-port 4010
-import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +21,7 @@ import {
 	startN8n,
 } from './lib/n8n.mjs';
 import { createPickupBoardTable } from './lib/pickupBoardTable.mjs';
+import { sandboxClient, startSandbox } from './lib/sandboxClient.mjs';
 import { smtpCredential, startMailServer } from './lib/mail.mjs';
 
 const OWNER = {
@@ -73,36 +73,6 @@ async function checkPorts(ports) {
 	}
 }
 
-function startSandbox(port) {
-	const child = spawn(
-		path.join(repoRoot, 'node_modules', '.bin', 'tsx'),
-		['sandbox/cli.ts', '--port', String(port), '--api-key', API_KEY],
-		{
-			cwd: repoRoot,
-			stdio: ['ignore', 'pipe', 'pipe'],
-		},
-	);
-	const exited = new Promise((resolve) => child.once('exit', resolve));
-	const ready = new Promise((resolve, reject) => {
-		let output = '';
-		child.stdout.on('data', (chunk) => {
-			output += chunk;
-			const match = /Sandbox ready at (\S+)/.exec(output);
-			if (match) resolve(match[1]);
-		});
-		child.stderr.on('data', (chunk) => process.stderr.write(`[sandbox] ${chunk}`));
-		exited.then((code) => reject(new Error(`the sandbox exited with code ${code}`)));
-	});
-	return {
-		ready,
-		async stop() {
-			if (child.exitCode !== null || child.signalCode !== null) return;
-			child.kill('SIGTERM');
-			await exited;
-		},
-	};
-}
-
 /**
  * Imported, never published: the Slack variant of the hold alerts needs a Slack credential and
  * channel of the user's own, the Google Sheets variant of the Pickup board a Google account and
@@ -129,24 +99,6 @@ function prepareWorkflows(importDir) {
 		}
 	}
 	return published;
-}
-
-/** The sandbox's API, as the demo driver uses it. */
-function sandboxClient(baseUrl) {
-	const controlUrl = baseUrl.replace(/\/v2$/, '/_sandbox');
-	const call = async (url, method, body) => {
-		const response = await fetch(url, {
-			method,
-			headers: { Authorization: `Token ${API_KEY}`, 'Content-Type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await response.text();
-		return { status: response.status, body: text ? JSON.parse(text) : undefined };
-	};
-	return {
-		api: (method, pathname, body) => call(`${baseUrl}${pathname}`, method, body),
-		control: (method, pathname, body) => call(`${controlUrl}${pathname}`, method, body),
-	};
 }
 
 /**
@@ -262,7 +214,7 @@ async function main() {
 
 	try {
 		say(`starting the sandbox on port ${sandboxPort}`);
-		const sandboxProcess = startSandbox(sandboxPort);
+		const sandboxProcess = startSandbox(sandboxPort, API_KEY);
 		started.push(sandboxProcess);
 		const sandboxUrl = await sandboxProcess.ready;
 
@@ -327,7 +279,7 @@ async function main() {
 		const cookie = await login(n8n.url, OWNER.email, OWNER.password);
 		await createPickupBoardTable(n8n.url, cookie);
 		say('created the Data Table "Pickup board"');
-		const journeys = playJourneys(sandboxClient(sandboxUrl));
+		const journeys = playJourneys(sandboxClient(sandboxUrl, API_KEY));
 		started.push(journeys);
 		const digest = sendDigestSoon(n8n.url, cookie, mail);
 		started.push(digest);

@@ -1,0 +1,979 @@
+#!/usr/bin/env node
+// The README's quick start ("Quick start: hold alerts by email"), followed as a newcomer would in
+// a real n8n (scripts/n8n-runtime.mjs's version) from a fresh user folder: the package installed
+// from its `npm pack` tarball by the README's steps, the credentials created and the example
+// imported, set up and published through the editor (headless Debian Chromium driven by
+// playwright-core), a customs hold played in the local sandbox, and its email awaited in a local
+// MailDev inbox. It writes a transcript (transcript.md: each step, what was typed or clicked,
+// what the editor said, and a PNG) and lists where the README's wording differs from the editor's.
+//
+//   node_modules/.bin/node scripts/walkthrough.mjs [--out dir] [--keep] [--chromium /usr/bin/chromium]
+//
+// It does not build: dist/ must be built (`npm run build`). A failed step ends the run with a
+// non-zero exit, a message naming the step and what the page showed, and a PNG of the page.
+// --keep leaves the n8n user folder in place.
+import { execFile } from 'node:child_process';
+import {
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+
+import {
+	byTestId,
+	canvasNode,
+	closeNode,
+	dismissPopups,
+	launchBrowser,
+	openNode,
+} from './lib/editor.mjs';
+import { startMailServer } from './lib/mail.mjs';
+import { sandboxClient, startSandbox } from './lib/sandboxClient.mjs';
+import {
+	freePort,
+	listExecutions,
+	login,
+	n8nEnvironment,
+	PACKAGE_NAME,
+	portInUse,
+	repoRoot,
+	startN8n,
+	N8N_VERSION,
+} from './lib/n8n.mjs';
+import { ensureN8n } from './n8n-runtime.mjs';
+
+const run = promisify(execFile);
+const OWNER = { email: 'demo@example.com', password: 'Demo-password-1' };
+// The sandbox's own defaults (sandbox/server.ts DEFAULT_OPTIONS): the key start.mjs passes and
+// the header it signs deliveries in.
+const SANDBOX_API_KEY = 'sandbox-key';
+const SANDBOX_SIGNATURE_HEADER = 'X-SVC-Webhook-Signature';
+const CT_CREDENTIAL_NAME = 'My Container Tracking account';
+const SMTP_CREDENTIAL_NAME = 'My mail server';
+const FROM_EMAIL = 'alerts@example.com';
+const TO_EMAIL = 'ops@example.com';
+const CONTAINER = { number: 'MAEU6123458', scac: 'MAEU' };
+const TRIGGER = 'Container hold changed';
+const EMAIL_NODES = ['Email: hold placed', 'Email: hold released'];
+/** By the sandbox's clock: the hold's steps this far apart, then one execution each. */
+const HOLD_GAP_SECONDS = 5;
+/** The brief's bound on waiting for the email. */
+const EMAIL_TIMEOUT_MS = 180_000;
+const started = Date.now();
+
+function say(message) {
+	const seconds = ((Date.now() - started) / 1000).toFixed(0).padStart(3);
+	process.stdout.write(`[walkthrough ${seconds} s] ${message}\n`);
+}
+
+function options() {
+	const { values } = parseArgs({
+		options: {
+			out: { type: 'string' },
+			keep: { type: 'boolean', default: false },
+			chromium: { type: 'string', default: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' },
+			help: { type: 'boolean' },
+		},
+	});
+	if (values.help) {
+		process.stdout.write(
+			'Usage: node_modules/.bin/node scripts/walkthrough.mjs [--out <dir>] [--keep] [--chromium <path>]\n',
+		);
+		process.exit(0);
+	}
+	return {
+		outDir: values.out ? path.resolve(values.out) : null,
+		keep: values.keep,
+		chromiumPath: values.chromium,
+	};
+}
+
+// ---- the transcript --------------------------------------------------------------------------
+
+const transcript = [];
+const differences = [];
+
+/** Text as the page showed it: whitespace folded, cut to `max` characters. */
+function quote(text, max = 600) {
+	const folded = String(text ?? '')
+		.replace(/\s+/g, ' ')
+		.trim();
+	return folded.length > max ? `${folded.slice(0, max)}…` : folded;
+}
+
+/** One difference between the README's words and the editor's, listed once. */
+function differ(readme, actual) {
+	const line = `README says ${readme}; n8n ${N8N_VERSION} shows ${actual}`;
+	if (!differences.includes(line)) differences.push(line);
+}
+
+class StepFailure extends Error {}
+
+/**
+ * Runs step `number`: `body({ did, saw, page })` records what was done (`did`) and what the
+ * editor showed (`saw`); a PNG of the page follows. A failure takes a PNG too and ends the run
+ * with the step's name and the page's text.
+ */
+async function step(context, number, title, body) {
+	const entry = { number, title, did: [], saw: [], png: null };
+	transcript.push(entry);
+	say(`step ${number}: ${title}`);
+	const did = (text) => entry.did.push(text);
+	const saw = (text) => entry.saw.push(text);
+	try {
+		await body({ did, saw });
+		if (context.page) {
+			entry.png = `step-${String(number).padStart(2, '0')}.png`;
+			await context.page.screenshot({ path: path.join(context.outDir, entry.png) });
+		}
+	} catch (error) {
+		let shown = '';
+		if (context.page) {
+			entry.png = `step-${String(number).padStart(2, '0')}-failed.png`;
+			await context.page
+				.screenshot({ path: path.join(context.outDir, entry.png) })
+				.catch(() => (entry.png = null));
+			shown = await context.page
+				.locator('body')
+				.innerText({ timeout: 5000 })
+				.catch(() => '');
+		}
+		entry.failed = `${error.message.split('\n')[0]}${shown ? `\n\nThe page showed: "${quote(shown, 1500)}"` : ''}`;
+		throw new StepFailure(
+			`step ${number} (${title}) failed: ${error.message}${shown ? `\nthe page showed: ${quote(shown, 1500)}` : ''}`,
+		);
+	}
+}
+
+function writeTranscript(outDir, { green, seconds }) {
+	const lines = [
+		`# Walk-through of the README's quick start (n8n ${N8N_VERSION})`,
+		'',
+		`${new Date().toISOString()}, ${green ? 'all steps passed' : 'FAILED'}, ${seconds} s.`,
+		'',
+	];
+	for (const entry of transcript) {
+		lines.push(`## ${entry.number}. ${entry.title}`, '');
+		for (const text of entry.did) lines.push(`- Did: ${text}`);
+		for (const text of entry.saw) lines.push(`- Saw: ${text}`);
+		if (entry.failed) lines.push(`- **FAILED**: ${entry.failed}`);
+		if (entry.png) lines.push('', `![step ${entry.number}](${entry.png})`);
+		lines.push('');
+	}
+	lines.push('## README differences', '');
+	if (differences.length === 0) lines.push('None found.');
+	for (const text of differences) lines.push(`- ${text}`);
+	lines.push('');
+	const file = path.join(outDir, 'transcript.md');
+	writeFileSync(file, lines.join('\n'));
+	return file;
+}
+
+// ---- the services ----------------------------------------------------------------------------
+
+/**
+ * README "From the release's tarball", as lib/n8n.mjs's installPackedPackage does it, step by
+ * step here so that npm's own answer ("added 1 package") can be quoted.
+ */
+async function installFromTarball(userFolder) {
+	const packDir = mkdtempSync(path.join(os.tmpdir(), 'ct-walkthrough-pack-'));
+	try {
+		const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', packDir], {
+			cwd: repoRoot,
+		});
+		const tarball = stdout.trim().split('\n').pop();
+		const nodesFolder = path.join(userFolder, '.n8n', 'nodes');
+		mkdirSync(nodesFolder, { recursive: true });
+		copyFileSync(path.join(packDir, tarball), path.join(nodesFolder, tarball));
+		const installed = await run('npm', ['install', '--legacy-peer-deps', `./${tarball}`], {
+			cwd: nodesFolder,
+		});
+		const target = path.join(nodesFolder, 'node_modules', PACKAGE_NAME);
+		return {
+			tarball,
+			nodesFolder,
+			target,
+			npmSaid: `${installed.stdout}\n${installed.stderr}`,
+			files: readdirSync(target),
+		};
+	} finally {
+		rmSync(packDir, { recursive: true, force: true });
+	}
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// ---- the editor (shared helpers: scripts/lib/editor.mjs) ----------------------------------
+
+/** The toasts showing now, their text (n8n says what happened in them). */
+async function toasts(page) {
+	const texts = await page
+		.locator('.el-notification:visible')
+		.allInnerTexts()
+		.catch(() => []);
+	return texts.map((text) => quote(text, 300)).filter(Boolean);
+}
+
+/** A text parameter of the open credential dialog or NDV, cleared and typed into. */
+async function fillParameter(scope, name, value) {
+	const input = scope
+		.locator(`[data-test-id="parameter-input-${name}"]`)
+		.locator('input, textarea')
+		.first();
+	await input.click();
+	await input.press('ControlOrMeta+a');
+	await input.press('Backspace');
+	if (value !== '') await input.pressSequentially(String(value), { delay: 5 });
+}
+
+/**
+ * Credentials → Create → `typeName`, as the Overview page offers it: its Create button's
+ * "Credential" entry, or the Credentials tab's own button. Returns the label clicked.
+ */
+async function openNewCredential(page, editorUrl, typeName, did) {
+	await page.goto(`${editorUrl}/home/credentials`);
+	await page.waitForLoadState('networkidle').catch(() => undefined);
+	await dismissPopups(page);
+	// The empty Credentials tab has a big "Add first credential" card; the page's header a Create
+	// split button whose menu has "Credential".
+	const candidates = [
+		byTestId(page, 'empty-resources-list').getByRole('button'),
+		page.getByRole('button', { name: /create credential/i }),
+		page.getByRole('button', { name: /add (first )?credential/i }),
+	];
+	let clicked = null;
+	for (const candidate of candidates) {
+		const first = candidate.first();
+		if (await first.isVisible().catch(() => false)) {
+			clicked = quote(await first.innerText());
+			await first.click();
+			break;
+		}
+	}
+	if (!clicked) {
+		// The header's split button: its dropdown half, then the "Credential" entry.
+		const toggle = page.locator(
+			'[data-test-id="add-resource"], [data-test-id="add-resource-actions"]',
+		);
+		await toggle.first().click();
+		const item = page.getByRole('menuitem', { name: /credential/i }).first();
+		clicked = `${quote(await toggle.first().innerText())} → ${quote(await item.innerText())}`;
+		await item.click();
+	}
+	did(`on Overview → Credentials, clicked "${clicked}"`);
+	const select = byTestId(page, 'new-credential-type-select');
+	await select.waitFor({ timeout: 30_000 });
+	const input = select.locator('input').first();
+	await input.click();
+	await input.pressSequentially(typeName, { delay: 10 });
+	const option = page
+		.locator('[data-test-id="new-credential-type-select-option"]:visible')
+		.filter({ hasText: new RegExp(`^\\s*${typeName}\\s*$`) })
+		.first();
+	await option.click();
+	did(`typed "${typeName}" into the credential type search and picked "${typeName}"`);
+	const proceed = byTestId(page, 'new-credential-type-button');
+	const proceedLabel = quote(await proceed.innerText());
+	await proceed.click();
+	did(`clicked "${proceedLabel}"`);
+	const dialog = byTestId(page, 'credential-edit-dialog');
+	await dialog.waitFor({ timeout: 30_000 });
+	return dialog;
+}
+
+/** Renames the open credential (its title is editable inline) to `name`. */
+async function renameCredential(page, dialog, name) {
+	const title = byTestId(page, 'credential-name').first();
+	if (!(await title.isVisible().catch(() => false))) return false;
+	await title.click();
+	const input = title.locator('input').first();
+	await input.waitFor({ timeout: 5000 });
+	await input.press('ControlOrMeta+a');
+	await input.pressSequentially(name, { delay: 5 });
+	await input.press('Enter');
+	return true;
+}
+
+/**
+ * Saves the open credential dialog and waits for its connection test's verdict: the banner's
+ * text ("Connection tested successfully", or the error).
+ */
+async function saveCredential(page, dialog) {
+	const save = byTestId(page, 'credential-save-button');
+	const saveLabel = quote(await save.innerText());
+	await save.click();
+	// n8n tests the credential on Save and says so in a banner (hidden banners stay in the DOM).
+	const verdict = dialog
+		.getByText(/Connection tested successfully|Couldn.t connect with these settings/)
+		.first();
+	await verdict.waitFor({ timeout: 60_000 });
+	await page.waitForTimeout(500);
+	return { saveLabel, verdict: quote(await verdict.innerText()) };
+}
+
+async function closeCredential(page, dialog) {
+	await page.keyboard.press('Escape');
+	// n8n 2.41 may ask "Close without saving?" of a credential it has just saved and tested; what
+	// was saved is checked over REST by the caller.
+	const confirm = page.getByRole('button', { name: /^\s*Close\s*$/ }).last();
+	if (await confirm.isVisible({ timeout: 2_000 }).catch(() => false)) await confirm.click();
+	await dialog.waitFor({ state: 'hidden', timeout: 10_000 }).catch(async () => {
+		await dialog.locator('.el-dialog__headerbtn, [aria-label="Close"]').first().click();
+		await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+	});
+}
+
+/** In the open NDV: the credential select set to `name`. Returns what it showed before. */
+async function pickCredential(page, name) {
+	const select = byTestId(page, 'node-credentials-select').first();
+	await select.waitFor({ timeout: 30_000 });
+	const before = quote(
+		await byTestId(page, 'ndv')
+			.locator('[data-test-id="node-credentials-select"]')
+			.first()
+			.evaluate((element) => element.querySelector('input')?.value || element.innerText)
+			.catch(() => ''),
+	);
+	await select.click();
+	const option = page
+		.locator('.el-select-dropdown__item:visible, [role="option"]:visible')
+		.filter({ hasText: name })
+		.first();
+	await option.click();
+	await page.waitForFunction(
+		(wanted) =>
+			[...document.querySelectorAll('[data-test-id="node-credentials-select"]')].some((element) =>
+				(element.querySelector('input')?.value || element.textContent).includes(wanted),
+			),
+		name,
+		{ timeout: 10_000 },
+	);
+	return before;
+}
+
+// ---- the walk-through ------------------------------------------------------------------------
+
+async function main() {
+	const { keep, chromiumPath, ...chosen } = options();
+	// Nothing is started, and no folder made, when the browser is missing.
+	if (!existsSync(chromiumPath)) {
+		process.stderr.write(
+			`[walkthrough] no Chromium at ${chromiumPath} (Debian: apt-get install chromium; or --chromium <path>)\n`,
+		);
+		process.exit(1);
+	}
+	const outDir = chosen.outDir ?? mkdtempSync(path.join(os.tmpdir(), 'ct-walkthrough-out-'));
+	mkdirSync(outDir, { recursive: true });
+	const workDir = mkdtempSync(path.join(os.tmpdir(), 'ct-walkthrough-'));
+	const userFolder = path.join(workDir, 'n8n');
+	const chromiumDir = path.join(workDir, 'chromium');
+	mkdirSync(userFolder, { recursive: true });
+	mkdirSync(chromiumDir, { recursive: true });
+	const ctx = { outDir, page: null };
+	const stoppers = [];
+	const ports = [];
+	let green = false;
+
+	let cleaning = null;
+	const cleanUp = () =>
+		(cleaning ??= (async () => {
+			// Browser first, then n8n (SIGTERM), the inbox and the sandbox: the reverse of their start.
+			for (const { what, stop } of stoppers.reverse()) {
+				say(`stopping ${what}`);
+				await stop().catch((error) => say(`stopping ${what} failed: ${error.message}`));
+			}
+			const busy = [];
+			for (const port of ports) if (await portInUse(port)) busy.push(port);
+			if (!keep) rmSync(workDir, { recursive: true, force: true });
+			else rmSync(chromiumDir, { recursive: true, force: true });
+			return busy;
+		})());
+	for (const signal of ['SIGINT', 'SIGTERM']) {
+		process.once(signal, async () => {
+			say(`${signal}: cleaning up`);
+			await cleanUp().catch(() => undefined);
+			process.exit(130);
+		});
+	}
+
+	let failure = null;
+	try {
+		// 1. README "From the release's tarball".
+		let installed;
+		await step(
+			ctx,
+			1,
+			"Install the package from its tarball (README: From the release's tarball)",
+			async ({ did, saw }) => {
+				did('did not build: dist/ as it is (`npm run build` beforehand)');
+				installed = await installFromTarball(userFolder);
+				did(
+					`\`npm pack\` in the repository, copied \`${installed.tarball}\` to \`<userFolder>/.n8n/nodes\``,
+				);
+				did(`ran \`npm install --legacy-peer-deps ./${installed.tarball}\` there`);
+				const added = installed.npmSaid
+					.split('\n')
+					.find((line) => /^added \d+ package/.test(line.trim()));
+				saw(`npm: "${quote(added ?? installed.npmSaid, 300)}"`);
+				if (!added)
+					throw new Error(`npm printed no "added … package" line: ${quote(installed.npmSaid)}`);
+				if (!/^added 1 package\b/.test(added.trim()))
+					differ('npm answers `added 1 package`', `npm answering "${added.trim()}"`);
+				saw(
+					`installed: \`${path.relative(userFolder, installed.target)}\` with ${installed.files.join(', ')}`,
+				);
+			},
+		);
+
+		// 2. The sandbox, the inbox and n8n.
+		let sandboxUrl;
+		let mail;
+		let n8n;
+		let editorUrl;
+		await step(
+			ctx,
+			2,
+			'Start the sandbox of the service, a MailDev inbox and n8n (fresh user folder)',
+			async ({ did, saw }) => {
+				const sandboxPort = await freePort();
+				ports.push(sandboxPort);
+				const sandbox = startSandbox(sandboxPort, SANDBOX_API_KEY);
+				stoppers.push({ what: 'the sandbox', stop: sandbox.stop });
+				sandboxUrl = await sandbox.ready;
+				did(
+					`started the sandbox: \`tsx sandbox/cli.ts --port ${sandboxPort} --api-key ${SANDBOX_API_KEY}\``,
+				);
+				saw(`sandbox: "Sandbox ready at ${sandboxUrl}"`);
+				mail = await startMailServer();
+				stoppers.push({ what: 'the MailDev inbox', stop: mail.stop });
+				ports.push(mail.smtpPort, Number(new URL(mail.webUrl).port));
+				saw(`MailDev: SMTP on ${mail.smtpHost}:${mail.smtpPort}, inbox at ${mail.webUrl}`);
+				const n8nDir = await ensureN8n();
+				const port = await freePort();
+				let brokerPort = await freePort();
+				while (brokerPort === port) brokerPort = await freePort();
+				ports.push(port, brokerPort);
+				const env = n8nEnvironment({ n8nDir, userFolder, port, brokerPort, owner: OWNER });
+				env.N8N_WEBHOOK_URL = `http://127.0.0.1:${port}/`;
+				did(
+					`started n8n ${N8N_VERSION} with N8N_USER_FOLDER=${userFolder}, N8N_WEBHOOK_URL=${env.N8N_WEBHOOK_URL}, the owner ${OWNER.email} set by N8N_INSTANCE_OWNER_*`,
+				);
+				n8n = await startN8n(n8nDir, env);
+				stoppers.push({ what: 'n8n (SIGTERM)', stop: n8n.stop });
+				editorUrl = n8n.url;
+				// n8n prints the address on the line after this one.
+				const lines = n8n.log().split('\n');
+				const at = lines.findIndex((line) => line.includes('Editor is now accessible via'));
+				saw(`n8n: "${quote(lines.slice(at, at + 2).join(' '))}"`);
+			},
+		);
+
+		// 3. Sign in; the nodes panel.
+		let page;
+		await step(
+			ctx,
+			3,
+			'Sign in; the nodes panel searched for "Container Tracking"',
+			async ({ did, saw }) => {
+				// The browser: a failed launch is this step's failure.
+				const context = await launchBrowser(chromiumPath, chromiumDir);
+				stoppers.push({ what: 'chromium', stop: () => context.close() });
+				page = context.pages()[0] ?? (await context.newPage());
+				ctx.page = page;
+				await page.goto(`${editorUrl}/signin`);
+				await byTestId(page, 'emailOrLdapLoginId').locator('input').fill(OWNER.email);
+				await byTestId(page, 'password').locator('input').fill(OWNER.password);
+				await byTestId(page, 'form-submit-button').click();
+				await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 30_000 });
+				did(`signed in as ${OWNER.email}`);
+				await page.goto(`${editorUrl}/workflow/new`);
+				await byTestId(page, 'canvas-add-button').waitFor({ timeout: 60_000 });
+				await dismissPopups(page);
+				await byTestId(page, 'canvas-add-button').click();
+				did("opened a new workflow and clicked the canvas's **+** (nodes panel)");
+				await byTestId(page, 'node-creator-search-bar').fill('Container Tracking');
+				did('typed "Container Tracking" into the nodes panel\'s search');
+				const names = byTestId(page, 'node-creator').locator(
+					'[data-test-id="node-creator-item-name"]',
+				);
+				await names.first().waitFor();
+				await page.waitForTimeout(800);
+				const listed = (await names.allInnerTexts()).map((text) => quote(text, 120));
+				saw(`the nodes panel lists: ${listed.map((name) => `"${name}"`).join(', ')}`);
+				if (!listed.includes('Container Tracking'))
+					throw new Error('"Container Tracking" is not listed');
+				// n8n lists one entry per package's app; opening it shows its trigger and operations.
+				await names
+					.filter({ hasText: /^Container Tracking$/ })
+					.first()
+					.click();
+				did('clicked "Container Tracking"');
+				await page.waitForTimeout(1_000);
+				const panel = quote(await byTestId(page, 'node-creator').innerText(), 2_000);
+				const triggers = /Triggers \(\d+\)\s*[^\n]*?(?=\s*Actions|$)/.exec(panel)?.[0];
+				const actions = /Actions \(\d+\)/.exec(panel)?.[0];
+				saw(`the app's panel: "${triggers ?? '(no triggers)'}", "${actions ?? '(no actions)'}"`);
+				if (!triggers || !actions)
+					throw new Error("the app's panel lists no trigger or no actions");
+				await page.keyboard.press('Escape');
+			},
+		);
+
+		// 4. The Container Tracking credential.
+		await step(
+			ctx,
+			4,
+			'Overview → Credentials → Create credential → Container Tracking API; Save tests it',
+			async ({ did, saw }) => {
+				const dialog = await openNewCredential(page, editorUrl, 'Container Tracking API', did);
+				await dialog.locator('[data-test-id="parameter-input-apiKey"]').waitFor();
+				const labels = await dialog
+					.locator(
+						'[data-test-id="parameter-input-apiKey"], [data-test-id="parameter-input-baseUrl"], [data-test-id="parameter-input-signatureHeader"]',
+					)
+					.count();
+				if (labels !== 3)
+					throw new Error(
+						`the dialog has ${labels} of the 3 fields API Key, Base URL, Webhook Signature Header`,
+					);
+				if (await renameCredential(page, dialog, CT_CREDENTIAL_NAME))
+					did(`named it "${CT_CREDENTIAL_NAME}"`);
+				await fillParameter(dialog, 'apiKey', SANDBOX_API_KEY);
+				did(`API Key: "${SANDBOX_API_KEY}"`);
+				await fillParameter(dialog, 'baseUrl', sandboxUrl);
+				did(`Base URL: "${sandboxUrl}"`);
+				await fillParameter(dialog, 'signatureHeader', SANDBOX_SIGNATURE_HEADER);
+				did(`Webhook Signature Header: "${SANDBOX_SIGNATURE_HEADER}"`);
+				const { saveLabel, verdict } = await saveCredential(page, dialog);
+				did(`clicked "${saveLabel}"`);
+				saw(`the dialog says: "${verdict}"`);
+				// README: "save it: n8n tests it and shows _Connection tested successfully_".
+				if (!/Connection tested successfully/.test(verdict))
+					throw new Error(`the connection test did not succeed: "${verdict}"`);
+				await page.screenshot({ path: path.join(outDir, 'step-04-dialog.png') });
+				await closeCredential(page, dialog);
+			},
+		);
+
+		// 5. The SMTP credential.
+		await step(
+			ctx,
+			5,
+			'Create credential → SMTP, pointed at the MailDev inbox; Save',
+			async ({ did, saw }) => {
+				const dialog = await openNewCredential(page, editorUrl, 'SMTP', did);
+				await dialog.locator('[data-test-id="parameter-input-host"]').waitFor();
+				if (await renameCredential(page, dialog, SMTP_CREDENTIAL_NAME))
+					did(`named it "${SMTP_CREDENTIAL_NAME}"`);
+				const fieldLabels = await dialog
+					.locator('[data-test-id^="parameter-input-"]')
+					.evaluateAll((elements) =>
+						elements.map((element) =>
+							element.getAttribute('data-test-id').replace('parameter-input-', ''),
+						),
+					);
+				saw(`fields: ${fieldLabels.join(', ')}`);
+				await fillParameter(dialog, 'user', '');
+				await fillParameter(dialog, 'password', '');
+				did('User and Password: left empty (MailDev takes any sender)');
+				await fillParameter(dialog, 'host', mail.smtpHost);
+				did(`Host: "${mail.smtpHost}"`);
+				await fillParameter(dialog, 'port', mail.smtpPort);
+				did(`Port: "${mail.smtpPort}"`);
+				// SSL/TLS: a switch, on by default for SMTP (port 465); MailDev speaks plain SMTP.
+				const secure = dialog.locator('[data-test-id="parameter-input-secure"]');
+				const secureSwitch = secure.locator('.el-switch, [role="switch"]').first();
+				const isOn = async () =>
+					(await secureSwitch.getAttribute('aria-checked')) === 'true' ||
+					/is-checked/.test((await secureSwitch.getAttribute('class')) ?? '');
+				if (await isOn()) {
+					await secureSwitch.click();
+					did('SSL/TLS: switched off');
+				} else did('SSL/TLS: already off');
+				const startTls = dialog
+					.locator(
+						'[data-test-id="parameter-input-disableStartTls"] .el-switch, [data-test-id="parameter-input-disableStartTls"] [role="switch"]',
+					)
+					.first();
+				if (await startTls.isVisible().catch(() => false)) {
+					const on =
+						(await startTls.getAttribute('aria-checked')) === 'true' ||
+						/is-checked/.test((await startTls.getAttribute('class')) ?? '');
+					if (!on) {
+						await startTls.click();
+						did('Disable STARTTLS: switched on (MailDev offers no STARTTLS)');
+					}
+				}
+				const { saveLabel, verdict } = await saveCredential(page, dialog);
+				did(`clicked "${saveLabel}"`);
+				saw(`the dialog says: "${verdict}"`);
+				if (!/success/i.test(verdict))
+					throw new Error(`the SMTP credential's test did not succeed: "${verdict}"`);
+				await page.screenshot({ path: path.join(outDir, 'step-05-dialog.png') });
+				await closeCredential(page, dialog);
+			},
+		);
+
+		// 6. A new workflow, the example imported from its file.
+		const exampleFile = path.join(
+			userFolder,
+			'.n8n',
+			'nodes',
+			'node_modules',
+			PACKAGE_NAME,
+			'examples',
+			'hold-alerts.json',
+		);
+		let workflowId;
+		await step(
+			ctx,
+			6,
+			'A new workflow; ⋯ → Import → From file → hold-alerts.json',
+			async ({ did, saw }) => {
+				await page.goto(`${editorUrl}/workflow/new`);
+				await byTestId(page, 'canvas-add-button').waitFor({ timeout: 60_000 });
+				await dismissPopups(page);
+				did('opened a new workflow (Overview → Create workflow: `/workflow/new`)');
+				await byTestId(page, 'workflow-menu').click();
+				const items = page.locator('[data-test-id^="workflow-menu-item-"]:visible');
+				await items.first().waitFor();
+				const labels = (await items.allInnerTexts()).map((text) => quote(text, 80));
+				saw(`the ⋯ menu lists: ${labels.map((label) => `"${label}"`).join(', ')}`);
+				// n8n 2.41 nests the two imports under an "Import" item: hovered, it opens a submenu.
+				const parent = byTestId(page, 'workflow-menu-item-import');
+				let parentLabel = null;
+				if (await parent.isVisible().catch(() => false)) {
+					parentLabel = quote(await parent.innerText());
+					await parent.hover();
+					await page.waitForTimeout(600);
+					const children = page.locator('[data-test-id^="workflow-menu-item-import-"]:visible');
+					saw(
+						`"${parentLabel}" opens: ${(await children.allInnerTexts()).map((text) => `"${quote(text, 80)}"`).join(', ')}`,
+					);
+				}
+				const importItem = byTestId(page, 'workflow-menu-item-import-from-file');
+				await importItem.waitFor({ timeout: 10_000 });
+				const urlItem = byTestId(page, 'workflow-menu-item-import-from-url');
+				const urlLabel = (await urlItem.isVisible().catch(() => false))
+					? quote(await urlItem.innerText())
+					: null;
+				const importLabel = quote(await importItem.innerText());
+				const shown = (label) => (parentLabel ? `"${parentLabel}" → "${label}"` : `"${label}"`);
+				// README (n8n 2.x): ⋯ → **Import** → **From file** / **From URL**.
+				if (parentLabel !== 'Import' || importLabel !== 'From file')
+					differ('**Import** → **From file** in the ⋯ menu', shown(importLabel));
+				if (urlLabel === null) differ('**Import** → **From URL** in the ⋯ menu', 'no such item');
+				else if (parentLabel !== 'Import' || urlLabel !== 'From URL')
+					differ('**Import** → **From URL** in the ⋯ menu', shown(urlLabel));
+				const chooser = page.waitForEvent('filechooser');
+				await importItem.click();
+				await (await chooser).setFiles(exampleFile);
+				did(
+					`clicked ${shown(importLabel)} and chose \`${path.relative(userFolder, exampleFile)}\` (in the user folder)`,
+				);
+				await canvasNode(page, TRIGGER).waitFor({ timeout: 30_000 });
+				await page.waitForTimeout(1500);
+				const nodes = await byTestId(page, 'canvas-node').evaluateAll((elements) =>
+					elements.map((element) => element.getAttribute('data-node-name')),
+				);
+				saw(`the canvas has: ${nodes.map((name) => `"${name}"`).join(', ')}`);
+				const note = page
+					.locator(
+						'[data-test-id="canvas-sticky-note-node"], .sticky-textarea, [class*="sticky" i]',
+					)
+					.filter({ hasText: 'Set up before you publish' })
+					.first();
+				await note.waitFor({ timeout: 10_000 });
+				saw(`the yellow note: "${quote(await note.innerText(), 900)}"`);
+				for (const wanted of [TRIGGER, ...EMAIL_NODES])
+					if (!nodes.includes(wanted)) throw new Error(`"${wanted}" is not on the canvas`);
+				const issues = await page.locator('[data-test-id="node-issues"]').count();
+				if (issues) saw(`${issues} node(s) show a warning (no credential of theirs yet)`);
+			},
+		);
+
+		// 7. The note's order: the trigger's credential, the emails' credential and addresses; save.
+		await step(
+			ctx,
+			7,
+			'Follow "Set up before you publish": credentials, From Email, To Email; Save',
+			async ({ did, saw }) => {
+				await dismissPopups(page);
+				await openNode(page, TRIGGER);
+				const before = await pickCredential(page, CT_CREDENTIAL_NAME);
+				did(
+					`opened "${TRIGGER}", picked "${CT_CREDENTIAL_NAME}" under Credential${before ? ` (it showed "${before}")` : ''}`,
+				);
+				const webhookUrls = byTestId(page, 'ndv')
+					.getByText(/Webhook URLs/i)
+					.first();
+				if (await webhookUrls.isVisible().catch(() => false)) {
+					await webhookUrls.click();
+					await page.waitForTimeout(500);
+					const production = await byTestId(page, 'ndv')
+						.getByText(/http:\/\/127\.0\.0\.1:\d+\/webhook\//)
+						.allInnerTexts()
+						.catch(() => []);
+					if (production.length)
+						saw(
+							`the trigger's Webhook URLs: ${production.map((url) => `"${quote(url, 200)}"`).join(', ')}`,
+						);
+				}
+				await closeNode(page);
+				for (const name of EMAIL_NODES) {
+					await openNode(page, name);
+					const shown = await pickCredential(page, SMTP_CREDENTIAL_NAME);
+					did(
+						`opened "${name}", picked "${SMTP_CREDENTIAL_NAME}" under Credential to connect with${shown ? ` (it showed "${shown}")` : ''}`,
+					);
+					const ndv = byTestId(page, 'ndv');
+					const labels = await ndv
+						.locator('[data-test-id^="parameter-input-"]')
+						.evaluateAll((elements) =>
+							elements.map((element) =>
+								element.getAttribute('data-test-id').replace('parameter-input-', ''),
+							),
+						);
+					if (!labels.includes('fromEmail') || !labels.includes('toEmail'))
+						throw new Error(`"${name}" has no fromEmail/toEmail field (${labels.join(', ')})`);
+					await fillParameter(ndv, 'fromEmail', FROM_EMAIL);
+					await fillParameter(ndv, 'toEmail', TO_EMAIL);
+					did(`From Email: "${FROM_EMAIL}", To Email: "${TO_EMAIL}"`);
+					const fieldNames = await ndv
+						.locator(
+							'[data-test-id="parameter-input-fromEmail"], [data-test-id="parameter-input-toEmail"]',
+						)
+						.evaluateAll((elements) =>
+							elements.map(
+								(element) =>
+									element
+										.closest('[data-test-id="parameter-item"], .parameter-item')
+										?.innerText?.split('\n')[0] ?? '',
+							),
+						);
+					if (fieldNames.some(Boolean))
+						saw(
+							`"${name}" labels the fields ${fieldNames.map((label) => `"${quote(label, 60)}"`).join(' and ')}`,
+						);
+					await closeNode(page);
+				}
+				const issues = await page
+					.locator('[data-test-id="canvas-node"] [data-test-id="node-issues"]')
+					.count();
+				if (issues) saw(`${issues} node(s) still show a warning`);
+				await page.keyboard.press('ControlOrMeta+s');
+				did('saved: Ctrl+S');
+				await page.waitForURL(
+					(url) => /\/workflow\/[^/]+$/.test(url.pathname) && !url.pathname.endsWith('/new'),
+					{ timeout: 30_000 },
+				);
+				workflowId = new URL(page.url()).pathname.split('/').pop();
+				await page.waitForTimeout(1000);
+				const saved = await page
+					.locator('[data-test-id="workflow-save-button"], .header-actions, [class*="actions" i]')
+					.first()
+					.innerText()
+					.catch(() => '');
+				saw(`the workflow has id ${workflowId}; the header shows "${quote(saved, 200)}"`);
+				for (const toast of await toasts(page)) saw(`toast: "${toast}"`);
+			},
+		);
+
+		// 8. Publish.
+		await step(ctx, 8, 'Publish', async ({ did, saw }) => {
+			await dismissPopups(page);
+			// The header's Publish button opens a dialog (a version name) with its own Publish button.
+			const button = byTestId(page, 'workflow-open-publish-modal-button');
+			await button.waitFor({ timeout: 15_000 });
+			const label = quote(await button.innerText());
+			if (label !== 'Publish') differ('**Publish**', `"${label}"`);
+			await button.click();
+			did(`clicked "${label}" at the top right`);
+			const confirm = byTestId(page, 'workflow-publish-button');
+			if (
+				await confirm.waitFor({ timeout: 10_000 }).then(
+					() => true,
+					() => false,
+				)
+			) {
+				const modal = page
+					.locator('.el-dialog:visible, [role="dialog"]:visible')
+					.filter({ has: confirm })
+					.first();
+				saw(`a dialog: "${quote(await modal.innerText().catch(() => ''), 500)}"`);
+				await page.screenshot({ path: path.join(outDir, 'step-08-dialog.png') });
+				const confirmLabel = quote(await confirm.innerText());
+				await confirm.click();
+				did(`clicked "${confirmLabel}" in the dialog`);
+			}
+			// The verdict: a toast, and the header's state.
+			let said = [];
+			for (let waited = 0; waited < 30_000 && said.length === 0; waited += 500) {
+				said = await toasts(page);
+				if (said.length === 0) await page.waitForTimeout(500);
+			}
+			for (const toast of said) saw(`toast: "${toast}"`);
+			await page.waitForTimeout(1000);
+			const header = await page
+				.locator('header, [data-test-id="main-header"]')
+				.first()
+				.innerText()
+				.catch(() => '');
+			saw(`the header now shows: "${quote(header, 400)}"`);
+			const rest = await login(editorUrl, OWNER.email, OWNER.password);
+			const response = await fetch(`${editorUrl}/rest/workflows/${workflowId}`, {
+				headers: { Cookie: rest },
+			});
+			const workflow = (await response.json()).data;
+			saw(
+				`n8n's REST API: the workflow is ${workflow.active ? 'active (published)' : 'NOT active'}`,
+			);
+			if (!workflow.active)
+				throw new Error(
+					`the workflow is not published; the editor said: ${said.join(' | ') || quote(header)}`,
+				);
+			if (said.some((text) => /error|problem|fail/i.test(text)))
+				throw new Error(`publishing reported: ${said.join(' | ')}`);
+			ctx.cookie = rest;
+		});
+
+		// 9. A hold in the sandbox; its email.
+		await step(
+			ctx,
+			9,
+			'A customs hold in the sandbox; its email in the MailDev inbox; Executions',
+			async ({ did, saw }) => {
+				const sandbox = sandboxClient(sandboxUrl, SANDBOX_API_KEY);
+				const hooks = await sandbox.api('GET', '/webhooks');
+				const registered = (hooks.body?.data ?? []).map(
+					(hook) => `${hook.attributes.url} (${(hook.attributes.events ?? []).join(', ')})`,
+				);
+				saw(`the sandbox's webhooks: ${registered.join('; ') || 'none'}`);
+				const tracked = await sandbox.api('POST', '/tracking_requests', {
+					data: {
+						type: 'tracking_request',
+						attributes: {
+							request_number: CONTAINER.number,
+							request_type: 'container',
+							scac: CONTAINER.scac,
+						},
+					},
+				});
+				if (tracked.status !== 201)
+					throw new Error(
+						`POST /v2/tracking_requests answered ${tracked.status}: ${JSON.stringify(tracked.body)}`,
+					);
+				did(
+					`tracked ${CONTAINER.number} (${CONTAINER.scac}): POST ${sandboxUrl}/tracking_requests`,
+				);
+				let container;
+				for (let waited = 0; !container; waited += 1000) {
+					if (waited > 60_000) throw new Error(`${CONTAINER.number} had no container after 60 s`);
+					await sleep(1000);
+					const { body } = await sandbox.api('GET', '/containers?page[size]=100');
+					container = (body?.data ?? []).find(
+						(item) => item.attributes.number === CONTAINER.number,
+					);
+				}
+				saw(
+					`the sandbox's container ${container.id}: ${CONTAINER.number}, ${container.attributes.current_status}`,
+				);
+				const played = await sandbox.control(
+					'POST',
+					`/containers/${container.id}/scenarios/customs_hold`,
+					{ gap_seconds: HOLD_GAP_SECONDS },
+				);
+				if (played.status !== 202)
+					throw new Error(
+						`the customs_hold scenario answered ${played.status}: ${JSON.stringify(played.body)}`,
+					);
+				did(
+					`played the customs hold: POST ${sandboxUrl.replace(/\/v2$/, '/_sandbox')}/containers/${container.id}/scenarios/customs_hold (${HOLD_GAP_SECONDS} s between its steps: pending, hold, cleared)`,
+				);
+				const deadline = Date.now() + EMAIL_TIMEOUT_MS;
+				let emails = [];
+				while (emails.length < 2 && Date.now() < deadline) {
+					await sleep(2000);
+					emails = await (await fetch(`${mail.webUrl}/api/email`)).json();
+					if (emails.length >= 1 && Date.now() > deadline - EMAIL_TIMEOUT_MS + 60_000) break;
+				}
+				if (emails.length === 0)
+					throw new Error(`no email in MailDev within ${EMAIL_TIMEOUT_MS / 1000} s`);
+				for (const email of emails) {
+					const lines = String(email.text ?? '')
+						.split('\n')
+						.filter((line) => line.trim())
+						.slice(0, 4);
+					saw(
+						`email to ${(email.to ?? []).map((to) => to.address).join(', ')} from ${(email.from ?? []).map((from) => from.address).join(', ')}: subject "${email.subject}"; first lines: "${quote(lines.join(' / '), 400)}"`,
+					);
+				}
+				if (!emails.every((email) => (email.to ?? []).some((to) => to.address === TO_EMAIL)))
+					throw new Error(`an email was not sent to ${TO_EMAIL}`);
+				await page.goto(`${mail.webUrl}/#/email/${encodeURIComponent(emails[0].id)}`);
+				await page
+					.locator('[data-testid="email-subject"]')
+					.first()
+					.waitFor({ timeout: 15_000 })
+					.catch(() => undefined);
+				await page.screenshot({ path: path.join(outDir, 'step-09-email.png') });
+				did('opened the first email in the MailDev inbox (step-09-email.png)');
+				const executions = await listExecutions(editorUrl, ctx.cookie, workflowId);
+				saw(
+					`Executions (REST): ${executions.length}, ${executions.map((execution) => execution.status).join(', ')}`,
+				);
+				await page.goto(`${editorUrl}/workflow/${workflowId}/executions`);
+				await byTestId(page, 'executions-sidebar')
+					.waitFor({ timeout: 30_000 })
+					.catch(() => undefined);
+				await page.waitForTimeout(1500);
+				await dismissPopups(page);
+				const listed = await page.locator('[data-test-id^="execution-details-"]').count();
+				did("opened the workflow's Executions tab");
+				saw(`the Executions tab lists ${listed} execution(s)`);
+			},
+		);
+
+		// 10. Stop everything.
+		await step(ctx, 10, 'Stop everything; ports freed', async ({ did, saw }) => {
+			ctx.page = null;
+			const busy = await cleanUp();
+			did(
+				`stopped chromium, n8n (SIGTERM), MailDev and the sandbox${keep ? '; kept the user folder (--keep)' : '; removed the user folder'}`,
+			);
+			saw(
+				`ports ${ports.join(', ')}: ${busy.length ? `still in use: ${busy.join(', ')}` : 'all free'}`,
+			);
+			if (busy.length) throw new Error(`ports still in use: ${busy.join(', ')}`);
+		});
+		green = true;
+	} catch (error) {
+		failure = error;
+	} finally {
+		const busy = await cleanUp().catch((error) => say(`clean-up failed: ${error.message}`));
+		if (busy?.length) say(`warning: ports still in use after the clean-up: ${busy.join(', ')}`);
+	}
+	const seconds = Math.round((Date.now() - started) / 1000);
+	const file = writeTranscript(outDir, { green, seconds });
+	if (failure) {
+		process.stderr.write(
+			`[walkthrough] ${failure instanceof StepFailure ? failure.message : failure.stack}\n`,
+		);
+		say(`transcript: ${file}`);
+		process.exit(1);
+	}
+	say(`all steps passed in ${seconds} s; transcript: ${file}`);
+	if (keep) say(`user folder kept: ${userFolder}`);
+}
+
+main().catch((error) => {
+	process.stderr.write(`[walkthrough] ${error.stack ?? error.message}\n`);
+	process.exit(1);
+});
