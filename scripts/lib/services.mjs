@@ -88,6 +88,24 @@ function waitForPort(port, what, child, timeoutMs = 60_000) {
 }
 
 /**
+ * Resolves once `ready()` says so (polled every 100 ms); rejects when `child` exits first or
+ * after `timeoutMs`, naming `what` it waited for.
+ */
+function waitUntil(ready, what, child, timeoutMs = 60_000) {
+	const started = Date.now();
+	return new Promise((resolve, reject) => {
+		const poll = () => {
+			if (child.exitCode !== null) return reject(new Error(`exited with ${child.exitCode}`));
+			if (ready()) return resolve();
+			if (Date.now() - started > timeoutMs)
+				return reject(new Error(`no ${what} within ${timeoutMs} ms`));
+			setTimeout(poll, 100);
+		};
+		poll();
+	});
+}
+
+/**
  * A throwaway Postgres cluster: trust authentication on 127.0.0.1, one database `n8n`, data
  * in a temporary folder removed by `stop()`.
  */
@@ -149,6 +167,13 @@ export async function startPostgres() {
 	child.stderr.on('data', read);
 	try {
 		await waitForPort(port, 'postgres', child);
+		// Postgres listens before it accepts connections ("the database system is starting up"
+		// answers a connection meanwhile): its log says when it does.
+		await waitUntil(
+			() => log.includes('database system is ready to accept connections'),
+			'"ready to accept connections" in the Postgres log',
+			child,
+		);
 		await psql('postgres', 'CREATE DATABASE n8n');
 	} catch (error) {
 		await processStopper(child)();
