@@ -83,6 +83,11 @@ export interface SandboxOptions {
 	 * tables (sandbox/drift.ts); switchable at run time through `POST /_sandbox/drift`.
 	 */
 	drift: boolean;
+	/**
+	 * Writes links (`links.next`, `links.self`…) as paths without scheme and host, as a proxy in
+	 * front of the service may: the interface promises absolute ones (docs/service.md).
+	 */
+	relativeLinks: boolean;
 }
 
 export const DEFAULT_OPTIONS: SandboxOptions = {
@@ -104,6 +109,7 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
 	logWhileInactive: false,
 	verbose: false,
 	drift: false,
+	relativeLinks: false,
 };
 
 export interface Sandbox {
@@ -352,7 +358,7 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 			params: found.params,
 			query: url.searchParams,
 			body,
-			baseUrl,
+			baseUrl: options.relativeLinks ? new URL(baseUrl).pathname : baseUrl,
 		});
 		// Error answers are never drifted: they are thrown as ApiError and do not pass here.
 		if (drift.enabled && answer.status >= 200 && answer.status < 300 && answer.body !== undefined)

@@ -59,6 +59,27 @@ describe('the cut check reads the log', () => {
 		}
 	}
 
+	/** `count` Maersk boxes tracked, numbered from `first` in steps of 3. */
+	async function trackBoxes(count: number, first: number) {
+		return await trackManyContainers(
+			handle,
+			Array.from({ length: count }, (_, index) =>
+				withCheckDigit(`MSKU${String(first + index * 3)}`),
+			),
+			'MAEU',
+		);
+	}
+
+	/** Every notification the service logged: its id and when it was created. */
+	function loggedNotifications() {
+		return (
+			handle.sandbox.world.store.list('webhook_notification') as unknown as Array<{
+				id: string;
+				attributes: { created_at: string };
+			}>
+		).map(({ id, attributes }) => ({ id, createdAt: Date.parse(attributes.created_at) }));
+	}
+
 	/** A trigger's webhook, turned off at the service: what changes is logged, not delivered. */
 	async function loggingWebhook() {
 		const harness = new TriggerHarness(
@@ -88,23 +109,10 @@ describe('the cut check reads the log', () => {
 				expect((await handle.control.patch('/webhook_settings', { log_order: order })).status).toBe(
 					200,
 				);
-				const boxes = await trackManyContainers(
-					handle,
-					Array.from({ length: 100 }, (_, index) =>
-						withCheckDigit(`MSKU${String(740_000 + index * 3)}`),
-					),
-					'MAEU',
-				);
+				const boxes = await trackBoxes(100, 740_000);
 				await change(boxes, 10, 1);
 				// Thirty delivered together, among the oldest: ten pages back in a log of 1,000.
-				const log = (
-					handle.sandbox.world.store.list('webhook_notification') as unknown as Array<{
-						id: string;
-						attributes: { created_at: string };
-					}>
-				)
-					.map(({ id, attributes }) => ({ id, createdAt: Date.parse(attributes.created_at) }))
-					.sort((a, b) => b.createdAt - a.createdAt);
+				const log = loggedNotifications().sort((a, b) => b.createdAt - a.createdAt);
 				expect(log.length).toBeGreaterThanOrEqual(1_000);
 				const wanted = log.slice(log.length - 60, log.length - 30);
 				const { context } = harness.triggerContext();
@@ -119,16 +127,40 @@ describe('the cut check reads the log', () => {
 	);
 
 	it(
+		'links written as paths, as a proxy in front of the service may write them, are followed as well',
+		async () => {
+			await handle.stop();
+			handle = await startTestSandbox({
+				timeScale: TIME_SCALE,
+				trackingDelaySeconds: 0,
+				relativeLinks: true,
+			});
+			const { harness, webhookId } = await loggingWebhook();
+			const boxes = await trackBoxes(30, 750_000);
+			await change(boxes, 10, 1);
+			const answer = await handle.api.get('/webhook_notifications?page[size]=100');
+			expect(String(answer.data.links.last)).toMatch(/^\/v2\/webhook_notifications\?/);
+			const log = loggedNotifications();
+			expect(log.length).toBeGreaterThanOrEqual(300);
+			const { context } = harness.triggerContext();
+			// Among the oldest: pages away from the first.
+			const wanted = [...log].sort((a, b) => a.createdAt - b.createdAt).slice(0, 10);
+			const found = await findInLog(context, wanted, wanted.length);
+			expect([...found.keys()].sort()).toEqual(wanted.map(({ id }) => id).sort());
+			// The minute read walks every page of the burst through the links.
+			const reads = await countRequests(handle, 'GET', '/webhook_notifications');
+			await checkCutRuns(context, [webhookId], 0, OPTIONS);
+			expect(await reads()).toBe(Math.ceil(log.length / 100));
+			forgetCutCheck(triggerScope(context));
+		},
+		READS_TEST,
+	);
+
+	it(
 		'after a burst, back to the last page it read before, not through the burst again',
 		async () => {
 			const { harness, webhookId } = await loggingWebhook();
-			const boxes = await trackManyContainers(
-				handle,
-				Array.from({ length: 50 }, (_, index) =>
-					withCheckDigit(`MSKU${String(730_000 + index * 3)}`),
-				),
-				'MAEU',
-			);
+			const boxes = await trackBoxes(50, 730_000);
 			// A burst of 350 notifications within seconds: four pages of the log.
 			await change(boxes.slice(0, 35), 10, 1);
 			const { context, emitted } = harness.triggerContext();

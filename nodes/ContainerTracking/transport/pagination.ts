@@ -5,6 +5,7 @@ import { listDocumentCore, type links } from '../schemas/jsonApi';
 import type { DocumentWarnings } from '../schemas/warnings';
 import { indexIncluded, type IncludedIndex } from '../records/jsonApi';
 import {
+	absoluteLink,
 	containerTrackingRequest,
 	readAnswer,
 	requireCore,
@@ -20,7 +21,7 @@ export interface PageWalk {
 
 /**
  * A page with the service's links to the next page (absent on the last), the previous and the
- * last, where it gives them.
+ * last, where it gives them, made absolute.
  */
 export type ListPage = PageWalk & {
 	[name in 'next' | 'prev' | 'last']?: NonNullable<z.infer<typeof links>[name]>;
@@ -56,7 +57,9 @@ export async function fetchPage(
 	requireCore(this, listDocumentCore, response.body, what, itemIndex);
 	const links = (response.body.links ?? {}) as IDataObject;
 	const link = (name: string) =>
-		typeof links[name] === 'string' && links[name] ? (links[name] as string) : undefined;
+		typeof links[name] === 'string' && links[name]
+			? absoluteLink(links[name] as string, response.url ?? pageUrl ?? '')
+			: undefined;
 	return {
 		records: response.body.data as IDataObject[],
 		included: Array.isArray(response.body.included)

@@ -83,6 +83,21 @@ export interface ServiceResponse {
 	 * them.
 	 */
 	repeatedAfter: string[];
+	/** The address called, against which relative links in the answer resolve. */
+	url?: string;
+}
+
+/**
+ * A link as the service gives it, made absolute: the service's links are absolute, and a
+ * relative one (a proxy in front of it, a service that changed) resolves against the address
+ * that answered. A link that cannot be read stays as it is, for the call to report.
+ */
+export function absoluteLink(link: string, against: string): string {
+	try {
+		return new URL(link, against).toString();
+	} catch {
+		return link;
+	}
 }
 
 interface FullResponse {
@@ -300,7 +315,10 @@ export async function containerTrackingRequest(
 	const problem = url === undefined ? baseUrlProblem(base) : undefined;
 	if (problem) throw new NodeOperationError(this.getNode(), problem, { itemIndex });
 	const gate = rateGate(String(credentials.apiKey ?? ''), bucketOf(method, path));
-	const options = requestOptions(method, url ?? `${base}${path}`);
+	const options = requestOptions(
+		method,
+		url === undefined ? `${base}${path}` : absoluteLink(url, `${base}${path}`),
+	);
 	if (body !== undefined) {
 		options.body = JSON.stringify(body);
 		options.headers = { ...options.headers, 'Content-Type': 'application/json' };
@@ -355,7 +373,7 @@ export async function containerTrackingRequest(
 			await sleep(Math.min(jitteredBackoff(faults - 1), deadline() - Date.now()));
 		if (policy === 'yes') return true;
 		const found = await policy();
-		return found ? { ...found, repeatedAfter: [...repeatedAfter] } : true;
+		return found ? { ...found, repeatedAfter: [...repeatedAfter], url: options.url } : true;
 	};
 
 	for (let attempt = 1; ; attempt++) {
@@ -433,7 +451,7 @@ export async function containerTrackingRequest(
 					description: text.slice(0, 200),
 				});
 			}
-			return { status, body: json, repeatedAfter };
+			return { status, body: json, repeatedAfter, url: options.url };
 		}
 		throw serviceError(this, { status, body: json, text }, method, path, itemIndex);
 	}

@@ -167,6 +167,16 @@ const entriesOf = (page: ListPage) => {
 		.filter((entry): entry is LoggedNotification => entry !== undefined);
 };
 
+/** A page of the notification log with the records each notification refers to: the first, or one a link names. */
+async function readLogPage(context: ContainerTrackingContext, pageUrl?: string): Promise<ListPage> {
+	return await fetchPage.call(context, '/webhook_notifications', {
+		qs: { include: 'reference_object' },
+		pageSize: MAX_PAGE_SIZE,
+		pageUrl,
+		what: 'reading the notification log',
+	});
+}
+
 /**
  * The notifications created since `since(newest)` (`newest`: the newest the log holds), from
  * the log's newest end back; at most MAX_LOG_PAGES pages. With `readBefore` (what an earlier
@@ -180,13 +190,7 @@ export async function readLog(
 	since: (newest: number) => number,
 	{ readBefore }: { readBefore?: { has: (id: string) => boolean; newest: number } } = {},
 ): Promise<LoggedNotification[]> {
-	const read = async (pageUrl?: string) =>
-		await fetchPage.call(context, '/webhook_notifications', {
-			qs: { include: 'reference_object' },
-			pageSize: MAX_PAGE_SIZE,
-			pageUrl,
-			what: 'reading the notification log',
-		});
+	const read = async (pageUrl?: string) => await readLogPage(context, pageUrl);
 	const first = await read();
 	const walked = new Map<string, LoggedNotification>();
 	let newest = Number.NEGATIVE_INFINITY;
@@ -231,6 +235,16 @@ export async function readLog(
 	return [...walked.values()].filter((entry) => entry.createdAt >= from);
 }
 
+/** The page number a link of the log addresses; undefined when it addresses none. */
+function pageNumberOf(link: string): number | undefined {
+	try {
+		const number = Number(new URL(link).searchParams.get('page[number]') ?? Number.NaN);
+		return Number.isInteger(number) ? number : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 /** Page `number` of the log, as the log's own link to its last page addresses pages. */
 function pageLink(last: string, number: number): string | undefined {
 	try {
@@ -263,25 +277,18 @@ export async function findInLog(
 		pages.set(number, entries);
 		for (const entry of entries) if (ids.has(entry.id)) found.set(entry.id, entry);
 	};
-	const first = await fetchPage.call(context, '/webhook_notifications', {
-		qs: { include: 'reference_object' },
-		pageSize: MAX_PAGE_SIZE,
-		what: 'reading the notification log',
-	});
+	const first = await readLogPage(context);
 	take(1, entriesOf(first));
 	const order = orderOf(pages.get(1)!);
-	const lastNumber = first.last ? Number(new URL(first.last).searchParams.get('page[number]')) : 1;
-	if (order === 'unknown' || !first.last || !Number.isInteger(lastNumber) || lastNumber < 2)
+	const lastNumber = first.last === undefined ? undefined : pageNumberOf(first.last);
+	if (order === 'unknown' || !first.last || lastNumber === undefined || lastNumber < 2)
 		return found;
 	const read = async (number: number): Promise<LoggedNotification[] | undefined> => {
 		if (pages.has(number)) return pages.get(number);
 		if (number < 1 || number > lastNumber) return undefined;
 		const url = pageLink(first.last!, number);
 		if (!url || pages.size >= maxReads) return undefined;
-		const page = await fetchPage.call(context, '/webhook_notifications', {
-			pageUrl: url,
-			what: 'reading the notification log',
-		});
+		const page = await readLogPage(context, url);
 		take(number, entriesOf(page));
 		return pages.get(number);
 	};
