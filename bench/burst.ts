@@ -1357,6 +1357,19 @@ async function killFigures(rig: Rig, fault: Fault, changes: Set<string>) {
 		const cutAlerts = alerts ? (await loggedAlerts()).count(example, cut, changes) : 0;
 		const rerun = new Set<string>();
 		const rerunExecutions: string[] = [];
+		// Seconds after the signal: whether cut runs came back late, or the queue's backlog did.
+		const afterSignal = (value: unknown) => {
+			const at = time(value);
+			return at === null ? null : seconds(at - signalled);
+		};
+		const timesOf = (run: Json) => ({
+			id: String(run.id),
+			mode: String(run.mode),
+			created_s: afterSignal(run.createdAt),
+			started_s: afterSignal(run.startedAt),
+			stopped_s: afterSignal(run.stoppedAt),
+		});
+		const rerunTimes: Array<ReturnType<typeof timesOf>> = [];
 		let rerunItems = 0;
 		let rerunAlerts = 0;
 		// Run after the start at all: marked rerun (its run was cut), or as a first run (never
@@ -1369,6 +1382,7 @@ async function killFigures(rig: Rig, fault: Fault, changes: Set<string>) {
 			const items = ran.filter((item) => item?.rerun === true);
 			if (items.length === 0) continue;
 			rerunExecutions.push(String(run.id));
+			rerunTimes.push(timesOf(run));
 			rerunItems += items.length;
 			rerunAlerts += alertCount(items) ?? 0;
 			for (const item of items) for (const id of notificationIdsOf(item)) rerun.add(id);
@@ -1399,6 +1413,12 @@ async function killFigures(rig: Rig, fault: Fault, changes: Set<string>) {
 				notifications: rerun.size,
 				alerts: alerts ? rerunAlerts : null,
 			},
+			rerun_times_after_signal: rerunTimes.slice(0, 20),
+			last_stopped_after_signal: (() => {
+				const ended = all.filter((run) => time(run.stoppedAt) !== null);
+				const last = ended.sort((a, b) => time(b.stoppedAt)! - time(a.stoppedAt)!)[0];
+				return last ? timesOf(last) : null;
+			})(),
 			cut_not_rerun: { count: cutNotRerun.length, ids: cutNotRerun.slice(0, 20) },
 			rerun_not_cut: [...rerun].filter((id) => !cut.has(id)).length,
 		};
