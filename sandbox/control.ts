@@ -61,6 +61,34 @@ function field<T>(body: unknown, name: string): T | undefined {
 	return (body as Record<string, unknown> | null | undefined)?.[name] as T | undefined;
 }
 
+/**
+ * A `PATCH /_sandbox/shipments/:id` body: any of `customer_name` (text or null), `ref_numbers` and
+ * `tags` (lists of text), as a user sets them at the service.
+ */
+function shipmentOwner(body: unknown): {
+	customer_name?: string | null;
+	ref_numbers?: string[];
+	tags?: string[];
+} {
+	const owner: { customer_name?: string | null; ref_numbers?: string[]; tags?: string[] } = {};
+	const customer = field<unknown>(body, 'customer_name');
+	if (customer !== undefined) {
+		if (customer !== null && typeof customer !== 'string')
+			throw unprocessable('customer_name must be text or null', '/customer_name', 'invalid');
+		owner.customer_name = customer;
+	}
+	for (const name of ['ref_numbers', 'tags'] as const) {
+		const list = field<unknown>(body, name);
+		if (list === undefined) continue;
+		if (!Array.isArray(list) || list.some((entry) => typeof entry !== 'string'))
+			throw unprocessable(`${name} must be a list of text`, `/${name}`, 'invalid');
+		owner[name] = list as string[];
+	}
+	if (Object.keys(owner).length === 0)
+		throw unprocessable('give customer_name, ref_numbers or tags', '', 'invalid');
+	return owner;
+}
+
 function oneOf(value: unknown, allowed: readonly string[], name: string): string {
 	if (typeof value !== 'string' || !allowed.includes(value)) {
 		throw badRequest(
@@ -509,6 +537,14 @@ export function controlRoutes(
 					body: world.leaveTerminalUnchecked(request.params.id, days),
 				};
 			},
+		},
+		{
+			method: 'PATCH',
+			pattern: '/shipments/:id',
+			handle: (request) => ({
+				status: 200,
+				body: { data: world.setShipmentOwner(request.params.id, shipmentOwner(request.body)) },
+			}),
 		},
 		{
 			method: 'POST',

@@ -56,11 +56,34 @@ const SCENARIOS_FOR: Record<Intent, ScenarioName[]> = {
 
 /** What the demo tracks when it starts: a container, bills of lading of two lines, the test SCAC. */
 export const DEMO_TRACKED = [
-	{ number: 'TEST-TR-SUCCEEDED', scac: 'TEST', type: 'container' },
-	{ number: 'MSKU4807969', scac: 'MAEU', type: 'container' },
-	{ number: 'MEDUFR030802', scac: 'MSCU', type: 'bill_of_lading' },
-	{ number: 'HLCU1234567890', scac: 'HLCU', type: 'bill_of_lading' },
+	{ number: 'TEST-TR-SUCCEEDED', scac: 'TEST', type: 'container', refs: [], tags: [] },
+	{ number: 'MSKU4807969', scac: 'MAEU', type: 'container', refs: ['PO 4411'], tags: ['reefer'] },
+	{
+		number: 'MEDUFR030802',
+		scac: 'MSCU',
+		type: 'bill_of_lading',
+		refs: ['PO-4412', 'SO 19-22'],
+		tags: ['priority'],
+	},
+	{
+		number: 'HLCU1234567890',
+		scac: 'HLCU',
+		type: 'bill_of_lading',
+		refs: ['JOB-0077'],
+		tags: ['reefer'],
+	},
 ] as const;
+
+/**
+ * The references and tags of the demo's fresh containers, in turn: as a forwarder's are, some
+ * with none, a tag on boxes of several customers, references typed with spaces and dashes.
+ */
+const FRESH_OWNERS: ReadonlyArray<{ refs: string[]; tags: string[] }> = [
+	{ refs: ['PO 5120'], tags: [] },
+	{ refs: [], tags: ['reefer'] },
+	{ refs: ['JOB-0081', 'PO-5121'], tags: ['priority'] },
+	{ refs: [], tags: [] },
+];
 
 /** Intents that end a box's readiness for a while (or for good). */
 const BLOCKING: Intent[] = ['hold', 'exam', 'pickup'];
@@ -110,8 +133,8 @@ export class DemoDirector {
 				request_number: entry.number,
 				request_type: entry.type,
 				scac: entry.scac,
-				ref_numbers: [],
-				shipment_tags: ['demo'],
+				ref_numbers: [...entry.refs],
+				shipment_tags: ['demo', ...entry.tags],
 			}),
 		);
 	}
@@ -226,12 +249,13 @@ export class DemoDirector {
 				`${line.prefix}${String((271828 + serial * 7919) % 1_000_000).padStart(6, '0')}`,
 			);
 		} while (used.has(number));
+		const owner = FRESH_OWNERS[this.fresh % FRESH_OWNERS.length];
 		const request = this.world.createTrackingRequest({
 			request_number: number,
 			request_type: 'container',
 			scac: line.scac,
-			ref_numbers: [],
-			shipment_tags: ['demo'],
+			ref_numbers: [...owner.refs],
+			shipment_tags: ['demo', ...owner.tags],
 		});
 		this.pendingRequest = request.id;
 		return {

@@ -4,6 +4,7 @@
  */
 import { withCheckDigit } from './containerNumbers';
 import type { ContainerPlan } from './plan';
+import { customerFor } from './customers';
 import { deterministicUuid, SeededRandom } from './random';
 import {
 	DISCHARGE_PORTS,
@@ -225,7 +226,7 @@ export function generateShipment(request: ShipmentRequest): GeneratedShipment {
 			shipping_line_scac: request.scac,
 			shipping_line_name: line?.name ?? request.scac,
 			shipping_line_short_name: line?.name ?? request.scac,
-			customer_name: null,
+			customer_name: customerFor(request.scac, request.number),
 			pod_vessel_name: vessel.attributes.name,
 			pod_vessel_imo: vessel.attributes.imo,
 			pod_voyage_number: voyageNumber,

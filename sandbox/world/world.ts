@@ -441,6 +441,20 @@ export class World {
 		return { terminal_checked_at };
 	}
 
+	/**
+	 * What a user sets on a shipment at the service: its customer, reference numbers and tags (each
+	 * left as it is when not given). Nothing is notified: the service sends no event for these.
+	 */
+	setShipmentOwner(
+		id: string,
+		owner: { customer_name?: string | null; ref_numbers?: string[]; tags?: string[] },
+	): Resource {
+		const shipment = this.store.get('shipment', id);
+		if (!shipment) throw notFound();
+		shipment.attributes = { ...shipment.attributes, ...owner };
+		return shipment;
+	}
+
 	requireContainer(id: string): Resource {
 		const container = this.store.get('container', id);
 		if (!container) throw notFound();

@@ -174,12 +174,18 @@ describe('Container Tracking node: tracking requests, shipments and webhooks rea
 			});
 			expect(error).toBeUndefined();
 			const stored = handle.served('shipment', tracked.shipmentId).attributes;
+			const texts = (list: unknown) =>
+				(Array.isArray(list) ? list : []).filter((entry) => typeof entry === 'string');
 			const terminalId = handle.served('shipment', tracked.shipmentId).relationships!.pod_terminal
 				.data as { id: string };
 			const terminal = handle.served('terminal', terminalId.id).attributes;
 			expect(items[0].json).toEqual({
 				id: tracked.shipmentId,
 				bill_of_lading_number: stored.bill_of_lading_number,
+				customer_name: stored.customer_name ?? null,
+				// Drift sends null entries in these lists: the item drops them.
+				shipment_ref_numbers: texts(stored.ref_numbers),
+				shipment_tags: texts(stored.tags),
 				shipping_line_scac: 'MAEU',
 				shipping_line_name: stored.shipping_line_name,
 				container_numbers: [INLAND_BOX],

@@ -3,12 +3,17 @@
 // tests of both.
 
 /**
- * Number and status, pickup readiness and its reason, whether the data is fresh, the last free day (date, days left, whose
+ * Number and status, whose box it is (customer, bill of lading, references, tags), pickup readiness and its reason, whether the data is fresh, the last free day (date, days left, whose
  * day and zone, then the timestamp as sent and its source): in this order in both shapes.
  */
 const STATUS_READINESS_AND_LAST_FREE_DAY = [
 	'number',
 	'current_status',
+	'customer_name',
+	'bill_of_lading_number',
+	'shipment_ref_numbers',
+	'shipment_tags',
+	'container_ref_numbers',
 	'ready_for_pickup',
 	'pickup_status',
 	'pickup_status_reason',

@@ -141,7 +141,7 @@ describe('containerItem: worked-out fields first', () => {
 		delete (record.attributes as IDataObject).number;
 		const item = containerItem(record, BOTH_INCLUDED, NOW);
 		expect(item).not.toHaveProperty('number');
-		expect(Object.keys(item).slice(0, 2)).toEqual(['current_status', 'ready_for_pickup']);
+		expect(Object.keys(item).slice(0, 2)).toEqual(['current_status', 'customer_name']);
 	});
 });
 
@@ -254,6 +254,11 @@ describe('simplifyContainer', () => {
 			id: 'ctr-1',
 			number: 'MSCU1000022',
 			current_status: 'grounded',
+			customer_name: null,
+			bill_of_lading_number: 'MEDUFR030802',
+			shipment_ref_numbers: [],
+			shipment_tags: [],
+			container_ref_numbers: [],
 			ready_for_pickup: false,
 			pickup_status: 'on_hold',
 			pickup_status_reason: expect.stringContaining('customs'),

@@ -215,3 +215,16 @@ export function askedOnce<Key, Value>(
 	}
 	return pending;
 }
+
+/** A list given as a list, or as comma-separated text (how an expression or a typed field gives it). */
+export function commaList(value: unknown): string[] {
+	if (Array.isArray(value))
+		return value
+			.map(String)
+			.map((entry) => entry.trim())
+			.filter(Boolean);
+	return String(value ?? '')
+		.split(',')
+		.map((entry) => entry.trim())
+		.filter(Boolean);
+}

@@ -64,6 +64,8 @@ function orNull(value: unknown): IDataObject[string] {
  * | Member                                      | From                                            |
  * |---------------------------------------------|-------------------------------------------------|
  * | number, current_status                      | the container                                   |
+ * | customer_name … container_ref_numbers       | whose box it is (logic/ownership.ts): null      |
+ * |                                             | where the shipment was not included             |
  * | ready_for_pickup … pickup_status_reason     | worked out (logic/readiness.ts)                 |
  * | last_free_day_date … last_free_day_source   | worked out (logic/lastFreeDay.ts); the facility |
  * |                                             | from the included terminal or shipment          |
@@ -75,7 +77,8 @@ function orNull(value: unknown): IDataObject[string] {
  * | pod_ata_at                                  | the container's pod_arrived_at, else the        |
  * |                                             | included shipment's pod_ata_at                  |
  * | pod_discharged_at                           | the container                                   |
- * | bill_of_lading, shipping_line(_scac)        | included shipment's bill_of_lading_number,      |
+ * | bill_of_lading, shipping_line(_scac)        | included shipment's bill_of_lading_number (kept |
+ * |                                             | for workflows that read it by that name),       |
  * |                                             | shipping_line_name (or short name), _scac       |
  * | id, shipment_id                             | the container's id; the relationship, for       |
  * |                                             | Shipment → Get                                  |
@@ -89,6 +92,11 @@ export function simplifyContainer(item: IDataObject): IDataObject {
 	const simplified: IDataObject = {
 		number: orNull(item.number),
 		current_status: orNull(item.current_status),
+		customer_name: orNull(item.customer_name),
+		bill_of_lading_number: orNull(item.bill_of_lading_number),
+		shipment_ref_numbers: orNull(item.shipment_ref_numbers),
+		shipment_tags: orNull(item.shipment_tags),
+		container_ref_numbers: orNull(item.container_ref_numbers),
 		ready_for_pickup: orNull(item.ready_for_pickup),
 		pickup_status: orNull(item.pickup_status),
 		pickup_status_reason: orNull(item.pickup_status_reason),

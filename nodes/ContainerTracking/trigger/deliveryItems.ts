@@ -4,6 +4,7 @@ import { containerItem } from '../actions/container/summary';
 import { splitChangeset } from '../logic/changeset';
 import { withEventLabel } from '../logic/eventNames';
 import { holdMeaning } from '../logic/holdNames';
+import { ownership } from '../logic/ownership';
 import { pickupReadiness } from '../logic/readiness';
 import { isRecord, membersOf } from '../schemas/values';
 import { recordLabel, type DataWarning } from '../schemas/warnings';
@@ -121,7 +122,34 @@ function text(record: JsonApiResource | undefined, name: string): string | null 
 	return typeof value === 'string' ? value : null;
 }
 
-/** Fields every item of a delivery shares: what happened, to which container, where. */
+/**
+ * Whose box a delivery is about (logic/ownership.ts), from the shipment it includes; a tracking
+ * request's delivery without its shipment gives the references and tags the request set for it.
+ */
+function ownerOf(
+	reference: JsonApiResource | undefined,
+	container: JsonApiResource | undefined,
+	shipment: JsonApiResource | undefined,
+): IDataObject {
+	const owner = ownership(
+		shipment ? attributesOf(shipment) : undefined,
+		container ? attributesOf(container) : undefined,
+	);
+	if (!shipment && reference?.type === 'tracking_request') {
+		const request = ownership(
+			{
+				ref_numbers: attributesOf(reference).ref_numbers,
+				tags: attributesOf(reference).shipment_tags,
+			},
+			undefined,
+		);
+		owner.shipment_ref_numbers = request.shipment_ref_numbers;
+		owner.shipment_tags = request.shipment_tags;
+	}
+	return { ...owner };
+}
+
+/** Fields every item of a delivery shares: what happened, to which container, whose, where. */
 function commonFields(notification: Delivery, included: IncludedIndex): IDataObject {
 	const reference = referenceOf(notification, included);
 	const { container, shipment, terminal } = subjects(reference, included);
@@ -131,7 +159,7 @@ function commonFields(notification: Delivery, included: IncludedIndex): IDataObj
 		container_id: container?.id ?? null,
 		container_number: text(container, 'number'),
 		shipment_id: shipment?.id ?? null,
-		bill_of_lading_number: text(shipment, 'bill_of_lading_number'),
+		...ownerOf(reference, container, shipment),
 		terminal_id: terminal?.id ?? null,
 		terminal_name: text(terminal, 'name'),
 	});

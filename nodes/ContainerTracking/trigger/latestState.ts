@@ -1,7 +1,8 @@
-import { omit } from 'lodash';
+import { omit, pick } from 'lodash';
 import type { IDataObject, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
 
 import { simplifyContainer } from '../actions/simplify';
+import { OWNERSHIP_FIELDS } from '../logic/ownership';
 
 /**
  * Output → Latest State per Container: the items of one execution folded into one per
@@ -45,7 +46,11 @@ function folded(group: INodeExecutionData[]): INodeExecutionData {
 					container_as_of: state.container_as_of,
 					container_state_complete: state.container_state_complete ?? true,
 				}
-			: { id: newest.container_id, number: newest.container_number ?? null }),
+			: {
+					id: newest.container_id,
+					number: newest.container_number ?? null,
+					...pick(newest, OWNERSHIP_FIELDS),
+				}),
 		container_id: newest.container_id,
 		container_number: (state?.number as string | undefined) ?? newest.container_number ?? null,
 		notification_ids: unique(jsons.map((item) => item.notification_id)) as string[],

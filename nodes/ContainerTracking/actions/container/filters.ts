@@ -2,6 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { CONTAINER_STATUSES } from '../../schemas';
 import { isRecord } from '../../schemas/values';
+import { ownershipFilter } from '../../logic/ownership';
 import { showFor, valueOptions } from '../common';
 
 /**
@@ -21,6 +22,10 @@ import { showFor, valueOptions } from '../common';
  * | Terminal             | port terminal or pickup facility: name or nickname contains the text, |
  * |                      | or a code (FIRMS, SMDG, BIC) or id equals it; or the last free day's  |
  * |                      | facility name contains it. Case and surrounding spaces are ignored.   |
+ * | Customer             | `customer_name` contains the text, ignoring case                      |
+ * | Reference Number     | a shipment or container reference contains it, ignoring case, spaces  |
+ * |                      | and dashes (logic/ownership.ts)                                       |
+ * | Tags                 | the shipment has at least one of them, ignoring case                  |
  *
  * Every filter set must hold. A Last Free Day filter never keeps a container without a readable
  * last free day, except Not Known.
@@ -39,6 +44,9 @@ export interface ContainerFilters {
 	excludedCurrentStatuses?: string[];
 	terminal?: string;
 	data?: 'fresh' | 'stale';
+	customer?: string;
+	reference?: string;
+	tags?: string[];
 }
 
 /** The pseudo pickup status "any status but ready". */
@@ -66,7 +74,44 @@ const STATUS_NAMES = {
 /** The records the Terminal filter reads, added to the request when it is set. */
 export const TERMINAL_INCLUDES = ['pod_terminal', 'pickup_facility'];
 
+/**
+ * The filters on whose box it is (logic/ownership.ts), for `what` ('containers', 'shipments'):
+ * the service filters neither list by them, so the node reads the pages and keeps the matches.
+ */
+export function ownershipFilterFields(
+	what: 'containers' | 'shipments',
+): Record<'customer' | 'reference' | 'tags', INodeProperties> {
+	const whose = what === 'containers' ? 'whose shipment’s' : 'whose';
+	return {
+		customer: {
+			displayName: 'Customer',
+			name: 'customer',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. Acme Imports',
+			description: `Only ${what} ${whose} customer name contains this, ignoring case. The service does not filter by customer: the node reads the pages and keeps the matches.`,
+		},
+		reference: {
+			displayName: 'Reference Number',
+			name: 'reference',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. PO-4411',
+			description: `Only ${what} with a reference number ${what === 'containers' ? '(the shipment’s or the container’s own) ' : ''}containing this; case, spaces and dashes do not count. Done by the node. To find one by reference in a single call, use Search → Find by Number.`,
+		},
+		tags: {
+			displayName: 'Tags',
+			name: 'tags',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. reefer, priority',
+			description: `Only ${what} ${what === 'containers' ? 'whose shipment has' : 'with'} at least one of these tags (comma-separated), ignoring case. Done by the node.`,
+		},
+	};
+}
+
 export function filtersField(): INodeProperties {
+	const owner = ownershipFilterFields('containers');
 	const statusOptions = valueOptions(CONTAINER_STATUSES, STATUS_NAMES);
 	return {
 		displayName: 'Filters',
@@ -95,6 +140,7 @@ export function filtersField(): INodeProperties {
 				description:
 					'Leave out containers whose current status is one of these, e.g. Picked Up, Delivered and Empty Returned for the boxes still to collect. A status no list names is kept.',
 			},
+			owner.customer,
 			{
 				displayName: 'Data',
 				name: 'data',
@@ -173,6 +219,8 @@ export function filtersField(): INodeProperties {
 				description:
 					'Only containers whose worked-out pickup status is one of these. On Hold is a box at its terminal blocked by a hold.',
 			},
+			owner.reference,
+			owner.tags,
 			{
 				displayName: 'Terminal',
 				name: 'terminal',
@@ -244,6 +292,7 @@ export function containerFilter(filters: ContainerFilters): (item: IDataObject) 
 	const statuses = new Set(filters.currentStatuses ?? []);
 	const excluded = new Set(filters.excludedCurrentStatuses ?? []);
 	const terminal = text(filters.terminal);
+	const owned = ownershipFilter(filters);
 	const ahead = filters.lastFreeDayDays ?? DEFAULT_LAST_FREE_DAY_DAYS;
 	const window: LastFreeDayWindow | undefined =
 		filters.lastFreeDay ?? (filters.lastFreeDayDays !== undefined ? 'within' : undefined);
@@ -265,7 +314,7 @@ export function containerFilter(filters: ContainerFilters): (item: IDataObject) 
 		if (excluded.has(status)) return false;
 		if (terminal && !atTerminal(item, terminal)) return false;
 		if (filters.data && (item.data_fresh !== false) !== (filters.data === 'fresh')) return false;
-		return true;
+		return owned(item);
 	};
 }
 

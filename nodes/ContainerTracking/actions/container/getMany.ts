@@ -42,7 +42,8 @@ export const description: INodeProperties[] = [
 			type: 'multiOptions',
 			options: CONTAINER_INCLUDES.filter((include) => include.value !== 'transport_events'),
 			default: [],
-			description: 'Related records to fetch with the containers and put on each item',
+			description:
+				'Related records to fetch with the containers and put on each item. The shipment is always included: it names the customer, references and tags.',
 		},
 		sortOption,
 	]),
@@ -78,6 +79,7 @@ function filtersOf(context: IExecuteFunctions, itemIndex: number): ContainerFilt
 		['pickupStatuses', 'Pickup Status'],
 		['currentStatuses', 'Current Status Is'],
 		['excludedCurrentStatuses', 'Current Status Is Not'],
+		['tags', 'Tags'],
 	] as const) {
 		const value = filters[name];
 		// An expression may give one value or a comma-separated list rather than a list.
@@ -103,6 +105,8 @@ export async function execute(
 	const filters = filtersOf(this, itemIndex);
 	const include = [
 		...new Set([
+			// The shipment says whose box it is (customer, references, tags): one include per page.
+			'shipment',
 			...(options.include ?? []),
 			...(filters.terminal?.trim() ? TERMINAL_INCLUDES : []),
 		]),

@@ -9,6 +9,7 @@ import {
 	lastFreeDayDate,
 	type LastFreeDayPlace,
 } from '../../logic/lastFreeDay';
+import { ownership } from '../../logic/ownership';
 import { pickupReadiness } from '../../logic/readiness';
 import { membersOf } from '../../schemas';
 import {
@@ -54,7 +55,8 @@ function isIdentifier(name: string): boolean {
 }
 
 /**
- * A container as users want it, in the order people read it: its number and status, whether it
+ * A container as users want it, in the order people read it: its number and status, whose it is
+ * (customer, bill of lading, references, tags), whether it
  * is ready for pickup and why not, whether its data is fresh (logic/freshness.ts), its last free
  * day (date, days left, whose day it is, all three deadlines and the earliest), holds, fees, when
  * the terminal was checked and whether tracking stopped — worked out by the interface's rules — then its attributes and related records as the
@@ -80,6 +82,8 @@ export function containerItem(
 		// A container without its number (warned about) has no `number` member, as before.
 		...('number' in flat ? { number: flat.number } : {}),
 		...('current_status' in flat ? { current_status: flat.current_status } : {}),
+		// Whose box it is, for routing alerts (logic/ownership.ts): null where the shipment was not included.
+		...ownership(shipment ? membersOf(shipment.attributes) : undefined, attributes),
 		ready_for_pickup: readiness.ready_for_pickup,
 		pickup_status: readiness.pickup_status,
 		// On stale data the readiness is what the terminal last said: the reason says so first.

@@ -5,6 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { ownership } from '../../logic/ownership';
 import { membersOf, shipmentDocument } from '../../schemas';
 import {
 	flattenResource,
@@ -62,8 +63,12 @@ export function shipmentItem(shipment: JsonApiResource, included: IncludedIndex)
 			pickup_lfd: attributes.pickup_lfd ?? null,
 		};
 	});
+	// Whose shipment it is, under the names every container item uses (logic/ownership.ts).
+	const owner: IDataObject = { ...ownership(membersOf(shipment.attributes), undefined) };
+	delete owner.container_ref_numbers;
 	return {
 		...flat,
+		...owner,
 		container_ids: containers.map((container) => container.id),
 		container_numbers: containers.map((container) => container.number).filter(Boolean),
 		containers,
@@ -77,6 +82,9 @@ export function shipmentItem(shipment: JsonApiResource, included: IncludedIndex)
 const SIMPLE_FIELDS = [
 	'id',
 	'bill_of_lading_number',
+	'customer_name',
+	'shipment_ref_numbers',
+	'shipment_tags',
 	'shipping_line_scac',
 	'shipping_line_name',
 	'container_numbers',
@@ -95,7 +103,7 @@ const SIMPLE_FIELDS = [
 	'line_tracking_stopped_reason',
 ] as const;
 
-/** The fields people use: bill of lading, line, containers, ports, vessel and ETAs/ATAs. */
+/** The fields people use: bill of lading, whose it is, line, containers, ports, vessel, ETAs/ATAs. */
 export function simplifyShipment(item: IDataObject): IDataObject {
 	return pickFields(item, SIMPLE_FIELDS);
 }

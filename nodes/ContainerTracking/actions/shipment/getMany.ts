@@ -7,11 +7,14 @@ import type {
 
 import { shipmentListDocument } from '../../schemas';
 import type { JsonApiResource } from '../../schemas';
+import type { IncludedIndex } from '../../records/jsonApi';
 import { fetchList } from '../../transport/pagination';
-import { itemsFrom, limitOf, returnAllAndLimit, showFor } from '../common';
+import { commaList, itemsFrom, limitOf, returnAllAndLimit, showFor } from '../common';
 import type { OperationOption } from '../operation';
 import { simplifyField, wantsSimplified } from '../simplify';
 import { SHIPMENT_INCLUDES, shipmentItem, simplifyShipment } from './get';
+import { ownershipFilterFields } from '../container/filters';
+import { ownershipFilter } from '../../logic/ownership';
 
 export const option: OperationOption = {
 	name: 'Get Many',
@@ -19,6 +22,8 @@ export const option: OperationOption = {
 	description:
 		'List the shipments of the account, newest first, by tracked number or whether tracking stopped',
 };
+
+const owner = ownershipFilterFields('shipments');
 
 export const description: INodeProperties[] = [
 	...returnAllAndLimit('shipment', 'getMany'),
@@ -30,6 +35,9 @@ export const description: INodeProperties[] = [
 		default: {},
 		displayOptions: showFor('shipment', 'getMany'),
 		options: [
+			owner.customer,
+			owner.reference,
+			owner.tags,
 			{
 				displayName: 'Tracked Number',
 				name: 'number',
@@ -55,7 +63,10 @@ export const description: INodeProperties[] = [
 	simplifyField('shipment', ['getMany']),
 ];
 
-/** The service filters shipments itself: the filters go out as its query parameters. */
+/**
+ * The service filters shipments by tracked number and tracking itself: those go out as its query
+ * parameters. Customer, reference and tags it does not: the node keeps the matches (`keep`).
+ */
 function filterQuery(filters: { number?: string; trackingStopped?: string }): IDataObject {
 	const qs: IDataObject = { include: SHIPMENT_INCLUDES.join(',') };
 	const number = filters.number?.trim();
@@ -72,13 +83,32 @@ export async function execute(
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as {
 		number?: string;
 		trackingStopped?: string;
+		customer?: string;
+		reference?: string;
+		tags?: string;
 	};
+	const owned = ownershipFilter({
+		customer: filters.customer,
+		reference: filters.reference,
+		tags: commaList(filters.tags),
+	});
+	const filtered = Boolean(filters.customer?.trim() || filters.reference?.trim() || filters.tags);
 	const { records, included, warnings } = await fetchList.call(
 		this,
 		'/shipments',
 		shipmentListDocument,
 		'listing shipments',
-		{ qs: filterQuery(filters), limit: limitOf(this, itemIndex), itemIndex },
+		{
+			qs: filterQuery(filters),
+			limit: limitOf(this, itemIndex),
+			itemIndex,
+			...(filtered
+				? {
+						keep: (record: IDataObject, pageIncluded: IncludedIndex) =>
+							owned(shipmentItem(record as JsonApiResource, pageIncluded)),
+					}
+				: {}),
+		},
 	);
 	const simplify = wantsSimplified(this, itemIndex);
 	return itemsFrom(

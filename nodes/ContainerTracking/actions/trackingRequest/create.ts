@@ -19,6 +19,7 @@ import { flattenResource, indexIncluded } from '../../records/jsonApi';
 import { checkLineTracks, shippingLineOptions } from './shippingLines';
 import { containerTrackingRequest, readAnswer, serviceError } from '../../transport/request';
 import {
+	commaList,
 	optionsCollection,
 	REQUEST_TYPE_NAMES,
 	repeatFields,
@@ -145,18 +146,6 @@ export async function getShippingLines(
 		},
 		...(await shippingLineOptions(this)),
 	];
-}
-
-function commaList(value: unknown): string[] {
-	if (Array.isArray(value))
-		return value
-			.map(String)
-			.map((entry) => entry.trim())
-			.filter(Boolean);
-	return String(value ?? '')
-		.split(',')
-		.map((entry) => entry.trim())
-		.filter(Boolean);
 }
 
 function candidatesText(inference: Partial<InferNumberAttributes>): string {
