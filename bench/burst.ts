@@ -628,7 +628,7 @@ function expectedAlerts(rig: Rig, changes: Set<string>, withMinute: boolean): st
 
 /** An email's alert key, read from its subject and its "Changed at" line. */
 function emailKey(message: Json, withMinute: boolean): string {
-	const subject = /^(\S+) hold (placed|released) on (\S+)$/.exec(String(message.subject));
+	const subject = /^(\S+) hold (placed|released) on (\S+)(?: \(.*\))?$/.exec(String(message.subject));
 	const changedAt = /^Changed at: (.+?) \(/m.exec(String(message.text ?? ''));
 	const parsed = changedAt
 		? DateTime.fromFormat(changedAt[1], 'yyyy-MM-dd HH:mm ZZ', { setZone: true })

@@ -35,6 +35,7 @@ import {
 	VIEWPORT,
 } from './lib/editor.mjs';
 import { pickupBoardTable } from './lib/pickupBoardTable.mjs';
+import { ALERT_ROUTING_TABLE } from './lib/alertRoutingTable.mjs';
 
 const OWNER = { email: 'demo@example.com', password: 'Demo-password-1' };
 const SANDBOX_API_KEY = 'sandbox-key';
@@ -812,6 +813,20 @@ async function main() {
 		} finally {
 			await zoomed.close();
 		}
+
+		// 9e. The alert routing table `npm start` made (scripts/start.mjs): the default row and a
+		// row for two of the sandbox's customers.
+		const project = await rest('GET', '/projects/personal');
+		const routing = (await rest('GET', `/projects/${project.id}/data-tables`)).data.find(
+			(entry) => entry.name === ALERT_ROUTING_TABLE,
+		);
+		if (!routing) throw new Error(`the demo has no data table "${ALERT_ROUTING_TABLE}"`);
+		await page.goto(`${editorUrl}/projects/${project.id}/datatables/${routing.id}`);
+		await shoot(page, outDir, 'alert-routing-table.png', {
+			mouse: { x: Math.round(VIEWPORT.width * 0.7), y: VIEWPORT.height - 10 },
+			check: () =>
+				page.getByRole('columnheader', { name: 'email_to' }).waitFor({ timeout: 30_000 }),
+		});
 
 		// 9c. The digest's Container → Get Many: the node's own filters, set as the example sets them.
 		await openWorkflow(page, editorUrl, DIGEST.id);

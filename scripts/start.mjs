@@ -20,6 +20,7 @@ import {
 	runWorkflowByHand,
 	startN8n,
 } from './lib/n8n.mjs';
+import { createAlertRoutingTable } from './lib/alertRoutingTable.mjs';
 import { createPickupBoardTable } from './lib/pickupBoardTable.mjs';
 import { sandboxClient, startSandbox } from './lib/sandboxClient.mjs';
 import { smtpCredential, startMailServer } from './lib/mail.mjs';
@@ -279,6 +280,25 @@ async function main() {
 		const cookie = await login(n8n.url, OWNER.email, OWNER.password);
 		await createPickupBoardTable(n8n.url, cookie);
 		say('created the Data Table "Pickup board"');
+		// The routing table, with a row for two of the sandbox's customers: their alerts and
+		// digests reach their own addresses in the mail inbox, every other box the default row's.
+		await createAlertRoutingTable(n8n.url, cookie, {
+			rows: [
+				{
+					customer: 'Acme Imports',
+					tag: '',
+					email_to: 'acme-imports@example.com',
+					slack_channel: '#acme',
+				},
+				{
+					customer: 'Blue Harbor Foods',
+					tag: '',
+					email_to: 'blue-harbor@example.com',
+					slack_channel: '#blue-harbor',
+				},
+			],
+		});
+		say('created the Data Table "Alert routing", with rows for Acme Imports and Blue Harbor Foods');
 		const journeys = playJourneys(sandboxClient(sandboxUrl, API_KEY));
 		started.push(journeys);
 		const digest = sendDigestSoon(n8n.url, cookie, mail);

@@ -240,6 +240,12 @@ describe('e2e: the last free day digest in a real n8n', () => {
 				expect.stringMatching(/^\d{4}-\d\d-\d\d$/),
 				expect.stringContaining('the terminal was last checked 8 days ago'),
 				expect.stringContaining('On hold'),
+				// Whose box: the shipment's customer (the sandbox names one on most) and references.
+				String(
+					ctx.handle.served('shipment', store.related(stale, 'shipment')[0].id).attributes
+						.customer_name ?? '',
+				),
+				'',
 			]);
 			expect(unchecked[3] <= staleSince).toBe(true);
 			// The plain-text part lists the same containers, one line each, then the stale one.

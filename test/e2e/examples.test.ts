@@ -93,6 +93,7 @@ describe('e2e: the example workflows in a real n8n', () => {
 					scac: 'MAEU',
 					status: 'pending',
 					already_tracked: false,
+					ref_numbers: ['PO 4411'],
 				}),
 				expect.objectContaining({
 					request_number: 'MEDUFR030802',
@@ -100,14 +101,19 @@ describe('e2e: the example workflows in a real n8n', () => {
 					scac: 'MSCU',
 					status: 'pending',
 					already_tracked: false,
+					ref_numbers: ['PO-4412'],
 				}),
 			]);
 			const toConfirm = itemsOf(run, 'Needs confirmation');
-			expect(toConfirm.map((item) => item.number)).toEqual(['MSKU4807969', 'MEDU7165290']);
+			expect(toConfirm.map((item) => [item.number, item.reference])).toEqual([
+				['MSKU4807969', 'PO-4413'],
+				['MEDU7165290', 'PO-4414'],
+			]);
 			expect(String(toConfirm[0].status)).toMatch(/^needs confirmation: .*\(\w{4}, \d+ %\)/);
 			expect(itemsOf(run, 'No carrier prediction')).toEqual([
 				expect.objectContaining({
 					number: 'CAIU7432986',
+					reference: 'PO-4415',
 					status: expect.stringContaining('no prediction'),
 				}),
 			]);
@@ -229,9 +235,14 @@ describe('e2e: the example workflows in a real n8n', () => {
 				'success',
 				'success',
 			]);
-			// n8n runs the executions side by side: the emails may arrive in either order.
-			const placed = 'Customs hold placed on MAEU6123458';
-			const released = 'Customs hold released on MAEU6123458';
+			// n8n runs the executions side by side: the emails may arrive in either order. Each names
+			// whose box it is: the shipment's customer (the sandbox names one on most), its bill of
+			// lading and the reference the bulk run gave the tracking request.
+			const shipment = store.related(store.get('container', box.id)!, 'shipment')[0];
+			const customer = (shipment.attributes.customer_name as string | null) ?? null;
+			const whose = `${customer ?? 'no customer'} · BL ${String(shipment.attributes.bill_of_lading_number)} · ref PO 4411`;
+			const placed = `Customs hold placed on MAEU6123458 (${whose})`;
+			const released = `Customs hold released on MAEU6123458 (${whose})`;
 			expect(mail.messages.map((message) => message.subject).sort()).toEqual([placed, released]);
 			const email = (subject: string) =>
 				mail.messages.find((message) => message.subject === subject)!;
@@ -254,6 +265,12 @@ describe('e2e: the example workflows in a real n8n', () => {
 				const lines = String(message.text).split('\n');
 				expect(lines).toEqual(
 					expect.arrayContaining([
+						`Customer: ${customer ?? 'none named at the service'}`,
+						'References: PO 4411',
+						// No routing table in this n8n: the fallback address, and the alert says so.
+						expect.stringMatching(
+							/^Routing: The routing table could not be read .*: sent to the default recipients$/,
+						),
 						'Container: MAEU6123458',
 						`Terminal: ${terminal}`,
 						`Hold: ${hold}`,

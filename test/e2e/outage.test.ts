@@ -66,7 +66,7 @@ describe('e2e: n8n down longer than the service retries', () => {
 	const alertLines = (): string[] => mail.messages.map((message) => message.subject);
 	/** The activation's alert; the release sends one of its own. */
 	const alertsFor = (number: string) =>
-		alertLines().filter((subject) => subject === `Customs hold placed on ${number}`);
+		alertLines().filter((subject) => subject.startsWith(`Customs hold placed on ${number} (`));
 	const webhook = () =>
 		ctx.handle.sandbox.world.store
 			.list('webhook')

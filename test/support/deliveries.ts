@@ -67,4 +67,3 @@ export async function deliverSigned(
 		'Content-Type': 'application/json',
 	});
 }
-

@@ -37,6 +37,13 @@ export function expectedBoardRow(item: Item): BoardRow {
 		: undefined;
 	return {
 		container_number: item.number,
+		customer: item.customer_name,
+		references: [
+			...new Set([
+				...((item.shipment_ref_numbers as string[] | null) ?? []),
+				...((item.container_ref_numbers as string[] | null) ?? []),
+			]),
+		].join(', '),
 		status: item.current_status,
 		// On stale data the row says so instead of the readiness the terminal last gave.
 		readiness: stale

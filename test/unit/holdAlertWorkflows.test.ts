@@ -36,8 +36,11 @@ const email = load('hold-alerts.json');
 const slack = load('hold-alerts-slack.json');
 
 const SENDER_TYPES = { email: 'n8n-nodes-base.emailSend', slack: 'n8n-nodes-base.slack' };
+/** The Slack variant sends one message per routed channel: a Split Out before each sender. */
+const PER_CHANNEL = 'n8n-nodes-base.splitOut';
 const STICKY = 'n8n-nodes-base.stickyNote';
-const isSender = (node: WorkflowNode) => Object.values(SENDER_TYPES).includes(node.type);
+const isSender = (node: WorkflowNode) =>
+	[...Object.values(SENDER_TYPES), PER_CHANNEL].includes(node.type);
 const shared = (workflow: Workflow) =>
 	workflow.nodes
 		.filter((node) => !isSender(node) && node.type !== STICKY)
@@ -51,12 +54,14 @@ const node = (workflow: Workflow, name: string) => {
 const wiring = (workflow: Workflow) => {
 	const senders = new Set(workflow.nodes.filter(isSender).map((sender) => sender.name));
 	return Object.fromEntries(
-		Object.entries(workflow.connections).map(([from, { main }]) => [
-			from,
-			main.map((targets) =>
-				targets.map((target) => (senders.has(target.node) ? 'sender' : target.node)),
-			),
-		]),
+		Object.entries(workflow.connections)
+			.filter(([from]) => !senders.has(from))
+			.map(([from, { main }]) => [
+				from,
+				main.map((targets) =>
+					targets.map((target) => (senders.has(target.node) ? 'sender' : target.node)),
+				),
+			]),
 	);
 };
 /** The node names each sender gets its items from. */
@@ -87,8 +92,10 @@ describe('the hold-alert examples, email and Slack', () => {
 			['Alert text (released)', SENDER_TYPES.email],
 		]);
 		expect(senderInputs(slack)).toEqual([
-			['Alert text (placed)', SENDER_TYPES.slack],
-			['Alert text (released)', SENDER_TYPES.slack],
+			['Alert text (placed)', PER_CHANNEL],
+			['Alert text (released)', PER_CHANNEL],
+			['One message per channel (placed)', SENDER_TYPES.slack],
+			['One message per channel (released)', SENDER_TYPES.slack],
 		]);
 	});
 
@@ -100,8 +107,16 @@ describe('the hold-alert examples, email and Slack', () => {
 				text: '={{ $json.text }}',
 				html: '={{ $json.html }}',
 			});
-		for (const sender of slack.nodes.filter(isSender))
+		for (const split of slack.nodes.filter((candidate) => candidate.type === PER_CHANNEL))
+			expect(split.parameters).toMatchObject({
+				fieldToSplitOut: 'slack_channels',
+				include: 'allOtherFields',
+			});
+		for (const sender of email.nodes.filter(isSender))
+			expect(sender.parameters.toEmail).toBe('={{ $json.email_to }}');
+		for (const sender of slack.nodes.filter((candidate) => candidate.type === SENDER_TYPES.slack))
 			expect(sender.parameters).toMatchObject({
+				channelId: { value: '={{ $json.slack_channels }}' },
 				messageType: 'block',
 				blocksUi: '={{ JSON.stringify({ blocks: $json.blocks }) }}',
 				text: '={{ $json.subject }}',
@@ -195,10 +210,20 @@ describe('the Alert text nodes, run on trigger items', () => {
 	});
 
 	it.each([
-		['Alert text (placed)', 'placed', 'customs', 'Customs hold placed on MAEU6123458'],
-		['Alert text (placed)', 'activated', 'USDA', 'USDA hold placed on MAEU6123458'],
-		['Alert text (released)', 'cleared', 'freight', 'Freight hold released on MAEU6123458'],
-		['Alert text (released)', 'cleared', 'TMF', 'TMF hold released on MAEU6123458'],
+		[
+			'Alert text (placed)',
+			'placed',
+			'customs',
+			'Customs hold placed on MAEU6123458 (no customer)',
+		],
+		['Alert text (placed)', 'activated', 'USDA', 'USDA hold placed on MAEU6123458 (no customer)'],
+		[
+			'Alert text (released)',
+			'cleared',
+			'freight',
+			'Freight hold released on MAEU6123458 (no customer)',
+		],
+		['Alert text (released)', 'cleared', 'TMF', 'TMF hold released on MAEU6123458 (no customer)'],
 	])(
 		'%s, change %s, hold %s: one subject, the same lines in every format',
 		async (name, change, hold, subject) => {
@@ -209,10 +234,15 @@ describe('the Alert text nodes, run on trigger items', () => {
 				text: { type: 'plain_text', text: subject },
 			});
 			const lines = linesOf.text(alert.text);
-			expect(alert.text.split('\n')[0]).toBe(`${subject} at Garden City <Terminal> & Co.`);
+			expect(alert.text.split('\n')[0]).toBe(
+				`${subject.replace(' (no customer)', '')} at Garden City <Terminal> & Co, for no named customer.`,
+			);
 			expect(linesOf.html(alert.html)).toEqual(lines);
 			expect(linesOf.blocks(alert.blocks)).toEqual(lines);
 			expect(Object.fromEntries(lines)).toMatchObject({
+				Customer: 'none named at the service',
+				'Bill of lading': 'not known',
+				References: 'none',
 				Container: 'MAEU6123458',
 				Terminal: 'Garden City <Terminal> & Co',
 				'Who clears it': holdMeaning(hold).hold_resolved_by,
@@ -232,7 +262,7 @@ describe('the Alert text nodes, run on trigger items', () => {
 			last_free_day_date: null,
 			days_until_last_free_day: null,
 		});
-		expect(alert.subject).toBe('Chassis hold placed on MAEU6123458');
+		expect(alert.subject).toBe('Chassis hold placed on MAEU6123458 (no customer)');
 		expect(Object.fromEntries(linesOf.text(alert.text))).toMatchObject({
 			Hold: 'chassis, active: Chassis split',
 			'What it is': "not in the hold table; see the hold's description",
@@ -258,10 +288,167 @@ describe('the Alert text nodes, run on trigger items', () => {
 		},
 	);
 
+	it('names whose box it is in the subject, the first line and the lines: customer, bill of lading, references', async () => {
+		const alert = await run(
+			'Alert text (placed)',
+			{
+				...trigger('customs', 'placed'),
+				customer_name: 'Globex Retail, Inc.',
+				bill_of_lading_number: 'MEDUFR030802',
+				shipment_ref_numbers: ['PO 4411', 'SO-19'],
+				container_ref_numbers: ['PO 4411', 'CR-7'],
+				route_note: 'No routing row for customer "Globex Retail, Inc.": sent to the default row',
+			},
+			box,
+		);
+		expect(alert.subject).toBe(
+			'Customs hold placed on MAEU6123458 (Globex Retail, Inc. · BL MEDUFR030802 · ref PO 4411, SO-19, CR-7)',
+		);
+		expect(alert.text.split('\n')[0]).toBe(
+			'Customs hold placed on MAEU6123458 at Garden City <Terminal> & Co, for Globex Retail, Inc., bill of lading MEDUFR030802, references PO 4411, SO-19, CR-7.',
+		);
+		const lines = linesOf.text(alert.text);
+		expect(lines.slice(0, 3)).toEqual([
+			['Customer', 'Globex Retail, Inc.'],
+			['Bill of lading', 'MEDUFR030802'],
+			['References', 'PO 4411, SO-19, CR-7'],
+		]);
+		expect(Object.fromEntries(lines).Routing).toBe(
+			'No routing row for customer "Globex Retail, Inc.": sent to the default row',
+		);
+		expect(linesOf.html(alert.html)).toEqual(lines);
+		expect(linesOf.blocks(alert.blocks)).toEqual(lines);
+	});
+
 	it('are the same code in both branches and both examples', () => {
 		for (const workflow of [email, slack])
 			expect(code('Alert text (released)')).toBe(
 				String(node(workflow, 'Alert text (placed)').parameters.jsCode),
 			);
+	});
+});
+
+describe('the Recipients node, run on trigger items and routing rows', () => {
+	const code = String(node(email, 'Recipients').parameters.jsCode);
+
+	/** The node's code as n8n runs it once for all items: what it reads from the two nodes before. */
+	function route(alerts: Array<Record<string, unknown>>, rows: Array<Record<string, unknown>>) {
+		const items = (list: Array<Record<string, unknown>>) => ({
+			all: () => list.map((json) => ({ json })),
+		});
+		const context = vm.createContext({
+			$: (name: string) => {
+				if (name === 'Default recipients')
+					return { first: () => ({ json: DEFAULT_RECIPIENTS }), ...items([DEFAULT_RECIPIENTS]) };
+				if (name === 'Routing table') return items(rows);
+				if (name === 'Container hold changed') return items(alerts);
+				throw new Error(`Recipients reads no node "${name}"`);
+			},
+		});
+		return (
+			vm.runInContext(`(() => {\n${code}\n})()`, context) as Array<{
+				json: Record<string, unknown>;
+			}>
+		).map((item) => item.json);
+	}
+
+	const DEFAULT_RECIPIENTS = { email_to: 'me@example.com', slack_channel: '#me' };
+	const ROWS = [
+		{
+			customer: '*',
+			tag: '',
+			email_to: 'dispatch@example.com',
+			slack_channel: '#container-alerts',
+		},
+		{
+			customer: 'Acme Imports',
+			tag: '',
+			email_to: 'buyer@acme.example, ops@acme.example',
+			slack_channel: '#acme',
+		},
+		{ customer: '', tag: 'Reefer', email_to: 'reefers@example.com', slack_channel: '#reefers' },
+	];
+	const alert = (customer: string | null, tags: string[] = []) => ({
+		container_number: 'MAEU6123458',
+		customer_name: customer,
+		shipment_tags: tags,
+	});
+
+	it('is the same code in both examples', () => {
+		expect(String(node(slack, 'Recipients').parameters.jsCode)).toBe(code);
+	});
+
+	it('sends each alert to the rows of its customer and of its tags, each recipient once', () => {
+		const [acme, acmeReefer, otherReefer] = route(
+			[
+				alert('acme imports '),
+				alert('Acme Imports', ['reefer']),
+				alert('Blue Harbor Foods', ['REEFER']),
+			],
+			ROWS,
+		);
+		expect(acme).toMatchObject({
+			email_to: 'buyer@acme.example, ops@acme.example',
+			slack_channels: ['#acme'],
+			routed_by: 'routing table',
+			route_note: null,
+		});
+		expect(acmeReefer).toMatchObject({
+			email_to: 'buyer@acme.example, ops@acme.example, reefers@example.com',
+			slack_channels: ['#acme', '#reefers'],
+		});
+		expect(otherReefer).toMatchObject({
+			email_to: 'reefers@example.com',
+			slack_channels: ['#reefers'],
+		});
+	});
+
+	it('sends a box of no listed customer, or of none, to the default row, and says so', () => {
+		const [unlisted, none] = route([alert('Blue Harbor Foods'), alert(null)], ROWS);
+		for (const routed of [unlisted, none])
+			expect(routed).toMatchObject({
+				email_to: 'dispatch@example.com',
+				slack_channels: ['#container-alerts'],
+				routed_by: 'default row',
+			});
+		expect(unlisted.route_note).toBe(
+			'No routing row for customer "Blue Harbor Foods": sent to the default row',
+		);
+		expect(none.route_note).toBe(
+			'No routing row for a box without a customer: sent to the default row',
+		);
+	});
+
+	it('never loses an alert: an empty table, or one that could not be read, sends it to Default recipients', () => {
+		const [empty] = route([alert('Acme Imports')], []);
+		expect(empty).toMatchObject({
+			email_to: 'me@example.com',
+			slack_channels: ['#me'],
+			routed_by: 'default recipients',
+			route_note:
+				'No routing row for customer "Acme Imports": sent to the default recipients (the table has no default row)',
+		});
+		const [unread] = route(
+			[alert('Acme Imports')],
+			[{ error: 'Data table "Alert routing" not found' }],
+		);
+		expect(unread).toMatchObject({
+			email_to: 'me@example.com',
+			routed_by: 'default recipients',
+			route_note:
+				'The routing table could not be read (Data table "Alert routing" not found): sent to the default recipients',
+		});
+	});
+
+	it('keeps every field of the trigger item, the rerun mark included', () => {
+		const [routed] = route(
+			[{ ...alert('Acme Imports'), rerun: true, hold: { name: 'customs' } }],
+			ROWS,
+		);
+		expect(routed).toMatchObject({
+			rerun: true,
+			hold: { name: 'customs' },
+			container_number: 'MAEU6123458',
+		});
 	});
 });

@@ -6,7 +6,13 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { latestStatePerContainer } from '../../nodes/ContainerTracking/trigger/latestState';
 
 function state(id: string, asOf: string, extra: IDataObject = {}): IDataObject {
-	return { id, number: `NUM-${id}`, pickup_status: 'not_available', container_as_of: asOf, ...extra };
+	return {
+		id,
+		number: `NUM-${id}`,
+		pickup_status: 'not_available',
+		container_as_of: asOf,
+		...extra,
+	};
 }
 
 function change(
