@@ -24,6 +24,7 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { parseArgs, promisify } from 'node:util';
 
 import {
@@ -44,6 +45,7 @@ import {
 	PACKAGE_NAME,
 	portInUse,
 	repoRoot,
+	restCall,
 	startN8n,
 	N8N_VERSION,
 } from './lib/n8n.mjs';
@@ -62,6 +64,8 @@ const TO_EMAIL = 'ops@example.com';
 const CONTAINER = { number: 'MAEU6123458', scac: 'MAEU' };
 const TRIGGER = 'Container hold changed';
 const EMAIL_NODES = ['Email: hold placed', 'Email: hold released'];
+/** The node whose email_to gets every alert no routing row takes (all, without the table). */
+const DEFAULT_RECIPIENTS = 'Default recipients';
 /** By the sandbox's clock: the hold's steps this far apart, then one execution each. */
 const HOLD_GAP_SECONDS = 5;
 /** The brief's bound on waiting for the email. */
@@ -456,6 +460,7 @@ async function main() {
 				ports.push(mail.smtpPort, Number(new URL(mail.webUrl).port));
 				saw(`MailDev: SMTP on ${mail.smtpHost}:${mail.smtpPort}, inbox at ${mail.webUrl}`);
 				const n8nDir = await ensureN8n();
+				ctx.n8nDir = n8nDir;
 				const port = await freePort();
 				let brokerPort = await freePort();
 				while (brokerPort === port) brokerPort = await freePort();
@@ -703,7 +708,7 @@ async function main() {
 		await step(
 			ctx,
 			7,
-			'Follow "Set up before you publish": credentials, From Email, To Email; Save',
+			'Follow "Set up before you publish": credentials, From Email, Default recipients; Save',
 			async ({ did, saw }) => {
 				await dismissPopups(page);
 				await openNode(page, TRIGGER);
@@ -741,11 +746,10 @@ async function main() {
 								element.getAttribute('data-test-id').replace('parameter-input-', ''),
 							),
 						);
-					if (!labels.includes('fromEmail') || !labels.includes('toEmail'))
-						throw new Error(`"${name}" has no fromEmail/toEmail field (${labels.join(', ')})`);
+					if (!labels.includes('fromEmail'))
+						throw new Error(`"${name}" has no fromEmail field (${labels.join(', ')})`);
 					await fillParameter(ndv, 'fromEmail', FROM_EMAIL);
-					await fillParameter(ndv, 'toEmail', TO_EMAIL);
-					did(`From Email: "${FROM_EMAIL}", To Email: "${TO_EMAIL}"`);
+					did(`From Email: "${FROM_EMAIL}"`);
 					const fieldNames = await ndv
 						.locator(
 							'[data-test-id="parameter-input-fromEmail"], [data-test-id="parameter-input-toEmail"]',
@@ -764,6 +768,25 @@ async function main() {
 						);
 					await closeNode(page);
 				}
+				// The note's next line: who gets the alerts, in Default recipients' email_to.
+				await openNode(page, DEFAULT_RECIPIENTS);
+				const assignment = byTestId(page, 'ndv')
+					.locator('[data-test-id="assignment-value"]')
+					.first();
+				const value = assignment.locator('input, textarea, [contenteditable="true"]').first();
+				const shownTo = await value.inputValue().catch(async () => await value.innerText());
+				await value.click();
+				await value.press('ControlOrMeta+a');
+				await value.press('Backspace');
+				await value.pressSequentially(TO_EMAIL, { delay: 5 });
+				// As a person moves on: the field keeps what was typed once it loses the focus.
+				await value.press('Tab');
+				await page.waitForTimeout(500);
+				did(
+					`opened "${DEFAULT_RECIPIENTS}", email_to: "${TO_EMAIL}" (it showed "${quote(shownTo, 80)}")`,
+				);
+				await page.screenshot({ path: path.join(outDir, 'step-07-default-recipients.png') });
+				await closeNode(page);
 				const issues = await page
 					.locator('[data-test-id="canvas-node"] [data-test-id="node-issues"]')
 					.count();
@@ -775,6 +798,16 @@ async function main() {
 					{ timeout: 30_000 },
 				);
 				workflowId = new URL(page.url()).pathname.split('/').pop();
+				// What n8n saved as who gets the alerts.
+				const cookie = await login(editorUrl, OWNER.email, OWNER.password);
+				const savedRecipients = await restCall(editorUrl, cookie, 'GET', `/workflows/${workflowId}`)
+					.then(
+						(workflow) =>
+							workflow.nodes.find((node) => node.name === DEFAULT_RECIPIENTS)?.parameters
+								?.assignments?.assignments,
+					)
+					.catch((error) => error.message);
+				saw(`n8n saved "${DEFAULT_RECIPIENTS}" as ${quote(JSON.stringify(savedRecipients), 300)}`);
 				await page.waitForTimeout(1000);
 				const saved = await page
 					.locator('[data-test-id="workflow-save-button"], .header-actions, [class*="actions" i]')
@@ -904,8 +937,31 @@ async function main() {
 					emails = await (await fetch(`${mail.webUrl}/api/email`)).json();
 					if (emails.length >= 1 && Date.now() > deadline - EMAIL_TIMEOUT_MS + 60_000) break;
 				}
-				if (emails.length === 0)
-					throw new Error(`no email in MailDev within ${EMAIL_TIMEOUT_MS / 1000} s`);
+				if (emails.length === 0) {
+					// What n8n did instead: each execution's status and, for a failed one, its error.
+					const runs = await listExecutions(editorUrl, ctx.cookie, workflowId).catch(() => []);
+					const told = [];
+					for (const run of runs.slice(0, 5)) {
+						const detail = await restCall(
+							editorUrl,
+							ctx.cookie,
+							'GET',
+							`/executions/${run.id}`,
+						).catch(() => undefined);
+						// n8n keeps the run as `flatted` text: read with n8n's own copy.
+						const flatted = createRequire(import.meta.url)(
+							path.join(ctx.n8nDir, 'node_modules', 'flatted'),
+						);
+						const result = detail?.data ? flatted.parse(detail.data).resultData : undefined;
+						const error = result?.error
+							? `${result.lastNodeExecuted ?? '?'}: ${String(result.error.message).slice(0, 300)}`
+							: undefined;
+						told.push(`${run.id} ${run.status}${error ? `: ${error}` : ''}`);
+					}
+					throw new Error(
+						`no email in MailDev within ${EMAIL_TIMEOUT_MS / 1000} s; executions: ${told.join(' | ') || 'none'}`,
+					);
+				}
 				for (const email of emails) {
 					const lines = String(email.text ?? '')
 						.split('\n')
