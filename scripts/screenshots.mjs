@@ -59,12 +59,11 @@ const DIGEST = {
 const TABLE_ZOOM = 0.75;
 const WORKED_OUT_COLUMNS = [
 	'current_status',
+	'customer_name',
+	'bill_of_lading_number',
+	'shipment_ref_numbers',
 	'ready_for_pickup',
 	'pickup_status',
-	'pickup_status_reason',
-	'last_free_day_date',
-	'days_until_last_free_day',
-	'last_free_day_facility',
 ];
 const BOARD_COLUMNS = [
 	'readiness',
@@ -348,11 +347,16 @@ function pickupBoardRows() {
 	);
 	return ['Get all containers', 'Board columns'].map((name) => {
 		const { type, typeVersion, parameters } = example.nodes.find((node) => node.name === name);
+		// The columns that name the example's other nodes (state_as_of reads Every hour's time)
+		// would fail here, where those nodes do not exist; the shot shows neither.
+		const assignments = parameters.assignments?.assignments?.filter(
+			(assignment) => !String(assignment.value).includes("$('"),
+		);
 		return {
 			name,
 			type,
 			typeVersion,
-			parameters,
+			parameters: assignments ? { ...parameters, assignments: { assignments } } : parameters,
 			credentials: { containerTrackingApi: CREDENTIAL },
 		};
 	});

@@ -75,7 +75,19 @@ export async function dismissPopups(page) {
 
 /** Opens a node's settings (the NDV) by double-clicking it on the canvas. */
 export async function openNode(page, name) {
-	await canvasNode(page, name).dblclick();
+	const node = canvasNode(page, name);
+	// The Execute workflow button floats over the canvas's bottom middle, and a node fitted under
+	// it cannot be clicked: the button's bar is then let click through, as nothing else needs it.
+	const opened = await node
+		.dblclick({ timeout: 5_000 })
+		.then(() => true)
+		.catch(() => false);
+	if (!opened) {
+		await page.addStyleTag({
+			content: '[class*="executionButtons"] { pointer-events: none !important; }',
+		});
+		await node.dblclick();
+	}
 	await byTestId(page, 'ndv').waitFor({ timeout: 30_000 });
 	await page.waitForTimeout(800);
 }
