@@ -452,3 +452,39 @@ describe('the Recipients node, run on trigger items and routing rows', () => {
 		});
 	});
 });
+
+describe('the routing table, made in n8n or imported into Google Sheets', () => {
+	const setup = load('alert-routing-table.json');
+	const columns = (
+		node(setup, 'Create the Alert routing table').parameters.columns as {
+			column: Array<{ name: string; type: string }>;
+		}
+	).column;
+
+	it('has the four text columns the Recipients and digest code read', () => {
+		expect(columns).toEqual(
+			['customer', 'tag', 'email_to', 'slack_channel'].map((name) => ({ name, type: 'string' })),
+		);
+		const digest = String(
+			node(load('last-free-day-digest.json'), 'One digest per recipient').parameters.jsCode,
+		);
+		for (const code of [String(node(email, 'Recipients').parameters.jsCode), digest])
+			for (const name of ['customer', 'tag', 'email_to']) expect(code).toContain(`row.${name}`);
+	});
+
+	it("the Google Sheets CSV (examples/alert-routing.csv) is the same columns and the setup's default row", () => {
+		const [header, row, ...rest] = readFileSync(path.join(EXAMPLES, 'alert-routing.csv'), 'utf8')
+			.trim()
+			.split('\n');
+		expect(header.split(',')).toEqual(columns.map((column) => column.name));
+		const defaults = (
+			node(setup, 'Default route').parameters.assignments as {
+				assignments: Array<{ name: string; value: string }>;
+			}
+		).assignments;
+		expect(row.split(',')).toEqual(
+			columns.map((column) => defaults.find((entry) => entry.name === column.name)?.value ?? ''),
+		);
+		expect(rest).toEqual([]);
+	});
+});
