@@ -428,15 +428,23 @@ describe('the Recipients node, run on trigger items and routing rows', () => {
 			route_note:
 				'No routing row for customer "Acme Imports": sent to the default recipients (the table has no default row)',
 		});
-		const [unread] = route(
+		// Before anyone made the table: n8n's Data table node says it is not found.
+		const [missing] = route(
 			[alert('Acme Imports')],
-			[{ error: 'Data table "Alert routing" not found' }],
+			[{ error: 'Data table with name "Alert routing" not found' }],
 		);
+		expect(missing).toMatchObject({
+			email_to: 'me@example.com',
+			routed_by: 'default recipients',
+			route_note:
+				'No routing table yet (alert-routing-table.json makes it): sent to the default recipients',
+		});
+		const [unread] = route([alert('Acme Imports')], [{ error: 'connect ECONNREFUSED' }]);
 		expect(unread).toMatchObject({
 			email_to: 'me@example.com',
 			routed_by: 'default recipients',
 			route_note:
-				'The routing table could not be read (Data table "Alert routing" not found): sent to the default recipients',
+				'The routing table could not be read (connect ECONNREFUSED): sent to the default recipients',
 		});
 	});
 
