@@ -266,6 +266,8 @@ function driftShipment(record: Resource, attributes: Json): void {
 	if (inDriftSubset('shipment.ref_numbers_null', record))
 		attributes.ref_numbers = withNullEntry(attributes.ref_numbers);
 	if (inDriftSubset('shipment.tags_null', record)) attributes.tags = withNullEntry(attributes.tags);
+	// A shipment that names no customer comes without the member, as real accounts send it.
+	if (attributes.customer_name === null) delete attributes.customer_name;
 	if (inDriftSubset('shipment.stopped_reason', record)) {
 		attributes.line_tracking_stopped_reason = DRIFT_VALUES.lineTrackingStoppedReason;
 		attributes.line_tracking_stopped_at ??=

@@ -576,6 +576,15 @@ describe('a drifting sandbox', () => {
 				'shipment.tags_null': [],
 				'shipment.stopped_reason': [],
 			};
+			// One shipment without a customer and one with, as a user sets them at the service.
+			for (const [box, customer] of [
+				[boxes[0], null],
+				[boxes[1], 'Acme Imports'],
+			] as const)
+				expect(
+					(await handle.control.patch(`/shipments/${box.shipmentId}`, { customer_name: customer }))
+						.status,
+				).toBe(200);
 			for (const box of boxes) {
 				const body = expectOk(
 					await handle.api.get(`/shipments/${box.shipmentId}`),
@@ -590,6 +599,9 @@ describe('a drifting sandbox', () => {
 				expect(s.booking_number).toMatch(/^\d{9}$/);
 				expect(s.custom_fields).toEqual(DRIFT_VALUES.customFields);
 				expect(s.pod_eta_at).toBe(a.pod_eta_at);
+				// A shipment without a customer comes without the member; one with keeps it.
+				if (a.customer_name === null) expect(s).not.toHaveProperty('customer_name');
+				else expect(s.customer_name).toBe(a.customer_name);
 				flags['shipment.ref_numbers_null'].push(
 					driftedOr(s.ref_numbers, a.ref_numbers, withNull(a.ref_numbers), 'ref_numbers'),
 				);
@@ -632,6 +644,11 @@ describe('a drifting sandbox', () => {
 			expect(shipments.map((attributes) => attributes.ref_numbers)).toContainEqual([null]);
 			expect(shipments.map((attributes) => attributes.tags)).toContainEqual(['east-coast', null]);
 			expect(shipments.map((attributes) => attributes.tags)).toContainEqual([null]);
+			// Both shapes of a customer: named, and a member left out.
+			expect(shipments.some((attributes) => typeof attributes.customer_name === 'string')).toBe(
+				true,
+			);
+			expect(shipments.some((attributes) => !('customer_name' in attributes))).toBe(true);
 		});
 
 		it('adds extra members only to inference results, webhooks and raw events', async () => {
