@@ -8,7 +8,7 @@ import {
 
 import { containerListDocument, type JsonApiResource } from '../../schemas';
 import { fetchList } from '../../transport/pagination';
-import { itemsFrom, limitOf, optionsCollection, returnAllAndLimit } from '../common';
+import { commaList, itemsFrom, limitOf, optionsCollection, returnAllAndLimit } from '../common';
 import { simplifyContainer, simplifyField, wantsSimplified } from '../simplify';
 import {
 	byLastFreeDay,
@@ -83,11 +83,7 @@ function filtersOf(context: IExecuteFunctions, itemIndex: number): ContainerFilt
 	] as const) {
 		const value = filters[name];
 		// An expression may give one value or a comma-separated list rather than a list.
-		if (typeof value === 'string')
-			checked[name] = value
-				.split(',')
-				.map((entry) => entry.trim())
-				.filter(Boolean);
+		if (typeof value === 'string') checked[name] = commaList(value);
 		else if (value !== undefined && !Array.isArray(value))
 			throw fail(field, `is ${JSON.stringify(value)}: it takes a list of values`);
 	}
