@@ -24,7 +24,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { freePort, login, portInUse, repoRoot, restCall, runWorkflowByHand } from './lib/n8n.mjs';
+import {
+	dataTableByName,
+	freePort,
+	login,
+	portInUse,
+	repoRoot,
+	restCall,
+	runWorkflowByHand,
+} from './lib/n8n.mjs';
 import {
 	byTestId,
 	canvasNode,
@@ -820,12 +828,13 @@ async function main() {
 
 		// 9e. The alert routing table `npm start` made (scripts/start.mjs): the default row and a
 		// row for two of the sandbox's customers.
-		const project = await rest('GET', '/projects/personal');
-		const routing = (await rest('GET', `/projects/${project.id}/data-tables`)).data.find(
-			(entry) => entry.name === ALERT_ROUTING_TABLE,
+		const { projectId, table: routing } = await dataTableByName(
+			editorUrl,
+			rest.cookie,
+			ALERT_ROUTING_TABLE,
 		);
 		if (!routing) throw new Error(`the demo has no data table "${ALERT_ROUTING_TABLE}"`);
-		await page.goto(`${editorUrl}/projects/${project.id}/datatables/${routing.id}`);
+		await page.goto(`${editorUrl}/projects/${projectId}/datatables/${routing.id}`);
 		await shoot(page, outDir, 'alert-routing-table.png', {
 			mouse: { x: Math.round(VIEWPORT.width * 0.7), y: VIEWPORT.height - 10 },
 			check: () =>

@@ -2,7 +2,7 @@
 // workflow examples/alert-routing-table.json makes it with its default row, as people run it
 // themselves; `npm start` and test/e2e/routing.test.ts run that same workflow, then add rows as a
 // person does in the table.
-import { restCall, runWorkflowByHand } from './n8n.mjs';
+import { dataTableByName, restCall, runWorkflowByHand } from './n8n.mjs';
 
 export const ALERT_ROUTING_SETUP = { id: 'ctAlertRoutingTable', trigger: 'Create it once' };
 export const ALERT_ROUTING_TABLE = 'Alert routing';
@@ -19,13 +19,10 @@ export async function createAlertRoutingTable(
 ) {
 	await runWorkflowByHand(baseUrl, cookie, workflowId, ALERT_ROUTING_SETUP.trigger);
 	const rest = (method, pathname, body) => restCall(baseUrl, cookie, method, pathname, body);
-	const project = await rest('GET', '/projects/personal');
-	const filter = encodeURIComponent(JSON.stringify({ name: ALERT_ROUTING_TABLE }));
-	const tables = await rest('GET', `/projects/${project.id}/data-tables?filter=${filter}`);
-	const table = tables.data.find((entry) => entry.name === ALERT_ROUTING_TABLE);
+	const { projectId, table } = await dataTableByName(baseUrl, cookie, ALERT_ROUTING_TABLE);
 	if (!table)
 		throw new Error(`the setup workflow ran but n8n has no data table "${ALERT_ROUTING_TABLE}"`);
-	const tablePath = `/projects/${project.id}/data-tables/${table.id}`;
+	const tablePath = `/projects/${projectId}/data-tables/${table.id}`;
 	if (rows.length > 0) await rest('POST', `${tablePath}/insert`, { data: rows });
 	return (await rest('GET', `${tablePath}/rows?take=1000`)).data;
 }

@@ -396,6 +396,22 @@ export async function listExecutions(baseUrl, cookie, workflowId) {
 }
 
 /**
+ * The data table named `name` in the personal project of the user of `cookie`, with that
+ * project's id; `table` is undefined when there is none.
+ */
+export async function dataTableByName(baseUrl, cookie, name) {
+	const project = await restCall(baseUrl, cookie, 'GET', '/projects/personal');
+	const filter = encodeURIComponent(JSON.stringify({ name }));
+	const tables = await restCall(
+		baseUrl,
+		cookie,
+		'GET',
+		`/projects/${project.id}/data-tables?filter=${filter}`,
+	);
+	return { projectId: project.id, table: tables.data.find((entry) => entry.name === name) };
+}
+
+/**
  * Runs an imported workflow from its trigger `trigger` in a running n8n as the user of `cookie`,
  * as a person clicking *Execute workflow* does, and waits until it succeeded; returns the
  * execution. Not `n8n execute`: the CLI does not load n8n's modules (a Data table node fails

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { repoRoot, restCall, runWorkflowByHand } from './n8n.mjs';
+import { dataTableByName, repoRoot, runWorkflowByHand } from './n8n.mjs';
 
 export const PICKUP_BOARD_SETUP = {
 	file: path.join(repoRoot, 'examples', 'pickup-board-table.json'),
@@ -29,12 +29,8 @@ export function pickupBoardTable() {
  */
 export async function createPickupBoardTable(baseUrl, cookie) {
 	await runWorkflowByHand(baseUrl, cookie, PICKUP_BOARD_SETUP.id, PICKUP_BOARD_SETUP.trigger);
-	const rest = (method, pathname) => restCall(baseUrl, cookie, method, pathname);
-	const project = await rest('GET', '/projects/personal');
 	const { name } = pickupBoardTable();
-	const filter = encodeURIComponent(JSON.stringify({ name }));
-	const tables = await rest('GET', `/projects/${project.id}/data-tables?filter=${filter}`);
-	const table = tables.data.find((entry) => entry.name === name);
+	const { projectId, table } = await dataTableByName(baseUrl, cookie, name);
 	if (!table) throw new Error(`the setup workflow ran but n8n has no data table "${name}"`);
-	return { projectId: project.id, table };
+	return { projectId, table };
 }
