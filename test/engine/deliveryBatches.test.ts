@@ -254,6 +254,28 @@ describe('deliveries that arrive together', () => {
 		expect(idsOf(again.items)).toEqual([id]);
 	});
 
+	it('a batch whose leader the service gave up on while it gathered (its timeout) does not hold its notifications: the copies the service sends are run, not answered 503', async () => {
+		const harness = harnessOf();
+		const body = referenceOnly();
+		const id = String(body.data.id);
+		const copy = await withStoppedClock(async () => {
+			const first = deliverSigned(harness, referenceOnly());
+			await advance(1);
+			// The next batch gathers behind the first; the service gives up on its deliveries meanwhile.
+			harness.creationAnswer = 'gone';
+			const leader = deliverSigned(harness, referenceOnly());
+			const follower = deliverSigned(harness, body);
+			await until(Promise.all([first, leader, follower]), 'both batches handed to n8n');
+			harness.creationAnswer = 200;
+			return await until(deliverSigned(harness, body), 'the copy answered');
+		});
+		// Whether the abandoned batch's execution exists is not known here: the copy runs (an
+		// execution that ran it before stops it as a repeat, trigger/durableRepeats.ts).
+		expect(copy.sent?.status).toBeUndefined();
+		expect(copy.result.workflowData).toBeDefined();
+		expect(idsOf(copy.items)).toEqual([id]);
+	});
+
 	it('deliveries arriving every 20 ms for half a second gather in one batch after the first', async () => {
 		const harness = harnessOf();
 		const sizes = await withStoppedClock(async () => {

@@ -75,8 +75,8 @@ export async function startBridge(): Promise<Bridge> {
 				({ result, sent, items }) => {
 					const answer = result.workflowData ? harness.creationAnswer : 200;
 					const started = result.workflowData !== undefined && [200, 'cut'].includes(answer);
-					// Cut: the execution ran, and the connection closes with no answer.
-					if (answer === 'cut') {
+					// Cut: the execution ran, and the connection closes with no answer (gone: closed before).
+					if (answer === 'cut' || answer === 'gone') {
 						response.destroy();
 						bridge.calls.push({ path, status: 0, notificationId, started, items });
 						return;

@@ -47,9 +47,11 @@ export interface Watch {
 /**
  * What n8n answers a delivery that started an execution, once it created it: 200, or an error
  * when creating it failed (the database was busy, say); `cut`: it created and ran the execution,
- * but the service had closed the connection (its timeout) before the answer went out.
+ * but the service had closed the connection (its timeout) before the answer went out; `gone`: the
+ * service had closed it already while the delivery waited for its batch, before the node handed
+ * n8n the batch; n8n creates the execution and a worker runs it (queue mode), not this process.
  */
-export type CreationAnswer = 200 | 500 | 503 | 'cut';
+export type CreationAnswer = 200 | 500 | 503 | 'cut' | 'gone';
 
 export class TriggerHarness {
 	readonly node: INode;
@@ -210,6 +212,7 @@ export class TriggerHarness {
 		let sent: SentResponse | undefined;
 		const response = Object.assign(new EventEmitter(), {
 			statusCode: 200,
+			destroyed: false,
 			status(code: number) {
 				sent = { status: code, body: undefined, ended: false };
 				response.statusCode = code;
@@ -250,10 +253,16 @@ export class TriggerHarness {
 			[],
 			null,
 		);
+		if (this.creationAnswer === 'gone') {
+			// As Node does: the closed connection's answer is destroyed, and `close` was emitted once.
+			response.destroyed = true;
+			response.emit('close');
+		}
 		const result = await this.trigger.webhook.call(context);
 		const carried = (result.workflowData?.[0] ?? []).map((item) => item.json);
 		// n8n answers the node's own way (noWebhookResponse), or once it created the execution.
 		const cut = result.workflowData !== undefined && this.creationAnswer === 'cut';
+		if (this.creationAnswer === 'gone') return { result, sent, items: [], carried };
 		if (!result.noWebhookResponse) {
 			const status = result.workflowData && !cut ? (this.creationAnswer as number) : 200;
 			response.statusCode = status;

@@ -48,6 +48,8 @@ export interface BatchedDelivery {
 /** The leader's HTTP answer, as n8n writes it (an Express response). */
 export interface LeaderAnswer {
 	statusCode: number;
+	/** Node's own: the connection closed (a late listener hears no `close` of it). */
+	destroyed?: boolean;
 	once(event: 'finish' | 'close', listener: () => void): unknown;
 }
 
@@ -108,6 +110,10 @@ function watchAnswer(answer: LeaderAnswer, batch: Batch): void {
 	answer.once('finish', () => settle(answer.statusCode >= 200 && answer.statusCode < 300));
 	// Cut off before it was written: whether the execution exists is not known.
 	answer.once('close', () => settle(false));
+	// Cut off already, while the batch gathered (the service's timeout): its `close` went by
+	// unheard, and neither event comes again. Unsettled, its notifications would stay claimed and
+	// every copy the service sends be answered 503 for as long as this process runs.
+	if (answer.destroyed) settle(false);
 }
 
 const within = async <T>(promise: Promise<T>, ms: number, otherwise: T): Promise<T> =>
