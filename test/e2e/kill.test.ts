@@ -89,16 +89,22 @@ describe('e2e: n8n killed or stopped while its executions run', () => {
 
 	const executions = async () => await storedExecutions(n8n, WORKFLOW_ID);
 	/** Every stored execution has ended. */
-	const executionsEnded = async (what: string) =>
-		await eventually(
+	const executionsEnded = async (what: string) => {
+		let open: string[] = [];
+		return await eventually(
 			async () => {
 				const found = await executions();
-				return found.every(({ status }) => !['new', 'running'].includes(status))
-					? found
-					: undefined;
+				open = found
+					.filter(({ status }) => ['new', 'running'].includes(status))
+					.map(({ id, mode, status }) => `${id} ${mode} ${status}`);
+				return open.length === 0 ? found : undefined;
 			},
 			{ timeoutMs: generous(2 * EXECUTION_QUIET_MS), what },
-		);
+		).catch((error: Error) => {
+			// Which ones, for the one who reads a failed run.
+			throw new Error(`${error.message}; not ended: ${open.join(', ')}`);
+		});
+	};
 	const notificationsOf = (webhookId: string) => notificationLogOf(ctx.handle, webhookId);
 	const webhookId = (of = WEBHOOK_ID) =>
 		ctx.handle.sandbox.world.store
