@@ -68,7 +68,7 @@ import {
 } from '../nodes/ContainerTracking/trigger/cutCheck';
 import { deliveryItems } from '../nodes/ContainerTracking/trigger/deliveryItems';
 import { notificationIdOf } from '../nodes/ContainerTracking/trigger/durableRepeats';
-import { LEASE_MS } from '../nodes/ContainerTracking/trigger/runJournal';
+import { LEASE_MS } from '../nodes/ContainerTracking/trigger/deduplicationStore';
 import { OWNER } from '../test/e2e/helpers';
 import {
 	BOARD_INCLUDES,

@@ -13,26 +13,23 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { deliveryCore } from './schemas';
-import { CREDENTIAL_NAME } from './transport/request';
 import { subscribableEventOptions } from './transport/webhookEvents';
-import { parseJsonBody, rawBodyOf } from './trigger/body';
-import { joinBatch, outcomeOfWaiting } from './trigger/deliveryBatches';
-import { noteRanHere, ranHere, recordsOf } from './trigger/durableRepeats';
+import { admitDelivery } from './trigger/admission';
+import { noteActivation } from './trigger/catchUp';
+import { joinBatch } from './trigger/deliveryBatches';
+import { reportsAnything } from './trigger/deliveryItems';
 import { OUTPUT_CHANGES, OUTPUT_LATEST_STATE, triggerExecution } from './trigger/execution';
+import { deliveryItem, type ItemOptions } from './trigger/notificationItems';
+import { noteRanHere } from './trigger/ranHere';
 import {
 	AUTOMATIC,
 	EXISTING,
 	createTriggerWebhook,
 	deleteTriggerWebhook,
-	renewedSecret,
 	webhookExists,
 } from './trigger/registration';
-import { repeatStoreFor, triggerScope } from './trigger/repeats';
-import { reportsAnything } from './trigger/deliveryItems';
-import { deliveryItem, type ItemOptions } from './trigger/notificationItems';
-import { hasValidSignature } from './trigger/signature';
-import { noteActivation } from './trigger/catchUp';
+import { isRepeat } from './trigger/repeats';
+import { forgetTrigger, triggerScope } from './trigger/triggerState';
 import { startWatch } from './trigger/watch';
 
 interface TriggerOptions {
@@ -296,7 +293,12 @@ export class ContainerTrackingTrigger implements INodeType {
 				return await createTriggerWebhook.call(this);
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
-				return await deleteTriggerWebhook.call(this);
+				try {
+					return await deleteTriggerWebhook.call(this);
+				} finally {
+					// Deactivated: what the trigger kept in this process goes, secrets included.
+					forgetTrigger(triggerScope(this));
+				}
 			},
 		},
 	};
@@ -344,90 +346,37 @@ export class ContainerTrackingTrigger implements INodeType {
 		});
 	}
 
+	/**
+	 * One delivery: verified and identified (trigger/admission.ts), answered at once, then handed
+	 * to n8n with the deliveries that arrive with it (trigger/deliveryBatches.ts). The answer never
+	 * waits for n8n to create or run an execution: a notification answered whose execution n8n
+	 * then never ran (it died, or could not create it) is found in the service's log and run by
+	 * the watch (trigger/cutCheck.ts, and at a restart trigger/catchUp.ts).
+	 */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const request = this.getRequestObject();
-		const staticData = this.getWorkflowStaticData('node');
-		const existing = this.getNodeParameter('registration', AUTOMATIC) === EXISTING;
-		const secret = existing
-			? String(this.getNodeParameter('secret', '') ?? '')
-			: (staticData.webhookSecret as string | undefined);
-		const rawBody = await rawBodyOf(request);
-
 		const scope = triggerScope(this);
-		const signedWith = async (key: string | undefined) =>
-			await hasValidSignature(
-				scope,
-				async () => (await this.getCredentials(CREDENTIAL_NAME)).signatureHeader,
-				request.headers,
-				rawBody,
-				key || undefined,
-			);
-		if (!(await signedWith(secret))) {
-			// The webhook may have been created again, with another secret, since static data was saved.
-			const renewed = existing ? undefined : await renewedSecret(this, secret, signedWith);
-			if (!renewed) return answer(this, 401, 'Invalid or missing signature');
-		}
-
-		// Refused only what cannot be identified: not JSON, or no notification id or event name.
-		// Everything else starts the workflow; what does not match the interface is a warning.
-		let body: unknown;
-		try {
-			body = parseJsonBody(rawBody!);
-		} catch {
-			return answer(this, 400, 'The body is not JSON');
-		}
-		const delivery = deliveryCore.safeParse(body);
-		if (!delivery.success) {
-			return answer(this, 400, 'The body is not a notification: it has no data.id or no event');
-		}
-		const notification = delivery.data;
-		const notificationId = String(notification.data.id);
+		const existing = this.getNodeParameter('registration', AUTOMATIC) === EXISTING;
+		const admission = await admitDelivery(this, scope, existing);
+		if (!admission.admitted) return answer(this, admission.status, admission.message);
+		const { notificationId, notification, body } = admission;
 
 		const options = this.getNodeParameter('options', {}) as TriggerOptions;
-		const repeats = options.deduplicate !== false ? repeatStoreFor(scope) : undefined;
-		// Its execution ran in this process and recorded it (trigger/durableRepeats.ts), though the
-		// answer then was cut off or late: it is safe, and another execution would stop as a repeat.
-		// Answered at once, a busy n8n is spared an execution, or a wait, per copy the service sends.
-		const ranBefore = () =>
-			repeats !== undefined && this.getMode() !== 'manual' && ranHere(scope, notificationId);
-		if (ranBefore()) return { webhookResponse: { message: 'Already received' } };
-		// Claimed before anything is awaited: of two copies arriving together, one goes on.
-		if (repeats && !repeats.claim(notificationId)) {
-			// A copy of one still waiting for its execution is answered as that one will be.
-			if ((await outcomeOfWaiting(scope, notificationId)) === false && !ranBefore())
-				return answer(this, 503, 'Not recorded: send it again');
+		const manual = this.getMode() === 'manual';
+		if (options.deduplicate !== false && isRepeat(scope, notificationId, manual))
 			return { webhookResponse: { message: 'Already received' } };
-		}
-
 		if (!reportsAnything(notification, itemOptions(options))) {
 			// Nothing to run: the cut check (trigger/cutCheck.ts) need not look for its run.
-			noteRanHere(recordsOf(scope), [notificationId]);
+			noteRanHere(scope, [notificationId]);
 			return { webhookResponse: { message: 'Nothing to report' } };
 		}
+		const items = [deliveryItem(body)];
+		// A test event runs at once, and n8n answers it once the editor's execution exists.
+		if (manual) return { workflowData: [this.helpers.returnJsonArray(items)] };
 
-		// A test event runs at once, as the editor waits for it.
-		const windowMs = this.getMode() === 'manual' ? 0 : batchWindowMs(this, options);
-		const part = await joinBatch(
-			scope,
-			{
-				notificationId,
-				items: [deliveryItem(body)],
-				release: () => repeats?.release(notificationId),
-			},
-			windowMs,
-			this.getResponseObject(),
-		);
-		if (part.role === 'follower') {
-			if (part.created) return { webhookResponse: { message: 'Received' } };
-			// Not safely recorded: the service sends it again, and then it runs. Not known yet
-			// (undefined): the batch's outcome releases it if its execution is not created, and a copy
-			// meanwhile is answered as the batch is (outcomeOfWaiting).
-			if (part.created === false) repeats?.release(notificationId);
-			// Recorded meanwhile by another execution here (its earlier copy's, answered late).
-			if (ranBefore()) return { webhookResponse: { message: 'Already received' } };
-			return answer(this, 503, 'Not recorded: send it again');
-		}
+		answer(this, 200, 'Received');
+		const part = await joinBatch(scope, { notificationId, items }, batchWindowMs(this, options));
+		if (part.role === 'follower') return { noWebhookResponse: true };
 		const batched = part.deliveries.flatMap((delivery) => delivery.items);
-		return { workflowData: [this.helpers.returnJsonArray(batched)] };
+		return { noWebhookResponse: true, workflowData: [this.helpers.returnJsonArray(batched)] };
 	}
 }

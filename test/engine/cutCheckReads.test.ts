@@ -5,8 +5,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { findInLog } from '../../nodes/ContainerTracking/trigger/catchUp';
-import { checkCutRuns, forgetCutCheck } from '../../nodes/ContainerTracking/trigger/cutCheck';
-import { triggerScope } from '../../nodes/ContainerTracking/trigger/repeats';
+import { checkCutRuns } from '../../nodes/ContainerTracking/trigger/cutCheck';
+import { forgetTrigger, triggerScope } from '../../nodes/ContainerTracking/trigger/triggerState';
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import { generous } from '../support/bounds';
 import { startBridge, type Bridge } from '../support/bridge';
@@ -151,7 +151,7 @@ describe('the cut check reads the log', () => {
 			const reads = await countRequests(handle, 'GET', '/webhook_notifications');
 			await checkCutRuns(context, [webhookId], 0, OPTIONS);
 			expect(await reads()).toBe(Math.ceil(log.length / 100));
-			forgetCutCheck(triggerScope(context));
+			forgetTrigger(triggerScope(context));
 		},
 		READS_TEST,
 	);
@@ -182,7 +182,7 @@ describe('the cut check reads the log', () => {
 			expect(await pagesOf(check)).toBe(1);
 			// None is due to be handed over yet (90 s after the service logged it).
 			expect(emitted as IDataObject[][]).toEqual([]);
-			forgetCutCheck(triggerScope(context));
+			forgetTrigger(triggerScope(context));
 		},
 		READS_TEST,
 	);

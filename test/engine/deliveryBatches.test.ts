@@ -1,22 +1,19 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals */
 // Deliveries that arrive together start one execution (nodes/ContainerTracking/trigger/
 // deliveryBatches.ts), run through n8n-core's WebhookContext as n8n hands deliveries to the node:
-// who leads a batch, what the others are answered and when, and what happens when n8n could not
-// create the batch's execution. (In a real n8n: test/e2e/burst.test.ts.) Where when they arrive
+// who leads a batch, and that every delivery is answered at once, whatever n8n then takes to
+// create the batch's execution, or fails to. (In a real n8n: test/e2e/burst.test.ts.) Where when they arrive
 // decides which batch a delivery joins, the clock is stopped (jest's fake timers) and moved on by
 // the test: the batches then follow from the moments the test sends at, on any machine.
 import { randomUUID } from 'node:crypto';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import {
-	FOLLOWER_WAIT_MS,
-	IDLE_MS,
-	MAX_BATCH_DELIVERIES,
-} from '../../nodes/ContainerTracking/trigger/deliveryBatches';
-import { byClock, generous } from '../support/bounds';
+import { IDLE_MS, MAX_BATCH_DELIVERIES } from '../../nodes/ContainerTracking/trigger/deliveryBatches';
+import { notificationIdOf } from '../../nodes/ContainerTracking/trigger/durableRepeats';
+import { generous } from '../support/bounds';
 import { useDeduplicationInMemory } from '../support/deduplication';
-import { deliverSigned, referenceOnly, SECRET } from '../support/deliveries';
+import { deliverSigned, RECEIVED, referenceOnly, SECRET } from '../support/deliveries';
 import { TriggerHarness } from '../support/trigger';
 
 const credentials = { apiKey: 'unused', baseUrl: 'http://127.0.0.1:9/v2' };
@@ -117,11 +114,9 @@ describe('deliveries that arrive together', () => {
 		expect(leaders.length).toBeLessThanOrEqual(3);
 		const carried = leaders.flatMap((leader) => idsOf(leader.items));
 		expect([...carried].sort()).toEqual(bodies.map((body) => String(body.data.id)).sort());
-		const followers = results.filter((r) => !r.result.workflowData);
-		expect(followers.map((r) => r.result.webhookResponse)).toEqual(
-			followers.map(() => ({ message: 'Received' })),
-		);
-		expect(results.every((r) => r.sent === undefined)).toBe(true);
+		// Every one answered by the node itself, at once; n8n answers none of them.
+		expect(results.map((r) => r.sent)).toEqual(results.map(() => RECEIVED));
+		expect(results.every((r) => r.result.noWebhookResponse === true)).toBe(true);
 	});
 
 	it('the first delivery after a quiet spell starts the workflow at once, alone', async () => {
@@ -144,7 +139,7 @@ describe('deliveries that arrive together', () => {
 		});
 	});
 
-	it('a batch whose execution n8n could not create is answered 503 everywhere, and runs when sent again', async () => {
+	it('a batch whose execution n8n could not create was answered 2xx everywhere, before n8n tried: a copy the service sends anyway starts nothing', async () => {
 		const harness = harnessOf();
 		// One delivery leads; the next ones gather behind it.
 		await deliverSigned(harness, referenceOnly());
@@ -154,30 +149,24 @@ describe('deliveries that arrive together', () => {
 		const leaders = started(results);
 		expect(leaders).toHaveLength(1);
 		expect(leaders[0].carried).toHaveLength(10);
-		const followers = results.filter((r) => !r.result.workflowData);
-		expect(followers.map((r) => r.sent?.status)).toEqual(followers.map(() => 503));
-
-		// The service sends them again: now they run, once each.
+		expect(results.map((r) => r.sent)).toEqual(results.map(() => RECEIVED));
+		// What runs them is the watch's cut check (trigger/cutCheck.ts), not a copy.
 		harness.creationAnswer = 200;
 		const again = await burst(harness, bodies);
-		expect(idsOf(started(again).flatMap((r) => r.items)).sort()).toEqual(
-			bodies.map((body) => String(body.data.id)).sort(),
+		expect(started(again)).toEqual([]);
+		expect(again.map((r) => r.result.webhookResponse)).toEqual(
+			again.map(() => ({ message: 'Already received' })),
 		);
 	});
 
-	it('a copy of a notification waiting in a batch is answered as its batch is', async () => {
+	it('a copy of a notification waiting in a batch is answered at once as a repeat', async () => {
 		const harness = harnessOf();
 		await deliverSigned(harness, referenceOnly());
 		const body = referenceOnly();
 		const [original, copy] = await burst(harness, [body, body]);
 		expect(original.result.workflowData).toBeDefined();
+		expect(original.sent).toEqual(RECEIVED);
 		expect(copy.result.webhookResponse).toEqual({ message: 'Already received' });
-
-		harness.creationAnswer = 500;
-		const failing = referenceOnly();
-		const [failed, failedCopy] = await burst(harness, [failing, failing]);
-		expect(failed.result.workflowData).toBeDefined();
-		expect(failedCopy.sent?.status).toBe(503);
 	});
 
 	it('a copy of a notification whose execution ran here is answered at once, though the answer to its first delivery was cut off: no second execution', async () => {
@@ -195,85 +184,57 @@ describe('deliveries that arrive together', () => {
 		expect(starts).toHaveLength(1);
 	});
 
-	it('a delivery answered 503 after waiting FOLLOWER_WAIT_MS for a slow n8n: its copy is answered as its batch turns out, not run a second time', async () => {
+	it('while n8n takes 6 s to create each execution, every delivery is answered before the clock moves, and a copy sent then starts nothing more', async () => {
 		const harness = harnessOf();
-		// n8n takes 6 s to create an execution: the second batch closes when the first exists
-		// (6 s) and is created at 12 s, after its follower waited FOLLOWER_WAIT_MS (8 s from 1 s),
-		// before a copy sent then has waited as long.
-		harness.creationMs = (FOLLOWER_WAIT_MS * 3) / 4;
+		harness.creationMs = 6_000;
 		const starts = executionStarts(harness);
 		const body = referenceOnly();
-		const id = String(body.data.id);
-		const { first, original, copy, leader } = await withStoppedClock(async () => {
+		const { answeredAt, sentAt, copy, all } = await withStoppedClock(async () => {
 			const first = deliverSigned(harness, referenceOnly());
 			await advance(1);
-			// The next batch: a leader, and the delivery under test following it.
-			const leader = deliverSigned(harness, referenceOnly());
-			const original = deliverSigned(harness, body);
-			const answered = await until(original, 'the follower answered');
-			// The service sends it again, while its batch's execution is still being created.
-			const copy = deliverSigned(harness, body);
-			return {
-				first: await until(first, 'the first batch'),
-				leader: await until(leader, 'the second batch'),
-				original: answered,
-				copy: await until(copy, 'the copy answered'),
-			};
+			const sentAt = Date.now();
+			const answeredAt: number[] = [];
+			const next = [referenceOnly(), body].map((sent) => deliverSigned(harness, sent));
+			// The node writes its answer before it joins a batch: by now, with the clock stopped.
+			await realTurn();
+			answeredAt.push(Date.now());
+			const copy = await until(deliverSigned(harness, body), 'the copy answered');
+			const all = await until(Promise.all([first, ...next]), 'both batches run');
+			return { answeredAt, sentAt, copy, all };
 		});
-		expect(first.result.workflowData).toBeDefined();
-		expect(original.sent?.status).toBe(503);
-		// Its batch was created after all: it ran there, and the copy is told so.
-		expect(idsOf(leader.items)).toContain(id);
+		expect(all.map((r) => r.sent)).toEqual(all.map(() => RECEIVED));
+		expect(answeredAt).toEqual([sentAt]);
 		expect(copy.result.webhookResponse).toEqual({ message: 'Already received' });
-		expect(copy.result.workflowData).toBeUndefined();
 		expect(starts).toHaveLength(2);
+		expect(idsOf(started(all).flatMap((r) => r.items))).toContain(String(body.data.id));
 	});
 
-	it('a delivery answered 503 after waiting FOLLOWER_WAIT_MS, whose batch n8n then could not create, runs when the service sends it again', async () => {
-		const harness = harnessOf();
-		harness.creationMs = (FOLLOWER_WAIT_MS * 3) / 4;
-		const body = referenceOnly();
-		const id = String(body.data.id);
-		const again = await withStoppedClock(async () => {
-			const first = deliverSigned(harness, referenceOnly());
-			await advance(1);
-			harness.creationAnswer = 503;
-			const leader = deliverSigned(harness, referenceOnly());
-			const original = await until(deliverSigned(harness, body), 'the follower answered');
-			expect(original.sent?.status).toBe(503);
-			await until(Promise.all([first, leader]), 'both batches handed to n8n');
-			// A copy while n8n is still creating the batch is answered as the batch turns out: 503.
-			const early = await until(deliverSigned(harness, body), 'the first copy answered');
-			expect(early.sent?.status).toBe(503);
-			expect(early.result.workflowData).toBeUndefined();
-			harness.creationAnswer = 200;
-			harness.creationMs = 0;
-			return await until(deliverSigned(harness, body), 'the next copy answered');
-		});
-		expect(again.result.workflowData).toBeDefined();
-		expect(idsOf(again.items)).toEqual([id]);
-	});
-
-	it('a batch whose leader the service gave up on while it gathered (its timeout) does not hold its notifications: the copies the service sends are run, not answered 503', async () => {
+	it('a batch whose connection the service closed before the node answered (its timeout) is still handed to n8n; the copy the service then sends starts nothing here', async () => {
 		const harness = harnessOf();
 		const body = referenceOnly();
 		const id = String(body.data.id);
-		const copy = await withStoppedClock(async () => {
+		const { copy, follower, leader } = await withStoppedClock(async () => {
 			const first = deliverSigned(harness, referenceOnly());
 			await advance(1);
-			// The next batch gathers behind the first; the service gives up on its deliveries meanwhile.
 			harness.creationAnswer = 'gone';
 			const leader = deliverSigned(harness, referenceOnly());
 			const follower = deliverSigned(harness, body);
-			await until(Promise.all([first, leader, follower]), 'both batches handed to n8n');
+			const [, led, followed] = await until(
+				Promise.all([first, leader, follower]),
+				'both batches handed to n8n',
+			);
 			harness.creationAnswer = 200;
-			return await until(deliverSigned(harness, body), 'the copy answered');
+			return {
+				leader: led,
+				follower: followed,
+				copy: await until(deliverSigned(harness, body), 'the copy answered'),
+			};
 		});
-		// Whether the abandoned batch's execution exists is not known here: the copy runs (an
-		// execution that ran it before stops it as a repeat, trigger/durableRepeats.ts).
-		expect(copy.sent?.status).toBeUndefined();
-		expect(copy.result.workflowData).toBeDefined();
-		expect(idsOf(copy.items)).toEqual([id]);
+		// n8n got the batch (a worker runs it); should it never run, the cut check runs it.
+		expect(leader.carried.map((item) => notificationIdOf(item))).toContain(id);
+		expect(follower.result.workflowData).toBeUndefined();
+		expect(copy.result.workflowData).toBeUndefined();
+		expect(copy.result.webhookResponse).toEqual({ message: 'Already received' });
 	});
 
 	it('deliveries arriving every 20 ms for half a second gather in one batch after the first', async () => {
@@ -313,26 +274,16 @@ describe('deliveries that arrive together', () => {
 			return await until(Promise.all(sent), '120 deliveries answered');
 		});
 		const leaders = started(results.map(({ delivered }) => delivered));
-		// The first goes at once; the next gathers until its execution exists (1.5 s), and the one
+		// The first goes at once; the next gathers until its execution started (1.5 s), and the one
 		// after until that one's. One batch per 1 s window, each waiting for the one before, would
-		// be four, and their deliveries would wait ever longer.
+		// be four.
 		expect(leaders).toHaveLength(3);
 		expect(leaders.flatMap((leader) => idsOf(leader.items))).toHaveLength(120);
 		expect(starts).toEqual([0, creationMs, 2 * creationMs].map((at) => starts[0] + at));
 		const followers = results.filter(({ delivered }) => !delivered.result.workflowData);
-		expect(followers.every(({ delivered }) => delivered.result.webhookResponse !== undefined)).toBe(
-			true,
-		);
-		expect(
-			followers
-				.map(({ delivered }) => delivered.result.webhookResponse)
-				.filter((answer) => (answer as IDataObject).message !== 'Received'),
-		).toEqual([]);
-		// A delivery waits for its batch to gather (until the execution before exists) and for its
-		// own execution to be created: two creations at most, never a queue of them.
-		expect(Math.max(...followers.map(({ waitedMs }) => waitedMs))).toBeLessThanOrEqual(
-			byClock(2 * creationMs),
-		);
+		expect(results.map(({ delivered }) => delivered.sent)).toEqual(results.map(() => RECEIVED));
+		// A delivery that joins a batch is done with at once: it waits for no execution.
+		expect(followers.map(({ waitedMs }) => waitedMs)).toEqual(followers.map(() => 0));
 	});
 
 	it('a sender that waits for each answer is not held for the window: a quiet batch closes after IDLE_MS', async () => {

@@ -4,7 +4,7 @@
 // and the sandbox delivering real notifications through an HTTP bridge standing in for n8n.
 import { randomUUID } from 'node:crypto';
 
-import { sleep, type IDataObject, type INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import type { Resource } from '../../sandbox/world/store';
@@ -19,12 +19,15 @@ import {
 	deliverSigned,
 	fixtureNotification,
 	HEADER,
+	RECEIVED,
 	recordOf,
 	referenceOnly,
 	SECRET,
 	sign,
 	type Doc,
 } from '../support/deliveries';
+import { ranHere } from '../../nodes/ContainerTracking/trigger/ranHere';
+import { triggerScope } from '../../nodes/ContainerTracking/trigger/triggerState';
 import { describeWithFixtures } from '../support/sharedFixtures';
 import { startBridge, type Bridge } from '../support/bridge';
 import { TRIGGER_WEBHOOK_ID, TriggerHarness } from '../support/trigger';
@@ -60,7 +63,7 @@ describe('Container Tracking Trigger', () => {
 		it('a delivery signed with the stored secret starts the workflow', async () => {
 			const body = referenceOnly();
 			const { result, sent, items } = await deliverSigned(activated(), body);
-			expect(sent).toBeUndefined();
+			expect(sent).toEqual(RECEIVED);
 			expect(result.workflowData).toBeDefined();
 			expect(items).toHaveLength(1);
 			expect(items[0]).toMatchObject({
@@ -93,7 +96,7 @@ describe('Container Tracking Trigger', () => {
 			const { sent, items } = await activated().deliver(raw, {
 				[HEADER]: sign(raw, SECRET).toUpperCase(),
 			});
-			expect(sent).toBeUndefined();
+			expect(sent).toEqual(RECEIVED);
 			expect(items).toHaveLength(1);
 		});
 
@@ -115,7 +118,7 @@ describe('Container Tracking Trigger', () => {
 		it('the raw bytes are checked, not a re-serialized body: a signed body with other spacing passes', async () => {
 			const raw = JSON.stringify(referenceOnly(), null, 2);
 			const { result, sent } = await deliverSigned(activated(), undefined, { raw });
-			expect(sent).toBeUndefined();
+			expect(sent).toEqual(RECEIVED);
 			expect(result.workflowData).toBeDefined();
 		});
 
@@ -135,7 +138,7 @@ describe('Container Tracking Trigger', () => {
 			const good = await activated({}, custom).deliver(raw, {
 				'x-acme-signature': sign(raw, SECRET),
 			});
-			expect(good.sent).toBeUndefined();
+			expect(good.sent).toEqual(RECEIVED);
 			expect(good.result.workflowData).toBeDefined();
 			// The default header, correctly signed, is not looked at any more.
 			const other = await activated({}, custom).deliver(JSON.stringify(referenceOnly()), {});
@@ -207,22 +210,25 @@ describe('Container Tracking Trigger', () => {
 			expect(copies.filter((copy) => copy.result.webhookResponse !== undefined)).toHaveLength(1);
 		});
 
-		it('a notification whose execution n8n could not create runs when the service sends it again', async () => {
+		it('a delivery is answered before n8n creates its execution: one n8n could not create is not taken for run here, so the cut check runs it', async () => {
 			const harness = activated();
 			const body = referenceOnly();
-			// n8n's database was busy: the delivery is answered 500, as n8n does.
+			const id = String(body.data.id);
+			// n8n's database was busy: n8n could not create the execution the delivery handed it.
 			harness.creationAnswer = 500;
-			expect((await deliverSigned(harness, body)).result.workflowData).toBeDefined();
-			// The answer goes out on the event loop's next turn (setImmediate), which comes before any
-			// timer: an order, not a race with the machine's speed.
-			await sleep(10);
+			const first = await deliverSigned(harness, body);
+			expect(first.sent).toEqual(RECEIVED);
+			expect(first.result.workflowData).toBeDefined();
+			expect(first.items).toEqual([]);
+			// Not run here: the cut check (test/unit/cutCheck.test.ts) hands it to an execution, which
+			// runs it as one answered that no execution recorded (test/unit/runJournal.test.ts).
+			const scope = triggerScope({ getWorkflow: () => harness.workflow, getNode: () => harness.node });
+			expect(ranHere(scope, id)).toBe(false);
+			// The service had its 2xx; a copy it sends anyway is a repeat here.
 			harness.creationAnswer = 200;
-			const again = await deliverSigned(harness, body);
-			expect(again.result.workflowData).toBeDefined();
-			expect(again.items).toHaveLength(1);
-			// Once it was created, a copy is a repeat again.
-			await sleep(10);
-			expect((await deliverSigned(harness, body)).result.workflowData).toBeUndefined();
+			const copy = await deliverSigned(harness, body);
+			expect(copy.result.workflowData).toBeUndefined();
+			expect(copy.result.webhookResponse).toEqual({ message: 'Already received' });
 		});
 	});
 
@@ -256,7 +262,7 @@ describe('Container Tracking Trigger', () => {
 				{ available_for_pickup: false, holds_at_pod_terminal: [customsHold, freightHold] },
 			);
 			const { items, sent } = await deliverSigned(activated(), notification);
-			expect(sent).toBeUndefined();
+			expect(sent).toEqual(RECEIVED);
 			const container = recordOf(notification, 'container');
 			const shipment = recordOf(notification, 'shipment');
 			const terminal = recordOf(notification, 'terminal');
@@ -460,7 +466,7 @@ describe('Container Tracking Trigger', () => {
 			recordOf(notification, 'transport_event').attributes.event =
 				'container.transport.drone_delivered';
 			const { items, sent } = await deliverSigned(activated(), notification);
-			expect(sent).toBeUndefined();
+			expect(sent).toEqual(RECEIVED);
 			expect(items).toHaveLength(1);
 			expect(items[0]).toMatchObject({
 				event: 'container.transport.drone_delivered',
@@ -558,7 +564,7 @@ describe('Container Tracking Trigger', () => {
 			const notification = fixtureNotification('container.transport.available');
 			expect(notification.included).toBeUndefined();
 			const { items, sent } = await deliverSigned(activated(), notification);
-			expect(sent).toBeUndefined();
+			expect(sent).toEqual(RECEIVED);
 			expect(items).toEqual([
 				{
 					event: 'container.transport.available',

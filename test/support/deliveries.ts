@@ -8,6 +8,9 @@ import type { TriggerHarness } from './trigger';
 export const SECRET = 'c0ffee'.repeat(10) + 'f00d';
 export const HEADER = 'X-SVC-Webhook-Signature';
 
+/** What the trigger answers a delivery it takes in, before n8n creates the execution. */
+export const RECEIVED = { status: 200, body: { message: 'Received' }, ended: true };
+
 // Notifications are plain JSON documents; tests reach into them field by field.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Doc = any;

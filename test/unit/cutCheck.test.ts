@@ -9,11 +9,11 @@ import {
 	checkCutRuns,
 	CUT_CHECK_EVERY_MS,
 	cutCheckDueIn,
-	forgetCutCheck,
+
 	HAND_OVER_AFTER_MS,
 	LEARN_FOR_MS,
 } from '../../nodes/ContainerTracking/trigger/cutCheck';
-import { triggerScope } from '../../nodes/ContainerTracking/trigger/repeats';
+import { forgetTrigger, triggerScope } from '../../nodes/ContainerTracking/trigger/triggerState';
 
 const WEBHOOK = 'webhook-1';
 const OPTIONS = { expandHoldsAndFees: true, fields: [], raw: false, fetchContainer: false };
@@ -57,7 +57,7 @@ describe('the cut check reads the log', () => {
 		jest.setSystemTime(start + LEARN_FOR_MS + 1);
 		await checkCutRuns(context, [WEBHOOK], start, OPTIONS, []);
 		expect(cutCheckDueIn(scope)).toBe(Number.POSITIVE_INFINITY);
-		forgetCutCheck(scope);
+		forgetTrigger(scope);
 	});
 
 	it('every minute for as long as the workflow is active, once a notification answered had not run here when due (queue mode)', async () => {
@@ -74,7 +74,7 @@ describe('the cut check reads the log', () => {
 		jest.setSystemTime(start + minutes(180));
 		await checkCutRuns(context, [WEBHOOK], start, OPTIONS, []);
 		expect(cutCheckDueIn(scope)).toBe(CUT_CHECK_EVERY_MS);
-		forgetCutCheck(scope);
+		forgetTrigger(scope);
 	});
 
 	it('when a hand-over is due, not at the next whole minute', async () => {
@@ -90,7 +90,7 @@ describe('the cut check reads the log', () => {
 		jest.setSystemTime(start - 1_000 + HAND_OVER_AFTER_MS[0]);
 		await checkCutRuns(context, [WEBHOOK], start - 60_000, OPTIONS, []);
 		expect(handed.flat()).toHaveLength(1);
-		forgetCutCheck(scope);
+		forgetTrigger(scope);
 	});
 
 	it('a notification the service still retries (not answered) does not count as run elsewhere', async () => {
@@ -104,6 +104,6 @@ describe('the cut check reads the log', () => {
 		jest.setSystemTime(start + minutes(180));
 		await checkCutRuns(context, [WEBHOOK], start, OPTIONS, []);
 		expect(cutCheckDueIn(scope)).toBe(Number.POSITIVE_INFINITY);
-		forgetCutCheck(scope);
+		forgetTrigger(scope);
 	});
 });

@@ -13,8 +13,8 @@ import {
 import { ContainerTrackingTrigger } from '../../nodes/ContainerTracking/ContainerTrackingTrigger.node';
 import { notificationIdOf } from '../../nodes/ContainerTracking/trigger/durableRepeats';
 import { checkItem, deliveryItem } from '../../nodes/ContainerTracking/trigger/notificationItems';
+import { LEASE_MS } from '../../nodes/ContainerTracking/trigger/deduplicationStore';
 import {
-	LEASE_MS,
 	LOOK_AGAIN_AFTER_MS,
 	type EndedRun,
 } from '../../nodes/ContainerTracking/trigger/runJournal';

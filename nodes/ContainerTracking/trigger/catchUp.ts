@@ -13,7 +13,8 @@ import { containerTrackingRequest, type ContainerTrackingContext } from '../tran
 import { MAX_BATCH_DELIVERIES, MAX_BATCH_ITEMS } from './deliveryBatches';
 import { deliveryContainerId, reportsAnything } from './deliveryItems';
 import { deliveryItem, type DeliveryMark, type ItemOptions } from './notificationItems';
-import { repeatStoreFor, triggerScope } from './repeats';
+import { repeatStoreFor } from './repeats';
+import { triggerScope, triggerSlot } from './triggerState';
 
 /**
  * Catch-up: the notifications of this trigger's webhook that the service gave up on (`failed`
@@ -54,6 +55,11 @@ export interface CatchUpSettings {
 	 */
 	windowMs: number;
 	items: ItemOptions;
+	/**
+	 * Whether notifications the service failed to deliver are caught up (the node's option). Off,
+	 * the log is read only for the restart check, and for the cut check (trigger/cutCheck.ts).
+	 */
+	missed?: boolean;
 	/** Whether live deliveries are checked for repeats (the node's option). */
 	deduplicate: boolean;
 	/**
@@ -100,25 +106,15 @@ interface CatchUpMemory {
 	firstNewest?: number;
 }
 
-const memories = new Map<string, CatchUpMemory>();
-
-function memoryOf(scope: string): CatchUpMemory {
-	let memory = memories.get(scope);
-	if (!memory) {
-		memory = { pending: new Map(), backlog: new Map(), lookedBack: false };
-		memories.set(scope, memory);
-	}
-	return memory;
-}
-
-/** Forgets what a trigger remembered (its workflow was deactivated). */
-export function forgetCatchUp(scope: string): void {
-	memories.delete(scope);
-}
+const memories = triggerSlot<CatchUpMemory>('catch-up memory', () => ({
+	pending: new Map(),
+	backlog: new Map(),
+	lookedBack: false,
+}));
 
 /** The newest notification the first read of this process saw; undefined before that read. */
 export const firstReadNewest = (scope: string): number | undefined =>
-	memories.get(scope)?.firstNewest;
+	memories.peek(scope)?.firstNewest;
 
 /**
  * Whether each trigger's restart check is still owed in this process, or was made (or is not
@@ -129,11 +125,14 @@ export const firstReadNewest = (scope: string): number | undefined =>
  * Kept across deactivation: a workflow turned off and on again in a process that did not die has
  * no cut runs.
  */
-const restartChecks = new Map<string, 'owed' | 'made'>();
+const restartChecks = triggerSlot<{ check?: 'owed' | 'made' }>('restart check', () => ({}), {
+	keptAcrossActivations: true,
+});
 
 /** Notes how n8n activated a trigger's watch: the first activation in a process decides. */
 export function noteActivation(scope: string, mode: string): void {
-	if (!restartChecks.has(scope)) restartChecks.set(scope, mode === 'activate' ? 'made' : 'owed');
+	const restart = restartChecks.of(scope);
+	restart.check ??= mode === 'activate' ? 'made' : 'owed';
 }
 
 function logged(record: IDataObject, included: IncludedIndex): LoggedNotification | undefined {
@@ -437,7 +436,7 @@ interface CatchUpReport {
 	/** Executions they started in. */
 	executions: number;
 	/** What the read of the log returned: the cut check of the same round reads no more. */
-	read: LoggedNotification[];
+	read?: LoggedNotification[];
 }
 
 /**
@@ -523,17 +522,23 @@ export async function catchUp(
 	stopped: () => boolean = () => false,
 ): Promise<CatchUpReport> {
 	const scope = triggerScope(context);
-	const memory = memoryOf(scope);
+	const memory = memories.of(scope);
 	const staticData = context.getWorkflowStaticData('node');
 	// The first read of a process starts where the last one before it (maybe in another
 	// process, before a restart) left off, looking back no further than the option says.
 	const savedFrom = Number(staticData.catchUpFrom);
 	const lookBackFrom = (newest: number) =>
 		Math.max(newest - settings.lookBackMs, Number.isFinite(savedFrom) ? savedFrom : -Infinity);
-	const recovering = settings.recoverCutRuns === true && restartChecks.get(scope) === 'owed';
-	const startOf = memory.lookedBack
-		? (newest: number) => readStart(memory, newest, settings)
-		: lookBackFrom;
+	const recovering = settings.recoverCutRuns === true && restartChecks.of(scope).check === 'owed';
+	const missed = settings.missed !== false;
+	// Nothing to catch up and no restart check owed: the cut check reads the log itself.
+	if (!missed && !recovering && memory.lookedBack)
+		return { undelivered: 0, started: 0, executions: 0, read: undefined };
+	const startOf = !missed
+		? (newest: number) => newest - RECOVERY_WINDOW_MS
+		: memory.lookedBack
+			? (newest: number) => readStart(memory, newest, settings)
+			: lookBackFrom;
 	// The restart check reads its whole window, wherever an earlier read of this process stopped.
 	const from = recovering
 		? (newest: number) => Math.min(startOf(newest), newest - RECOVERY_WINDOW_MS)
@@ -553,7 +558,7 @@ export async function catchUp(
 		// all) after an execution recorded it is still pending or failed there, and its next
 		// attempt would be taken for a repeat of a run that was cut.
 		if (recovering && entry.createdAt >= newest - RECOVERY_WINDOW_MS) recent.push(entry);
-		if (entry.status === 'succeeded') continue;
+		if (!missed || entry.status === 'succeeded') continue;
 		if (known[entry.id] !== undefined) continue;
 		// A value no table lists is taken as not delivered: a notification is never dropped for it.
 		if (entry.status === 'pending') {
@@ -614,9 +619,12 @@ export async function catchUp(
 	} finally {
 		// The log's clock, not this process's: the service stamps created_at. Set before the last
 		// emit: n8n saves a trigger's static data with each emit.
-		const readFrom = readStart(memory, newest || now, settings);
-		staticData.catchUpFrom = readFrom;
-		staticData.caughtUp = pruned(caughtUp, readFrom);
+		// Not caught up: where the next catch-up starts stays where the last one left it.
+		if (missed) {
+			const readFrom = readStart(memory, newest || now, settings);
+			staticData.catchUpFrom = readFrom;
+			staticData.caughtUp = pruned(caughtUp, readFrom);
+		}
 		emitDue();
 	}
 	if (recovering && !stopped()) {
@@ -634,7 +642,7 @@ export async function catchUp(
 			`container-tracking-restart-${now}`,
 		).notifications;
 		byContainer.clear();
-		restartChecks.set(scope, 'made');
+		restartChecks.of(scope).check = 'made';
 		if (handed > 0)
 			context.logger.info(
 				`Container tracking: restart check: ${handed} notifications logged in the last ${RECOVERY_WINDOW_MS / 60_000} minutes handed to an execution, which runs again those whose run was cut`,

@@ -10,26 +10,28 @@ import {
 	startExecutions,
 	type LoggedNotification,
 } from './catchUp';
-import { ranHere } from './durableRepeats';
+import { ranHere } from './ranHere';
 import { reportsAnything } from './deliveryItems';
 import { deliveryCore } from '../schemas';
 import { checkedOf, checkItem, deliveryItem, type ItemOptions } from './notificationItems';
-import { triggerScope } from './repeats';
+import { triggerScope, triggerSlot } from './triggerState';
 
 /**
- * The cut check: runs cut in another n8n process, found while this one goes on. In queue mode a
- * worker (or the webhook process's executions) can die while the main, which runs the watch,
- * does not: no restart check comes (trigger/catchUp.ts). So the watch keeps, per trigger, the
- * notifications of its webhook that the service logged since this process's first read and whose
- * execution did not run in this process, and hands each to an execution HAND_OVER_AFTER_MS after
- * the service logged it, a few times: that execution runs again those whose run is open with its lease
- * not renewed (trigger/runJournal.ts), and, of those the service had answered, those no execution
- * ever recorded (their job taken by a worker that died before the trigger ran); it drops the rest.
+ * The cut check: notifications this package answered whose execution never ran, or was cut in
+ * another n8n process, found while this one goes on. Every delivery is answered before n8n creates
+ * its execution (ContainerTrackingTrigger.node.ts), and n8n may then fail to create it; in queue
+ * mode a worker (or the webhook process) can die while the main, which runs the watch, does not:
+ * no restart check comes (trigger/catchUp.ts). So the watch keeps, per trigger, the notifications
+ * of its webhook that the service logged since this process's first read and whose execution did
+ * not run in this process, and hands each to an execution HAND_OVER_AFTER_MS after the service
+ * logged it, a few times: that execution runs again those whose run is open with its lease not
+ * renewed (trigger/runJournal.ts), and, of those the service had answered, those no execution ever
+ * recorded (never created, or taken by a worker that died before the trigger ran); it drops the
+ * rest.
  *
  * Its items name the notifications only (`checkItem`): most turn out to have run, and an
  * execution keeps its items. The few that run again read their bodies from the log, a page at a
- * time. In one n8n every execution runs in the process that reads the log, and nothing is handed
- * over: a cut there is a restart.
+ * time.
  */
 
 /** A notification is handed over this long after the service logged it, and then again. */
@@ -81,26 +83,12 @@ interface CutCheckMemory {
 	ranElsewhere: boolean;
 }
 
-const memories = new Map<string, CutCheckMemory>();
-
-function memoryOf(scope: string): CutCheckMemory {
-	let memory = memories.get(scope);
-	if (!memory) {
-		memory = {
-			candidates: new Map(),
-			read: new Map(),
-			activeUntil: Date.now() + LEARN_FOR_MS,
-			ranElsewhere: false,
-		};
-		memories.set(scope, memory);
-	}
-	return memory;
-}
-
-/** Forgets what a trigger's cut check remembered (its workflow was deactivated). */
-export function forgetCutCheck(scope: string): void {
-	memories.delete(scope);
-}
+const memories = triggerSlot<CutCheckMemory>('cut check memory', () => ({
+	candidates: new Map(),
+	read: new Map(),
+	activeUntil: Date.now() + LEARN_FOR_MS,
+	ranElsewhere: false,
+}));
 
 /**
  * When a notification is next handed over: HAND_OVER_AFTER_MS from when the service logged it (or
@@ -119,7 +107,7 @@ function handOverDueAt(candidate: Candidate): number {
  * (the watch's own interval reads it).
  */
 export function cutCheckDueIn(scope: string): number {
-	const memory = memories.get(scope);
+	const memory = memories.peek(scope);
 	if (!memory) return Number.POSITIVE_INFINITY;
 	const nextHandOver = Math.min(...[...memory.candidates.values()].map(handOverDueAt));
 	if (Number.isFinite(nextHandOver))
@@ -155,7 +143,7 @@ export async function checkCutRuns(
 	read?: LoggedNotification[],
 ): Promise<number> {
 	const scope = triggerScope(context);
-	const memory = memoryOf(scope);
+	const memory = memories.of(scope);
 	const now = Date.now();
 	// From a little before the last read's newest, and back to any not seen answered yet that is
 	// due now: its status may have changed since, and is read when it is handed over, not at every
@@ -204,8 +192,8 @@ export async function checkCutRuns(
 		if (handOverDueAt(candidate) <= now) due.push({ id, candidate });
 	}
 	due.sort((a, b) => a.candidate.createdAt - b.candidate.createdAt || a.id.localeCompare(b.id));
-	// Answered and still not run here when due: its execution ran in another process (in one n8n,
-	// it would have run here within seconds of its answer).
+	// Answered and still not run here when due: its execution ran in another process, or never
+	// ran (in one n8n, it runs here within seconds of its answer).
 	if (due.some(({ candidate }) => candidate.answered)) memory.ranElsewhere = true;
 	startExecutions(
 		context,

@@ -2,11 +2,12 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { deliveryCore } from '../schemas';
 import { addMissingContainers } from './containerLookup';
-import { newNotificationItems } from './durableRepeats';
+import { batchStarted } from './deliveryBatches';
+import { newNotificationItems, notificationIdOf } from './durableRepeats';
 import { latestStatePerContainer } from './latestState';
 import { markOutdatedStates, rememberStates } from './newestStates';
 import { deliveryOf, notificationItems, type ItemOptions } from './notificationItems';
-import { triggerScope } from './repeats';
+import { triggerScope } from './triggerState';
 import { withLoggedBodies } from './cutCheck';
 import { closeRunsAtEnd, executionEndHooks, leaveRunsOpen } from './runJournal';
 
@@ -48,6 +49,12 @@ export async function triggerExecution(
 	const input = context
 		.getInputData()
 		.map((item, index) => ({ ...item, pairedItem: { item: index } }));
+	const scope = triggerScope(context);
+	// The next batch of deliveries in this process need not wait for this one any more.
+	batchStarted(
+		scope,
+		input.map((item) => notificationIdOf(item.json)).filter((id): id is string => !!id),
+	);
 	// The runs this execution opens are closed when it ends (trigger/runJournal.ts).
 	const journal = executionEndHooks(context) !== undefined;
 	const { items: kept, opened } = await newNotificationItems(
@@ -65,7 +72,6 @@ export async function triggerExecution(
 	const items = fresh.flatMap((item) => itemsOf(item, options));
 	if (options.raw || items.length === 0) return [items];
 	const jsons = items.map((item) => item.json);
-	const scope = triggerScope(context);
 	const output = context.getNodeParameter('output', 0, OUTPUT_CHANGES) as string;
 	markOutdatedStates(scope, jsons);
 	// A view kept from the latest states gets each as the service has it after the

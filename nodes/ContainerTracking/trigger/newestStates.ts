@@ -1,6 +1,8 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
+import { triggerSlot } from './triggerState';
+
 /**
  * A notification that runs after a newer one about the same container (a retry the service sent
  * late, a notification caught up after an outage) carries the container as it was when the
@@ -30,7 +32,7 @@ interface Given {
 	fingerprint: string;
 }
 
-const triggers = new Map<string, Map<string, Given>>();
+const givenStates = triggerSlot('newest container states', () => new Map<string, Given>());
 
 /** Members that say when, not what: they differ between equal states read at other times. */
 const TIMING_MEMBERS = new Set([
@@ -58,7 +60,7 @@ const isOlder = (given: Given, than: Given): boolean =>
  * of the same second and different, from an earlier execution or from another item of these.
  */
 export function markOutdatedStates(scope: string, items: IDataObject[]): void {
-	const known = triggers.get(scope);
+	const known = givenStates.peek(scope);
 	const states = items.map(stateOf);
 	// The newest states of each container among these items: one fingerprint, or several.
 	const newest = new Map<string, { asOf: number; fingerprints: Set<string> }>();
@@ -83,11 +85,7 @@ export function markOutdatedStates(scope: string, items: IDataObject[]): void {
 
 /** Remembers the newest state of each container these items give. */
 export function rememberStates(scope: string, items: IDataObject[]): void {
-	let remembered = triggers.get(scope);
-	if (!remembered) {
-		remembered = new Map();
-		triggers.set(scope, remembered);
-	}
+	const remembered = givenStates.of(scope);
 	for (const item of items) {
 		const given = stateOf(item);
 		if (!given) continue;

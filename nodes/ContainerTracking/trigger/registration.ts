@@ -22,7 +22,7 @@ import {
 } from '../transport/webhooks';
 import { explainRefusedEvents } from '../transport/webhookEvents';
 import { urlScope } from './reachability';
-import { triggerScope } from './repeats';
+import { triggerScope, triggerSlot } from './triggerState';
 
 /**
  * The trigger's webhook with the service, as n8n (de)activates a workflow: `checkExists`, then
@@ -44,15 +44,14 @@ function sameEvents(a: unknown, b: string[]): boolean {
  * activates a workflow's webhooks and its watch at the same time, and two of them creating a
  * webhook at once would leave the service with two.
  */
-const turns = new Map<string, Promise<unknown>>();
+const registrationQueue = triggerSlot<{ last: Promise<unknown> }>('registration queue', () => ({
+	last: Promise.resolve(),
+}));
 
-async function inTurn<T>(scope: string, work: () => Promise<T>): Promise<T> {
-	const turn = (turns.get(scope) ?? Promise.resolve()).then(work);
-	const settled = turn.catch(() => undefined);
-	turns.set(scope, settled);
-	void settled.then(() => {
-		if (turns.get(scope) === settled) turns.delete(scope);
-	});
+async function oneAtATime<T>(scope: string, work: () => Promise<T>): Promise<T> {
+	const queue = registrationQueue.of(scope);
+	const turn = queue.last.then(work);
+	queue.last = turn.catch(() => undefined);
 	return await turn;
 }
 
@@ -122,10 +121,13 @@ const FORMER_IDS_KEPT = 5;
  * created again (a new secret) signs with it before n8n saves the node's static data again, and a
  * webhook process reads static data saved before.
  */
-const currentSecrets = new Map<string, string>();
+const currentSecrets = triggerSlot<{ secret?: string }>('current webhook secret', () => ({}));
 /** A failed signature looks the secret up at most this often per trigger. */
 const SECRET_LOOKUP_EVERY_MS = 30_000;
-const secretLookups = new Map<string, { at: number; secret: Promise<string | undefined> }>();
+const secretLookups = triggerSlot<{ at?: number; secret?: Promise<string | undefined> }>(
+	'webhook secret lookup',
+	() => ({}),
+);
 
 function forget(state: WebhookState): void {
 	delete state.webhookId;
@@ -139,7 +141,7 @@ function adopt(
 	secret: string,
 	url: string,
 ): void {
-	currentSecrets.set(triggerScope(context), secret);
+	currentSecrets.of(triggerScope(context)).secret = secret;
 	if (state.webhookId && state.webhookId !== webhook.id)
 		state.formerWebhookIds = [state.webhookId, ...(state.formerWebhookIds ?? [])]
 			.filter((id) => id !== webhook.id)
@@ -221,7 +223,7 @@ export async function webhookExists(this: IHookFunctions): Promise<boolean> {
 		return true;
 	}
 	const events = this.getNodeParameter('events', []) as string[];
-	return await inTurn(triggerScope(this), async () => {
+	return await oneAtATime(triggerScope(this), async () => {
 		if (state.webhookId && state.webhookSecret) {
 			const webhook = await readWebhook(this, String(state.webhookId));
 			if (webhook && webhookAttributes(webhook).url === url) {
@@ -279,7 +281,7 @@ export async function createTriggerWebhook(this: IHookFunctions): Promise<boolea
 		throw new NodeOperationError(this.getNode(), 'Choose at least one event to subscribe to');
 	}
 	const state = this.getWorkflowStaticData('node') as WebhookState;
-	await inTurn(triggerScope(this), async () => await registerWebhook(this, state, url, events));
+	await oneAtATime(triggerScope(this), async () => await registerWebhook(this, state, url, events));
 	return true;
 }
 
@@ -288,7 +290,7 @@ export async function deleteTriggerWebhook(this: IHookFunctions): Promise<boolea
 	const state = this.getWorkflowStaticData('node') as WebhookState;
 	if (this.getNodeParameter('registration', AUTOMATIC) === EXISTING || !state.webhookId)
 		return true;
-	await inTurn(triggerScope(this), async () => {
+	await oneAtATime(triggerScope(this), async () => {
 		if (!state.webhookId) return;
 		const response = await containerTrackingRequest.call(
 			this,
@@ -331,7 +333,7 @@ export async function repairWebhook(
 	const url = state.webhookUrl;
 	// Before n8n registered a webhook, or after it removed it, there is nothing to watch.
 	if (!url || (!existing && !state.webhookId)) return { webhookIds: [], problems: [] };
-	return await inTurn(triggerScope(context), async () => {
+	return await oneAtATime(triggerScope(context), async () => {
 		const problems: string[] = [];
 		const known = existing ? undefined : state.webhookId;
 		let webhook = known ? await readWebhook(context, known) : await webhookForUrl(context, url);
@@ -382,8 +384,9 @@ export async function repairWebhook(
 async function lookUpSecret(context: IWebhookFunctions): Promise<string | undefined> {
 	const scope = triggerScope(context);
 	const now = Date.now();
-	const last = secretLookups.get(scope);
-	if (last && now - last.at < SECRET_LOOKUP_EVERY_MS) return await last.secret;
+	const last = secretLookups.of(scope);
+	if (last.secret && last.at !== undefined && now - last.at < SECRET_LOOKUP_EVERY_MS)
+		return await last.secret;
 	const state = context.getWorkflowStaticData('node') as WebhookState;
 	const url = context.getNodeWebhookUrl('default') as string;
 	const secret = (async () => {
@@ -399,7 +402,8 @@ async function lookUpSecret(context: IWebhookFunctions): Promise<string | undefi
 			return undefined;
 		}
 	})();
-	secretLookups.set(scope, { at: now, secret });
+	last.at = now;
+	last.secret = secret;
 	return await secret;
 }
 
@@ -416,11 +420,11 @@ export async function renewedSecret(
 	signs: (secret: string) => Promise<boolean>,
 ): Promise<string | undefined> {
 	const scope = triggerScope(context);
-	const known = currentSecrets.get(scope);
+	const known = currentSecrets.of(scope).secret;
 	if (known && known !== stale && (await signs(known))) return known;
 	const current = await lookUpSecret(context);
 	if (!current || current === stale || current === known || !(await signs(current)))
 		return undefined;
-	currentSecrets.set(scope, current);
+	currentSecrets.of(scope).secret = current;
 	return current;
 }

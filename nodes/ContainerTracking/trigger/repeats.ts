@@ -4,9 +4,13 @@
  * arrive many times; its `data.id` is the idempotency key.
  *
  * The check and the record are one step: `claim` answers whether a key is new and records it
- * before anything is awaited, so two copies arriving together cannot both pass. A delivery that
- * then fails before starting the workflow `release`s its key, so that the service's retry runs.
+ * before anything is awaited, so two copies arriving together cannot both pass. This is the
+ * process's quick answer to a copy; the durable one, across processes and restarts, is made in
+ * the execution (trigger/durableRepeats.ts).
  */
+import { ranHere } from './ranHere';
+import { triggerSlot } from './triggerState';
+
 
 /** Keys are kept this long: the service's whole retry schedule, with a wide margin. */
 export const REPEAT_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -62,25 +66,20 @@ export class MemoryRepeatStore implements RepeatStore {
 	}
 }
 
-const stores = new Map<string, MemoryRepeatStore>();
+/**
+ * The store of one trigger in this process. It lives as long as the trigger is active: n8n builds
+ * a fresh node object for each delivery, so it cannot live on the node.
+ */
+const stores = triggerSlot('delivered notification ids', () => new MemoryRepeatStore());
 
-/** Which trigger a delivery or execution belongs to: its workflow and node ids. */
-export function triggerScope(context: {
-	getWorkflow(): { id?: string };
-	getNode(): { id: string };
-}): string {
-	return `${context.getWorkflow().id ?? ''}:${context.getNode().id}`;
-}
+export const repeatStoreFor = (scope: string): RepeatStore => stores.of(scope);
 
 /**
- * The store of one trigger (`scope`: see `triggerScope`) in this process. It lives as long as
- * the process: n8n builds a fresh node object for each delivery, so it cannot live on the node.
+ * Whether a delivery is a copy of a notification this trigger already took in this process:
+ * claimed by an earlier delivery, or run here (a test event, `manual`, may be sent again on
+ * purpose once its execution ran). Claims it when not.
  */
-export function repeatStoreFor(scope: string): RepeatStore {
-	let store = stores.get(scope);
-	if (!store) {
-		store = new MemoryRepeatStore();
-		stores.set(scope, store);
-	}
-	return store;
+export function isRepeat(scope: string, notificationId: string, manual: boolean): boolean {
+	if (!manual && ranHere(scope, notificationId)) return true;
+	return !stores.of(scope).claim(notificationId);
 }

@@ -1,20 +1,25 @@
 import { sleep, type IExecuteFunctions } from 'n8n-workflow';
 
 import {
-	inTurn,
+	afterEarlierWrites,
+	heldKey,
+	LEASE_MS,
+	leaseKey,
 	lookInStore,
-	noteRanHere,
+	periodAt,
 	recordInStore,
 	recordsOf,
 	rememberClosed,
 	removeFromStore,
+	runKey,
 	type TriggerRecords,
-} from './durableRepeats';
-import { triggerScope } from './repeats';
+} from './deduplicationStore';
+import { noteRanHere } from './ranHere';
+import { triggerScope } from './triggerState';
 
 /**
  * The run journal: which notifications' executions are under way, kept where n8n keeps the
- * trigger's durable records (trigger/durableRepeats.ts), so that it outlives the process.
+ * trigger's durable records (trigger/deduplicationStore.ts), so that it outlives the process.
  *
  * A notification is answered 2xx once its execution exists (trigger/deliveryBatches.ts); the
  * service then never sends it again. When n8n dies before that execution ends (an out-of-memory
@@ -40,25 +45,6 @@ import { triggerScope } from './repeats';
  * check (trigger/cutCheck.ts) hands such notifications to an execution, which runs them again.
  */
 
-const RUN_PREFIX = 'run:';
-
-export const runKey = (notificationId: string): string => `${RUN_PREFIX}${notificationId}`;
-
-export const isRunKey = (key: string): boolean => key.startsWith(RUN_PREFIX);
-
-/** The notification a run key is of. */
-export const notificationOfRun = (run: string): string => run.slice(RUN_PREFIX.length);
-
-/** A run's lease lasts from the start of the period it was written in to the end of the next. */
-export const LEASE_MS = 30_000;
-
-const LEASE_PREFIX = 'lease:';
-
-const periodAt = (at: number): number => Math.floor(at / LEASE_MS);
-
-const leaseKey = (run: string, period: number): string =>
-	`${LEASE_PREFIX}${notificationOfRun(run)}:${period}`;
-
 /**
  * The lease keys of `runs` for `period`, remembered as written by this process (whether or not
  * the write succeeds: a key removed that was never written costs nothing).
@@ -71,14 +57,6 @@ export function leasesOf(records: TriggerRecords, runs: string[], period: number
 	}
 	return runs.map((run) => leaseKey(run, period));
 }
-
-/**
- * A run's mark that an execution opened it, `lease:<id>:held`: written with the run's key and its
- * first lease in one write, removed when it closes. n8n's store checks a key only by recording it
- * (`cutAmong` adds what it looks at and removes it again), and another process's write of the list
- * it read in between puts such a key back: a run key with no mark is that, never a run.
- */
-const heldKey = (run: string): string => `${LEASE_PREFIX}${notificationOfRun(run)}:held`;
 
 /** What an execution writes with the keys of the runs it opens: their marks and leases. */
 export const openingLeasesOf = (records: TriggerRecords, runs: string[]): string[] => [
@@ -143,7 +121,7 @@ export function renewLeases(records: TriggerRecords): void {
 				await sleep(next - Date.now() + 10);
 				const context = records.context;
 				if (!context || records.openHere.size === 0) break;
-				await inTurn(records, async () => {
+				await afterEarlierWrites(records, async () => {
 					const period = periodAt(Date.now());
 					const runs = [...records.openHere];
 					const stale: string[] = [];
@@ -241,7 +219,7 @@ async function removeKeys(context: IExecuteFunctions, keys: string[]): Promise<v
 	if (keys.length === 0) return;
 	const records = recordsOf(triggerScope(context));
 	records.context ??= context;
-	await inTurn(records, async () => {
+	await afterEarlierWrites(records, async () => {
 		await removeFromStore(context, [...keys, ...leasesToRemove(records, keys)]);
 	});
 	rememberClosed(records, keys);
@@ -252,10 +230,10 @@ export async function openRuns(context: IExecuteFunctions, ids: string[]): Promi
 	if (ids.length === 0) return [];
 	const records = recordsOf(triggerScope(context));
 	records.context ??= context;
-	return await inTurn(records, async () => {
+	return await afterEarlierWrites(records, async () => {
 		const runs = ids.map(runKey);
 		const result = await recordInStore(context, [...runs, ...openingLeasesOf(records, runs)]);
-		noteRanHere(records, ids);
+		noteRanHere(records.scope, ids);
 		return await settleOpened(context, records, runs, new Set(result.new.map(String)));
 	});
 }
@@ -315,11 +293,11 @@ export async function cutAmong(
 	records.context ??= context;
 	let runs = ids.map(runKey);
 	if (!leased) {
-		runs = await inTurn(records, async () => await markedOpen(context, records, runs));
+		runs = await afterEarlierWrites(records, async () => await markedOpen(context, records, runs));
 		if (runs.length === 0) return new Set<string>();
 		await sleep(LOOK_AGAIN_AFTER_MS);
 	}
-	return await inTurn(records, async () => {
+	return await afterEarlierWrites(records, async () => {
 		let open = await markedOpen(context, records, runs);
 		const period = periodAt(Date.now());
 		if (leased && open.length > 0) {
@@ -337,7 +315,7 @@ export async function cutAmong(
 		renewLeases(records);
 		const cut = new Set(open);
 		const taken = ids.filter((id) => cut.has(runKey(id)));
-		noteRanHere(records, taken);
+		noteRanHere(records.scope, taken);
 		return new Set(taken);
 	});
 }

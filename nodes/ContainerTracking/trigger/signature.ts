@@ -1,5 +1,7 @@
 import { createHmac, timingSafeEqual } from 'crypto';
 
+import { triggerSlot } from './triggerState';
+
 /**
  * The service signs each delivery with the lowercase hex HMAC-SHA256 of the raw request body,
  * keyed with the webhook's secret; no prefix, no timestamp (docs/service.md, "Signature"). The
@@ -33,7 +35,7 @@ export const DEFAULT_SIGNATURE_HEADER = 'X-SVC-Webhook-Signature';
  * a renamed header is picked up at the next delivery. The name is no secret, and a delivery
  * passes only with a valid HMAC of its body under the webhook's secret, whatever the name.
  */
-const signatureHeaders = new Map<string, string>();
+const signatureHeaders = triggerSlot<{ name?: string }>('signature header name', () => ({}));
 
 export async function hasValidSignature(
 	scope: string,
@@ -42,9 +44,9 @@ export async function hasValidSignature(
 	rawBody: Buffer | undefined,
 	secret: string | undefined,
 ): Promise<boolean> {
-	const known = signatureHeaders.get(scope);
+	const known = signatureHeaders.of(scope).name;
 	if (known !== undefined && isValidSignature(rawBody, secret, headers[known])) return true;
 	const name = String((await readHeaderName()) || DEFAULT_SIGNATURE_HEADER).toLowerCase();
-	signatureHeaders.set(scope, name);
+	signatureHeaders.of(scope).name = name;
 	return isValidSignature(rawBody, secret, headers[name]);
 }

@@ -6,16 +6,10 @@ import {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../transport/request';
-import {
-	catchUp,
-	firstReadNewest,
-	forgetCatchUp,
-	type CatchUpSettings,
-	type LoggedNotification,
-} from './catchUp';
-import { checkCutRuns, cutCheckDueIn, forgetCutCheck } from './cutCheck';
+import { catchUp, firstReadNewest, type CatchUpSettings, type LoggedNotification } from './catchUp';
+import { checkCutRuns, cutCheckDueIn } from './cutCheck';
 import { repairWebhook, type WebhookState } from './registration';
-import { triggerScope } from './repeats';
+import { forgetTrigger, triggerScope } from './triggerState';
 
 /**
  * The watch: while the workflow is active, n8n runs the trigger's `trigger()` once, on the main
@@ -31,7 +25,11 @@ export interface WatchSettings {
 	existing: boolean;
 	events: string[];
 	intervalMs: number;
-	/** Off: the webhook is still watched, nothing is caught up. */
+	/**
+	 * Off: nothing the service failed to deliver is caught up. The webhook is still watched, and
+	 * what this package answered is still looked after (the restart check and the cut check):
+	 * every delivery is answered before n8n creates its execution.
+	 */
 	catchUp: boolean;
 	catchUpSettings: CatchUpSettings;
 }
@@ -62,8 +60,13 @@ async function watchOnce(
 			`Container tracking: the trigger's webhook was repaired: ${repair.problems.join('; ')}`,
 			{ workflowId: context.getWorkflow().id, node: context.getNode().name, url: state.webhookUrl },
 		);
-	if (!settings.catchUp || repair.webhookIds.length === 0 || stopped()) return [];
-	const report = await catchUp(context, repair.webhookIds, settings.catchUpSettings, stopped);
+	if (repair.webhookIds.length === 0 || stopped()) return [];
+	const report = await catchUp(
+		context,
+		repair.webhookIds,
+		{ ...settings.catchUpSettings, missed: settings.catchUp },
+		stopped,
+	);
 	if (report.started > 0)
 		context.logger.warn(
 			`Container tracking: caught up on ${report.started} notifications the service had not delivered`,
@@ -81,7 +84,7 @@ async function cutCheckOnce(
 	read?: LoggedNotification[],
 ): Promise<void> {
 	const floor = firstReadNewest(triggerScope(context));
-	if (!settings.catchUp || floor === undefined || webhookIds.length === 0) return;
+	if (floor === undefined || webhookIds.length === 0) return;
 	await checkCutRuns(context, webhookIds, floor, settings.catchUpSettings.items, read);
 }
 
@@ -160,8 +163,8 @@ export async function startWatch(
 		closeFunction: async () => {
 			stopped = true;
 			stop();
-			forgetCatchUp(triggerScope(context));
-			forgetCutCheck(triggerScope(context));
+			// Deactivated: what the trigger kept in this process goes (trigger/triggerState.ts).
+			forgetTrigger(triggerScope(context));
 		},
 	};
 }
