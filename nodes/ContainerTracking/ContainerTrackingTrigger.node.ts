@@ -19,7 +19,7 @@ import { noteActivation } from './trigger/catchUp';
 import { joinBatch } from './trigger/deliveryBatches';
 import { reportsAnything } from './trigger/deliveryItems';
 import { OUTPUT_CHANGES, OUTPUT_LATEST_STATE, triggerExecution } from './trigger/execution';
-import { deliveryItem, type ItemOptions } from './trigger/notificationItems';
+import { carrierItem, type ItemOptions } from './trigger/notificationItems';
 import { noteRanHere } from './trigger/ranHere';
 import {
 	AUTOMATIC,
@@ -369,7 +369,7 @@ export class ContainerTrackingTrigger implements INodeType {
 			noteRanHere(scope, [notificationId]);
 			return { webhookResponse: { message: 'Nothing to report' } };
 		}
-		const items = [deliveryItem(body)];
+		const items = [carrierItem(body)];
 		// A test event runs at once, and n8n answers it once the editor's execution exists.
 		if (manual) return { workflowData: [this.helpers.returnJsonArray(items)] };
 

@@ -155,6 +155,46 @@ export function n8nEnvironment({ n8nDir, userFolder, port, brokerPort, owner, ex
 	return env;
 }
 
+/**
+ * A fault at a chosen point (test/e2e/kill.test.ts): holds the write lock of n8n's SQLite database
+ * (WAL: n8n still reads) until the returned function is called, from a process of its own with the
+ * Node n8n runs on (its built-in SQLite, Node 22.5 and later). n8n then answers what it can without
+ * writing and creates no execution. Resolves once the lock is held.
+ */
+export async function holdDatabaseWrites(env, userFolder) {
+	const database = path.join(userFolder, '.n8n', 'database.sqlite');
+	const holder = [
+		"const { DatabaseSync } = require('node:sqlite');",
+		'const db = new DatabaseSync(process.argv[1]);',
+		"db.exec('PRAGMA busy_timeout = 20000');",
+		"db.exec('BEGIN IMMEDIATE');",
+		"process.stdout.write('held\\n');",
+		"process.stdin.on('end', () => { db.exec('ROLLBACK'); db.close(); process.exit(0); });",
+		'process.stdin.resume();',
+	].join('\n');
+	const child = spawn(runtimeNode().bin, ['--no-warnings', '-e', holder, database], {
+		env,
+		stdio: ['pipe', 'pipe', 'pipe'],
+	});
+	const exited = new Promise((resolve) => child.once('exit', resolve));
+	let output = '';
+	await new Promise((resolve, reject) => {
+		const read = (chunk) => {
+			output += chunk.toString();
+			if (output.includes('held')) resolve(undefined);
+		};
+		child.stdout.on('data', read);
+		child.stderr.on('data', read);
+		child.once('exit', (code) =>
+			reject(new Error(`could not hold the database's write lock (exit ${code}): ${output}`)),
+		);
+	});
+	return async () => {
+		child.stdin.end();
+		await exited;
+	};
+}
+
 /** One n8n CLI command (import:*, publish:workflow, execute); each boots n8n for a few seconds. */
 export async function n8nCli(n8nDir, env, args) {
 	const node = runtimeNode();

@@ -87,6 +87,7 @@ interface N8nLib {
 		log(): string;
 	}>;
 	login(url: string, email: string, password: string): Promise<string>;
+	holdDatabaseWrites(env: Env, userFolder: string): Promise<() => Promise<void>>;
 	/** Runs a saved workflow from `trigger` over REST and waits for its success; the execution. */
 	runWorkflowByHand(
 		url: string,
@@ -348,6 +349,11 @@ export interface E2eContext {
 	 * the exit (a test's chosen point in a graceful shutdown). The shared n8n is never killed.
 	 */
 	killN8n(signal: 'SIGKILL' | 'SIGTERM', meanwhile?: () => Promise<void>): Promise<void>;
+	/**
+	 * Holds the write lock of the file's own n8n's database (SQLite) until the returned function
+	 * is called: n8n answers what needs no write and creates no execution meanwhile.
+	 */
+	holdDatabaseWrites(): Promise<() => Promise<void>>;
 	stop(): Promise<void>;
 }
 
@@ -476,6 +482,9 @@ export async function startE2e({
 			} finally {
 				await exited;
 			}
+		},
+		async holdDatabaseWrites() {
+			return await n8n.holdDatabaseWrites(env, userFolder);
 		},
 		async stopN8n() {
 			if (running && process.env.CT_E2E_KEEP)
@@ -667,6 +676,9 @@ async function joinSharedN8n(sandbox: Partial<SandboxOptions>): Promise<E2eConte
 		},
 		async killN8n() {
 			throw new Error('the shared n8n is not killed: start the file with ownN8n');
+		},
+		async holdDatabaseWrites() {
+			throw new Error("the shared n8n's database is not held: start the file with ownN8n");
 		},
 		async stop() {
 			try {

@@ -1,4 +1,4 @@
-// The restart check (nodes/ContainerTracking/trigger/catchUp.ts, trigger/durableRepeats.ts) as n8n
+// The restart check (nodes/ContainerTracking/trigger/catchUp.ts, trigger/recordedNotifications.ts) as n8n
 // runs it when it starts: the watch's first check, through n8n-core's TriggerContext, against a
 // started sandbox, with n8n's deduplication store in memory. Notifications n8n never answered
 // before it died run at once, not when the service's backed-off retries come; those the service

@@ -750,6 +750,21 @@ describe('Container Tracking Trigger', () => {
 			expect(harness.staticData.webhookSecret).toBeUndefined();
 		});
 
+		it('deactivation empties what the trigger kept in memory: after it is turned on again, a copy of a notification taken before is no longer answered from memory', async () => {
+			const harness = automatic(['container.updated']);
+			await harness.activate();
+			const body = referenceOnly();
+			const secret = () => ({ secret: String(harness.staticData.webhookSecret) });
+			expect((await deliverSigned(harness, body, secret())).result.workflowData).toBeDefined();
+			expect((await deliverSigned(harness, body, secret())).result.webhookResponse).toEqual({
+				message: 'Already received',
+			});
+			expect(await harness.hook('delete')).toBe(true);
+			await harness.activate();
+			// Handed to its execution, where n8n's store decides (trigger/recordedNotifications.ts).
+			expect((await deliverSigned(harness, body, secret())).result.workflowData).toBeDefined();
+		});
+
 		it('deactivation when the webhook is already gone is not an error', async () => {
 			const harness = automatic(['container.updated']);
 			await harness.activate();

@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
-// No import cycle in nodes/ (CONTRIBUTING.md, "Layout"): a module reads as what it imports, and a
+// No import cycle in nodes/ (CONTRIBUTING.md, "The trigger"): a module reads as what it imports, and a
 // cycle makes two modules one that nobody can read alone. Imports are read by TypeScript's own
 // pre-processor, type-only imports included: a cycle of types is still a cycle to a reader.
 import { readdirSync, readFileSync } from 'node:fs';

@@ -11,8 +11,8 @@ import {
 } from 'n8n-workflow';
 
 import { ContainerTrackingTrigger } from '../../nodes/ContainerTracking/ContainerTrackingTrigger.node';
-import { notificationIdOf } from '../../nodes/ContainerTracking/trigger/durableRepeats';
-import { checkItem, deliveryItem } from '../../nodes/ContainerTracking/trigger/notificationItems';
+import { notificationIdOf } from '../../nodes/ContainerTracking/trigger/recordedNotifications';
+import { checkItem, carrierItem } from '../../nodes/ContainerTracking/trigger/notificationItems';
 import { LEASE_MS } from '../../nodes/ContainerTracking/trigger/deduplicationStore';
 import {
 	LOOK_AGAIN_AFTER_MS,
@@ -114,7 +114,7 @@ const handOver = async (execution: Execution) => {
 	return await ran;
 };
 
-type DurableRepeats = typeof import('../../nodes/ContainerTracking/trigger/durableRepeats');
+type DurableRepeats = typeof import('../../nodes/ContainerTracking/trigger/recordedNotifications');
 
 /**
  * Another n8n process (a worker in queue mode): the node's modules loaded on their own, beside
@@ -125,7 +125,7 @@ function anotherProcess(): DurableRepeats['newNotificationItems'] {
 	let chosen: DurableRepeats['newNotificationItems'] | undefined;
 	jest.isolateModules(() => {
 		chosen = jest.requireActual<DurableRepeats>(
-			'../../nodes/ContainerTracking/trigger/durableRepeats',
+			'../../nodes/ContainerTracking/trigger/recordedNotifications',
 		).newNotificationItems;
 	});
 	return chosen!;
@@ -147,7 +147,7 @@ function restarted(): void {
 }
 
 const delivered = (id: string) => ({ notification_id: id });
-const recovering = (id: string) => deliveryItem({ data: { id } }, 'recovering');
+const recovering = (id: string) => carrierItem({ data: { id } }, 'recovering');
 const openRuns = (store: ReturnType<typeof storeLikeN8ns>) =>
 	store
 		.saved()
@@ -155,7 +155,7 @@ const openRuns = (store: ReturnType<typeof storeLikeN8ns>) =>
 		.sort();
 
 describe('the run journal', () => {
-	// The store's later checks (trigger/durableRepeats.ts) wait on timers: fake ones, from a clock
+	// The store's later checks (trigger/recordedNotifications.ts) wait on timers: fake ones, from a clock
 	// 3 s before a lease period ends, so that a restart check's look again falls in the next one.
 	beforeEach(() =>
 		jest.useFakeTimers({

@@ -12,7 +12,7 @@ import { fetchPage, MAX_PAGE_SIZE, type ListPage } from '../transport/pagination
 import { containerTrackingRequest, type ContainerTrackingContext } from '../transport/request';
 import { MAX_BATCH_DELIVERIES, MAX_BATCH_ITEMS } from './deliveryBatches';
 import { deliveryContainerId, reportsAnything } from './deliveryItems';
-import { deliveryItem, type DeliveryMark, type ItemOptions } from './notificationItems';
+import { carrierItem, type DeliveryMark, type ItemOptions } from './notificationItems';
 import { repeatStoreFor } from './repeats';
 import { triggerScope, triggerSlot } from './triggerState';
 
@@ -41,7 +41,7 @@ import { triggerScope, triggerSlot } from './triggerState';
  * static data (n8n saves it with each emit), the live deliveries this process received
  * (trigger/repeats.ts), the execution deduplication key n8n keeps in its database (n8n 2.20 and
  * later; older ones ignore it), and the durable record every execution of the trigger checks
- * (trigger/durableRepeats.ts), which live deliveries share.
+ * (trigger/recordedNotifications.ts), which live deliveries share.
  */
 
 export interface CatchUpSettings {
@@ -106,7 +106,7 @@ interface CatchUpMemory {
 	firstNewest?: number;
 }
 
-const memories = triggerSlot<CatchUpMemory>('catch-up memory', () => ({
+const catchUpMemory = triggerSlot<CatchUpMemory>('catch-up memory', () => ({
 	pending: new Map(),
 	backlog: new Map(),
 	lookedBack: false,
@@ -114,7 +114,7 @@ const memories = triggerSlot<CatchUpMemory>('catch-up memory', () => ({
 
 /** The newest notification the first read of this process saw; undefined before that read. */
 export const firstReadNewest = (scope: string): number | undefined =>
-	memories.peek(scope)?.firstNewest;
+	catchUpMemory.peek(scope)?.firstNewest;
 
 /**
  * Whether each trigger's restart check is still owed in this process, or was made (or is not
@@ -351,7 +351,7 @@ export function includedFor(entry: LoggedNotification): JsonApiResource[] | unde
  * The notification as a delivery carries it: from its page when the page included its reference
  * object or carried records of others only, else read on its own (one call).
  */
-export async function deliveryOf(
+export async function bodyFromLog(
 	context: ContainerTrackingContext,
 	entry: LoggedNotification,
 ): Promise<unknown> {
@@ -361,11 +361,11 @@ export async function deliveryOf(
 	// some events by reference only, as `container.transport.available`), and a read of it on its
 	// own would carry none either.
 	if (entry.included.size > 0) return { data: entry.record };
-	return await loggedDelivery(context, entry.id);
+	return await readLoggedBody(context, entry.id);
 }
 
 /** A notification of the log as a delivery carries it, read on its own (one call). */
-export async function loggedDelivery(
+export async function readLoggedBody(
 	context: ContainerTrackingContext,
 	id: string,
 ): Promise<unknown> {
@@ -391,13 +391,13 @@ function caughtUpItems(
 	const delivery = deliveryCore.safeParse(body);
 	if (!delivery.success) return undefined;
 	if (!reportsAnything(delivery.data, settings.items)) return { items: [] };
-	return { items: [deliveryItem(body, mark)], containerId: deliveryContainerId(delivery.data) };
+	return { items: [carrierItem(body, mark)], containerId: deliveryContainerId(delivery.data) };
 }
 
 /**
  * The restart check: the notifications the service logged within RECOVERY_WINDOW_MS, delivered
  * or not, each as a `recovering` item, oldest first; the execution keeps those whose run was cut,
- * and those no execution recorded (trigger/durableRepeats.ts, `newNotificationItems`). One not yet
+ * and those no execution recorded (trigger/recordedNotifications.ts, `newNotificationItems`). One not yet
  * answered whose run was cut had its answer lost (sent too late, or cut): its next attempt would
  * be taken for a repeat. Their bodies come with the log's pages.
  */
@@ -411,7 +411,7 @@ async function handOverLogged(
 		(a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id),
 	);
 	for (const entry of oldestFirst) {
-		const body = await deliveryOf(context, entry);
+		const body = await bodyFromLog(context, entry);
 		const handed = body === undefined ? undefined : caughtUpItems(body, settings, 'recovering');
 		if (handed && handed.items.length > 0) add(entry.id, handed.containerId, handed.items);
 	}
@@ -464,7 +464,7 @@ export interface DueNotification {
  * executions of up to MAX_BATCH_DELIVERIES notifications and MAX_BATCH_ITEMS items, each with an
  * execution deduplication key made of `keyPrefix` and its notifications. The executions of one
  * call run at once, so a container's notifications go into one of them, where its newest state is
- * told apart (trigger/latestState.ts, trigger/newestStates.ts), not into two that could write
+ * told apart (trigger/latestState.ts, trigger/outdatedStates.ts), not into two that could write
  * their states in either order: a group starts an execution of its own rather than be split.
  */
 export function startExecutions(
@@ -514,52 +514,36 @@ function readStart(memory: CatchUpMemory, newest: number, settings: CatchUpSetti
 	return start;
 }
 
-/** One catch-up of the webhook(s) `webhookIds`. */
-export async function catchUp(
-	context: ITriggerFunctions,
-	webhookIds: string[],
-	settings: CatchUpSettings,
-	stopped: () => boolean = () => false,
-): Promise<CatchUpReport> {
-	const scope = triggerScope(context);
-	const memory = memories.of(scope);
-	const staticData = context.getWorkflowStaticData('node');
-	// The first read of a process starts where the last one before it (maybe in another
-	// process, before a restart) left off, looking back no further than the option says.
-	const savedFrom = Number(staticData.catchUpFrom);
-	const lookBackFrom = (newest: number) =>
-		Math.max(newest - settings.lookBackMs, Number.isFinite(savedFrom) ? savedFrom : -Infinity);
-	const recovering = settings.recoverCutRuns === true && restartChecks.of(scope).check === 'owed';
-	const missed = settings.missed !== false;
-	// Nothing to catch up and no restart check owed: the cut check reads the log itself.
-	if (!missed && !recovering && memory.lookedBack)
-		return { undelivered: 0, started: 0, executions: 0, read: undefined };
-	const startOf = !missed
-		? (newest: number) => newest - RECOVERY_WINDOW_MS
-		: memory.lookedBack
-			? (newest: number) => readStart(memory, newest, settings)
-			: lookBackFrom;
-	// The restart check reads its whole window, wherever an earlier read of this process stopped.
-	const from = recovering
-		? (newest: number) => Math.min(startOf(newest), newest - RECOVERY_WINDOW_MS)
-		: startOf;
-	const entries = await readLog(context, from);
-	memory.lookedBack = true;
-	const newest = entries.reduce((latest, entry) => Math.max(latest, entry.createdAt), 0);
-	memory.firstNewest ??= newest;
+/** Adds a due notification to its container's group (see `startExecutions`). */
+function addToGroup(
+	groups: Map<string, DueNotification[]>,
+	due: DueNotification,
+	containerId: string | undefined,
+): void {
+	const key = containerId ? `container:${containerId}` : `notification:${due.id}`;
+	const group = groups.get(key);
+	if (group) group.push(due);
+	else groups.set(key, [due]);
+}
 
-	const now = Date.now();
-	const known = (staticData.caughtUp ?? {}) as CaughtUpIds;
+const ofWebhooks = (entries: LoggedNotification[], webhookIds: string[]) =>
+	entries.filter((entry) => entry.webhookId !== undefined && webhookIds.includes(entry.webhookId));
+
+/**
+ * Notes the missed notifications among `entries` in the backlog: those the service did not deliver
+ * and no catch-up started before (`known`); one still `pending` only once it has been seen so for
+ * `settleMs`.
+ */
+function noteMissed(
+	memory: CatchUpMemory,
+	entries: LoggedNotification[],
+	known: CaughtUpIds,
+	settings: CatchUpSettings,
+	now: number,
+): void {
 	const stillPending = new Set<string>();
-	const recent: LoggedNotification[] = [];
 	for (const entry of entries) {
-		if (!entry.webhookId || !webhookIds.includes(entry.webhookId)) continue;
-		// Whatever the service says of its delivery: one whose answer n8n sent too late (or not at
-		// all) after an execution recorded it is still pending or failed there, and its next
-		// attempt would be taken for a repeat of a run that was cut.
-		if (recovering && entry.createdAt >= newest - RECOVERY_WINDOW_MS) recent.push(entry);
-		if (!missed || entry.status === 'succeeded') continue;
-		if (known[entry.id] !== undefined) continue;
+		if (entry.status === 'succeeded' || known[entry.id] !== undefined) continue;
 		// A value no table lists is taken as not delivered: a notification is never dropped for it.
 		if (entry.status === 'pending') {
 			stillPending.add(entry.id);
@@ -570,88 +554,156 @@ export async function catchUp(
 		memory.backlog.set(entry.id, entry);
 	}
 	for (const id of memory.pending.keys()) if (!stillPending.has(id)) memory.pending.delete(id);
+}
 
+/**
+ * Starts the workflow with the backlog, oldest first, and moves where the next read starts
+ * (static data, saved by n8n with each emit). Returns how many were due, and started.
+ */
+async function startBacklog(
+	context: ITriggerFunctions,
+	memory: CatchUpMemory,
+	settings: CatchUpSettings,
+	newest: number,
+	stopped: () => boolean,
+): Promise<{ due: number; started: number; executions: number }> {
+	const staticData = context.getWorkflowStaticData('node');
 	const due = [...memory.backlog.values()].sort(
 		(a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id),
 	);
-	const repeats = settings.deduplicate ? repeatStoreFor(scope) : undefined;
-	let startedCount = 0;
-	let executions = 0;
-	// What is due, by container, oldest first (see `startExecutions`).
-	const byContainer = new Map<string, DueNotification[]>();
+	const repeats = settings.deduplicate ? repeatStoreFor(triggerScope(context)) : undefined;
+	const groups = new Map<string, DueNotification[]>();
 	const caughtUp = (staticData.caughtUp ?? {}) as CaughtUpIds;
-	staticData.caughtUp = caughtUp;
-	const emitDue = () => {
-		const started = startExecutions(context, byContainer.values(), 'container-tracking');
-		byContainer.clear();
-		startedCount += started.notifications;
-		executions += started.executions;
-	};
-	const remember = (entry: LoggedNotification) => {
-		memory.backlog.delete(entry.id);
-		memory.pending.delete(entry.id);
-		caughtUp[entry.id] = entry.createdAt;
-	};
+	let started = { notifications: 0, executions: 0 };
 	try {
 		for (const entry of due) {
 			// The workflow was deactivated meanwhile: what is left waits for its next activation.
 			if (stopped()) break;
-			const body = await deliveryOf(context, entry);
+			const body = await bodyFromLog(context, entry);
 			const caught = body === undefined ? { items: [] } : caughtUpItems(body, settings);
-			const items = caught?.items;
-			remember(entry);
-			if (!items || items.length === 0) {
-				if (!items)
-					context.logger.warn('Container tracking: a logged notification is not a delivery', {
-						notificationId: entry.id,
-					});
+			memory.backlog.delete(entry.id);
+			memory.pending.delete(entry.id);
+			caughtUp[entry.id] = entry.createdAt;
+			if (!caught) {
+				context.logger.warn('Container tracking: a logged notification is not a delivery', {
+					notificationId: entry.id,
+				});
 				continue;
 			}
 			// A live copy that reached this process first already ran; one that comes later is a repeat.
-			if (repeats && !repeats.claim(entry.id)) continue;
-			const key = caught?.containerId
-				? `container:${caught.containerId}`
-				: `notification:${entry.id}`;
-			const entries = byContainer.get(key);
-			if (entries) entries.push({ id: entry.id, items });
-			else byContainer.set(key, [{ id: entry.id, items }]);
+			if (caught.items.length === 0 || (repeats && !repeats.claim(entry.id))) continue;
+			addToGroup(groups, { id: entry.id, items: caught.items }, caught.containerId);
 		}
 	} finally {
-		// The log's clock, not this process's: the service stamps created_at. Set before the last
+		// The log's clock, not this process's: the service stamps created_at. Set before the
 		// emit: n8n saves a trigger's static data with each emit.
-		// Not caught up: where the next catch-up starts stays where the last one left it.
-		if (missed) {
-			const readFrom = readStart(memory, newest || now, settings);
-			staticData.catchUpFrom = readFrom;
-			staticData.caughtUp = pruned(caughtUp, readFrom);
-		}
-		emitDue();
+		const readFrom = readStart(memory, newest || Date.now(), settings);
+		staticData.catchUpFrom = readFrom;
+		staticData.caughtUp = pruned(caughtUp, readFrom);
+		// Also when a read failed midway: those taken off the backlog start now.
+		started = startExecutions(context, groups.values(), 'container-tracking');
 	}
-	if (recovering && !stopped()) {
-		await handOverLogged(context, recent, settings, (id, containerId, items) => {
-			const key = containerId ? `container:${containerId}` : `notification:${id}`;
-			const entries = byContainer.get(key);
-			if (entries) entries.push({ id, items });
-			else byContainer.set(key, [{ id, items }]);
-		});
-		// Not counted in the report (what was caught up). A restart check's executions get keys of
-		// their own: another restart must run them again.
-		const handed = startExecutions(
-			context,
-			byContainer.values(),
-			`container-tracking-restart-${now}`,
-		).notifications;
-		byContainer.clear();
-		restartChecks.of(scope).check = 'made';
-		if (handed > 0)
-			context.logger.info(
-				`Container tracking: restart check: ${handed} notifications logged in the last ${RECOVERY_WINDOW_MS / 60_000} minutes handed to an execution, which runs again those whose run was cut`,
-				{ workflowId: context.getWorkflow().id, node: context.getNode().name },
-			);
+	return { due: due.length, started: started.notifications, executions: started.executions };
+}
+
+/**
+ * The restart check, once per process (`noteActivation`): the notifications logged within
+ * RECOVERY_WINDOW_MS of the newest, delivered or not, handed to an execution (`handOverLogged`).
+ * Whatever the service says of a delivery: one whose answer n8n sent too late (or not at all)
+ * after an execution recorded it is still pending or failed there, and its next attempt would be
+ * taken for a repeat of a run that was cut.
+ */
+async function restartCheck(
+	context: ITriggerFunctions,
+	entries: LoggedNotification[],
+	newest: number,
+	settings: CatchUpSettings,
+): Promise<void> {
+	const recent = entries.filter((entry) => entry.createdAt >= newest - RECOVERY_WINDOW_MS);
+	const groups = new Map<string, DueNotification[]>();
+	await handOverLogged(context, recent, settings, (id, containerId, items) =>
+		addToGroup(groups, { id, items }, containerId),
+	);
+	// A restart check's executions get keys of their own: another restart must run them again.
+	const handed = startExecutions(
+		context,
+		groups.values(),
+		`container-tracking-restart-${Date.now()}`,
+	).notifications;
+	restartChecks.of(triggerScope(context)).check = 'made';
+	if (handed > 0)
+		context.logger.info(
+			`Container tracking: restart check: ${handed} notifications logged in the last ${RECOVERY_WINDOW_MS / 60_000} minutes handed to an execution, which runs again those whose run was cut`,
+			{ workflowId: context.getWorkflow().id, node: context.getNode().name },
+		);
+}
+
+/**
+ * Where a read of the log starts, given the newest notification it holds. The first read of a
+ * process starts where the last one before it (maybe in another process, before a restart) left
+ * off, looking back no further than the option says; later ones before anything still due. Not
+ * catching up, only the restart check's window. The restart check reads its whole window,
+ * wherever an earlier read of this process stopped.
+ */
+function readFrom(
+	memory: CatchUpMemory,
+	settings: CatchUpSettings,
+	savedFrom: number,
+	{ missed, recovering }: { missed: boolean; recovering: boolean },
+): (newest: number) => number {
+	const recoveryStart = (newest: number) => newest - RECOVERY_WINDOW_MS;
+	const startOf = !missed
+		? recoveryStart
+		: memory.lookedBack
+			? (newest: number) => readStart(memory, newest, settings)
+			: (newest: number) =>
+					Math.max(newest - settings.lookBackMs, Number.isFinite(savedFrom) ? savedFrom : -Infinity);
+	return recovering
+		? (newest: number) => Math.min(startOf(newest), recoveryStart(newest))
+		: startOf;
+}
+
+/**
+ * One round of the watch's log reading for the webhook(s) `webhookIds`: the missed
+ * notifications caught up (`settings.missed`), and the restart check when it is owed.
+ */
+export async function catchUp(
+	context: ITriggerFunctions,
+	webhookIds: string[],
+	settings: CatchUpSettings,
+	stopped: () => boolean = () => false,
+): Promise<CatchUpReport> {
+	const scope = triggerScope(context);
+	const memory = catchUpMemory.of(scope);
+	const staticData = context.getWorkflowStaticData('node');
+	const recovering = settings.recoverCutRuns === true && restartChecks.of(scope).check === 'owed';
+	const missed = settings.missed !== false;
+	// Nothing to catch up and no restart check owed: the cut check reads the log itself.
+	if (!missed && !recovering && memory.lookedBack)
+		return { undelivered: 0, started: 0, executions: 0, read: undefined };
+	const read = await readLog(
+		context,
+		readFrom(memory, settings, Number(staticData.catchUpFrom), { missed, recovering }),
+	);
+	memory.lookedBack = true;
+	const newest = read.reduce((latest, entry) => Math.max(latest, entry.createdAt), 0);
+	memory.firstNewest ??= newest;
+	const entries = ofWebhooks(read, webhookIds);
+
+	let report = { due: 0, started: 0, executions: 0 };
+	if (missed) {
+		noteMissed(memory, entries, (staticData.caughtUp ?? {}) as CaughtUpIds, settings, Date.now());
+		report = await startBacklog(context, memory, settings, newest, stopped);
 	}
+	if (recovering && !stopped()) await restartCheck(context, entries, newest, settings);
 	if (memory.backlog.size > 0)
 		context.logger.info(
 			`Container tracking: ${memory.backlog.size} more missed notifications wait for the next catch-up`,
 		);
-	return { undelivered: due.length, started: startedCount, executions, read: entries };
+	return {
+		undelivered: report.due,
+		started: report.started,
+		executions: report.executions,
+		read,
+	};
 }

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, ITriggerFunctions } from 'n8n-workflow';
 
 import {
-	deliveryOf as loggedDeliveryOf,
+	bodyFromLog,
 	findInLog,
-	loggedDelivery,
+	readLoggedBody,
 	includedFor,
 	readLog,
 	RECOVERY_WINDOW_MS,
@@ -13,7 +13,7 @@ import {
 import { ranHere } from './ranHere';
 import { reportsAnything } from './deliveryItems';
 import { deliveryCore } from '../schemas';
-import { checkedOf, checkItem, deliveryItem, type ItemOptions } from './notificationItems';
+import { checkedOf, checkItem, carrierItem, type ItemOptions } from './notificationItems';
 import { triggerScope, triggerSlot } from './triggerState';
 
 /**
@@ -83,7 +83,7 @@ interface CutCheckMemory {
 	ranElsewhere: boolean;
 }
 
-const memories = triggerSlot<CutCheckMemory>('cut check memory', () => ({
+const cutCheckMemory = triggerSlot<CutCheckMemory>('cut check memory', () => ({
 	candidates: new Map(),
 	read: new Map(),
 	activeUntil: Date.now() + LEARN_FOR_MS,
@@ -107,7 +107,7 @@ function handOverDueAt(candidate: Candidate): number {
  * (the watch's own interval reads it).
  */
 export function cutCheckDueIn(scope: string): number {
-	const memory = memories.peek(scope);
+	const memory = cutCheckMemory.peek(scope);
 	if (!memory) return Number.POSITIVE_INFINITY;
 	const nextHandOver = Math.min(...[...memory.candidates.values()].map(handOverDueAt));
 	if (Number.isFinite(nextHandOver))
@@ -143,7 +143,7 @@ export async function checkCutRuns(
 	read?: LoggedNotification[],
 ): Promise<number> {
 	const scope = triggerScope(context);
-	const memory = memories.of(scope);
+	const memory = cutCheckMemory.of(scope);
 	const now = Date.now();
 	// From a little before the last read's newest, and back to any not seen answered yet that is
 	// due now: its status may have changed since, and is read when it is handed over, not at every
@@ -233,8 +233,8 @@ export async function withLoggedBodies(
 		}
 		const entry = logged.get(checked.id);
 		const body = entry
-			? await loggedDeliveryOf(context, entry)
-			: await loggedDelivery(context, checked.id);
+			? await bodyFromLog(context, entry)
+			: await readLoggedBody(context, checked.id);
 		if (body === undefined) {
 			context.logger.warn(
 				'Container tracking: a notification to run again is no longer in the service log',
@@ -243,7 +243,7 @@ export async function withLoggedBodies(
 			continue;
 		}
 		const marks = item.json.rerun === true ? { rerun: true } : {};
-		resolved.push({ ...item, json: { ...deliveryItem(body), ...marks } });
+		resolved.push({ ...item, json: { ...carrierItem(body), ...marks } });
 	}
 	return resolved;
 }

@@ -8,7 +8,7 @@ import { triggerSlot } from './triggerState';
  * behind the Remove Duplicates node), and owns the keys written there. It lives in n8n's database,
  * shared by every process and kept across restarts; an execution can reach it, a trigger's
  * webhook code cannot. A trigger keeps one list there, holding:
- * - notification ids: an execution recorded it (trigger/durableRepeats.ts);
+ * - notification ids: an execution recorded it (trigger/recordedNotifications.ts);
  * - `run:<id>`, `lease:<id>:held`, `lease:<id>:<period>`: the run journal (trigger/runJournal.ts).
  *
  * n8n's store reads a node's list and writes it back whole, with no lock. In one process writes
@@ -79,7 +79,7 @@ export interface TriggerRecords {
 	check?: { at: number; delayMs: number };
 	/** Whether a loop waiting for `check` is running. */
 	waiting: boolean;
-	/** The ids waiting for the next record, while one is under way (trigger/durableRepeats.ts). */
+	/** The ids waiting for the next record, while one is under way (trigger/recordedNotifications.ts). */
 	pendingRecord?: PendingRecord;
 }
 

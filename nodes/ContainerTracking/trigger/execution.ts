@@ -3,9 +3,9 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { deliveryCore } from '../schemas';
 import { addMissingContainers } from './containerLookup';
 import { batchStarted } from './deliveryBatches';
-import { newNotificationItems, notificationIdOf } from './durableRepeats';
+import { newNotificationItems, notificationIdOf } from './recordedNotifications';
 import { latestStatePerContainer } from './latestState';
-import { markOutdatedStates, rememberStates } from './newestStates';
+import { markOutdatedStates, rememberStates } from './outdatedStates';
 import { deliveryOf, notificationItems, type ItemOptions } from './notificationItems';
 import { triggerScope } from './triggerState';
 import { withLoggedBodies } from './cutCheck';
@@ -34,9 +34,9 @@ function itemsOf(item: INodeExecutionData, options: ItemOptions): INodeExecution
 /**
  * What runs in the execution a delivery (or a batch of deliveries, trigger/deliveryBatches.ts,
  * or the catch-up, or the restart check) started: notifications an earlier execution recorded
- * stop here (trigger/durableRepeats.ts), unless their run was cut or the execution is retried
+ * stop here (trigger/recordedNotifications.ts), unless their run was cut or the execution is retried
  * by hand (`rerun: true`, trigger/runJournal.ts); the others become the workflow's items; the containers deliveries
- * did not include, or included older than an earlier execution gave them (trigger/newestStates.ts),
+ * did not include, or included older than an earlier execution gave them (trigger/outdatedStates.ts),
  * are looked up (trigger/containerLookup.ts), here rather than while a delivery waits for its
  * answer, with the execution's time to ride out an outage; then, when asked, one item per
  * container.

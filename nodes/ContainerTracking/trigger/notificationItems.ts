@@ -31,8 +31,8 @@ export function notificationItems(
 
 /**
  * What `webhook` and the catch-up hand the execution: each notification as the service sent it,
- * one item each. Its items are made in the execution, so that a delivery waits for its answer
- * only while it is identified, verified and recorded.
+ * one item each (its carrier item). Its output items are made in the execution, so that a
+ * delivery waits for its answer only while it is identified and verified.
  */
 const DELIVERY = 'container_tracking_delivery';
 
@@ -46,7 +46,7 @@ export type DeliveryMark = 'caught_up' | 'recovering';
 
 const RECOVERING = 'container_tracking_recovering';
 
-export function deliveryItem(body: unknown, mark?: DeliveryMark): IDataObject {
+export function carrierItem(body: unknown, mark?: DeliveryMark): IDataObject {
 	return {
 		[DELIVERY]: body as IDataObject,
 		...(mark === 'caught_up' ? { caught_up: true } : {}),

@@ -6,7 +6,7 @@
  * The check and the record are one step: `claim` answers whether a key is new and records it
  * before anything is awaited, so two copies arriving together cannot both pass. This is the
  * process's quick answer to a copy; the durable one, across processes and restarts, is made in
- * the execution (trigger/durableRepeats.ts).
+ * the execution (trigger/recordedNotifications.ts).
  */
 import { ranHere } from './ranHere';
 import { triggerSlot } from './triggerState';

@@ -81,7 +81,7 @@ export function leasesToRemove(records: TriggerRecords, runs: string[]): string[
  * again, in one write, the runs it added and does not keep (a repeat's: it runs nothing), and the
  * marks and leases it wrote for every run it does not hold (another execution may hold them), so
  * that none of them keeps a cut run alive or is taken for one. The runs removed are checked as
- * closed ones are (trigger/durableRepeats.ts): another process's write may put one back, with its
+ * closed ones are (trigger/recordedNotifications.ts): another process's write may put one back, with its
  * mark, and its lease would then lapse as a cut run's does.
  */
 export async function settleOpened(
@@ -241,7 +241,7 @@ export async function openRuns(context: IExecuteFunctions, ids: string[]): Promi
 /**
  * The restart check looks at the runs it found open a second time this much later: a run another
  * process opened for a repeat is removed within one write (or, put back by a third process's
- * write, by that process's check two seconds later: trigger/durableRepeats.ts); a cut run stays.
+ * write, by that process's check two seconds later: trigger/recordedNotifications.ts); a cut run stays.
  */
 export const LOOK_AGAIN_AFTER_MS = 5_000;
 

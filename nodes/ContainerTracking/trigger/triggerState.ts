@@ -76,8 +76,3 @@ export function forgetTrigger(scope: string): void {
 	}
 	if (slots.size === 0) states.delete(scope);
 }
-
-/** The slots a trigger holds now, by name (tests and the memory bench read it). */
-export function slotsHeld(scope: string): string[] {
-	return [...(states.get(scope)?.keys() ?? [])];
-}

@@ -1,4 +1,4 @@
-// A late notification must not bring an old state back (nodes/ContainerTracking/trigger/newestStates.ts):
+// A late notification must not bring an old state back (nodes/ContainerTracking/trigger/outdatedStates.ts):
 // an item whose container state is older than one an earlier execution of the same trigger gave
 // is marked for a fresh read; items of one execution are not compared with each other.
 import type { IDataObject } from 'n8n-workflow';
@@ -6,7 +6,7 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	markOutdatedStates,
 	rememberStates,
-} from '../../nodes/ContainerTracking/trigger/newestStates';
+} from '../../nodes/ContainerTracking/trigger/outdatedStates';
 
 const item = (id: string, asOf: string, status = 'available'): IDataObject => ({
 	container_id: id,
