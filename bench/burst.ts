@@ -35,18 +35,37 @@
  * machine's floor beside n8n's answers. Figures go to bench/results/burst.json and burst.md, with
  * issue 29's targets beside them; a run of some parts keeps the other parts' last figures.
  *
+ * The control (issue 50), in the same n8n and the same run: the same hold alerts and board built
+ * as a user would without this package (bench/control/): n8n's Webhook node (POST, answers at
+ * once, Raw Body), a Code node that checks the signature with the secret the service's
+ * POST /webhooks answered (written into the workflow before its import) and splits the
+ * changeset, then the example's email steps (subjects starting `[control] `) or its Data Table
+ * steps on a table of its own, Control board (a name without "Pickup board" in it: n8n finds a
+ * Data Table by name with LIKE). Its webhooks are subscribed to
+ * `container.updated` on the same account. Per subscription (the package's two, the control's
+ * two, the plain receiver): notifications, attempts, the share answered 2xx at the first attempt
+ * and answer times; the control's emails and board are counted as the package's. A burst without
+ * a fault also waits for the control's emails; a kill or the catch-up does not (a notification the
+ * Webhook node answered before n8n died is not sent again).
+ *
  * BURST_N=150,500  BURST_MODES=single,queue  BURST_SCENARIOS=burst,catch_up (or kill, term)
  * BURST_KILL_AFTER_S=55  BURST_RESTART_AFTER_S=5  BURST_KILL_PROCESS=worker-1 (queue mode; or webhook)
  * BURST_LIMIT_MINUTES (every run's limit; default 15 for N ≤ 150 and the catch-up, 30 above)
  * BURST_CATCH_UP=1000 (notifications missed)
  * BURST_N8N_LOG=<file> (every line every n8n process printed, appended, for a look afterwards)
  * BURST_KEEP=1 (one n8n: its user folder, with the database, is kept and named at the end)
+ * BURST_CONTROL=0 (no control: its run is a column of its own, "without control")
+ * BURST_CPU_PROF=<dir> (every n8n process, in queue mode the main, the webhook process and the
+ *   workers, starts with `--cpu-prof --cpu-prof-dir=<dir>/<run>`; their task runners, which n8n
+ *   gives no NODE_OPTIONS, are not profiled; the run's details get the top self-time functions,
+ *   bench/cpuProfile.ts; its column is named "cpu-profiled")
  */
 import { execFileSync, spawn } from 'node:child_process';
 import {
 	appendFileSync,
 	mkdirSync,
 	mkdtempSync,
+	readdirSync,
 	readFileSync,
 	rmSync,
 	writeFileSync,
@@ -67,7 +86,7 @@ import {
 	HAND_OVER_AFTER_MS,
 } from '../nodes/ContainerTracking/trigger/cutCheck';
 import { deliveryItems } from '../nodes/ContainerTracking/trigger/deliveryItems';
-import { notificationIdOf } from '../nodes/ContainerTracking/trigger/durableRepeats';
+import { notificationIdOf } from '../nodes/ContainerTracking/trigger/recordedNotifications';
 import { LEASE_MS } from '../nodes/ContainerTracking/trigger/deduplicationStore';
 import { OWNER } from '../test/e2e/helpers';
 import {
@@ -78,6 +97,7 @@ import {
 } from '../test/support/pickupBoardRows';
 import { startWebhookReceiver, type WebhookReceiver } from '../test/support/webhookReceiver';
 import { writeBurstReport, type BurstResults, type RunFigures } from './burstReport';
+import { n8nProcessNames, summarizeProfiles } from './cpuProfile';
 import {
 	checkedCli,
 	DEFAULT_KILLED_PROCESS,
@@ -115,10 +135,24 @@ const SETTINGS = Object.entries(N8N_ENV)
 	.map(([name, value]) => `${name}=${value}`)
 	.join(', ');
 /**
+ * A run without the control, or with n8n profiled (which slows it), is a column of its own
+ * (BURST_CONTROL=0, BURST_CPU_PROF).
+ */
+const VARIANT = [
+	...(process.env.BURST_CONTROL === '0' ? ['without control'] : []),
+	...(process.env.BURST_CPU_PROF ? ['cpu-profiled'] : []),
+].join(', ');
+/**
  * The machine is shared: a run ends when n8n's memory reaches this (BURST_MEMORY_CAP_GB) or the
  * machine has less than 3 GB left, and n8n is stopped at once below 1.5 GB, before the kernel
  * picks what to kill.
  */
+/** The control beside the package (issue 50), unless BURST_CONTROL=0. */
+const WITH_CONTROL = process.env.BURST_CONTROL !== '0';
+/** A folder for n8n's CPU profiles (BURST_CPU_PROF), one folder a run under it. */
+const CPU_PROFILE_DIR = process.env.BURST_CPU_PROF
+	? path.resolve(process.env.BURST_CPU_PROF)
+	: undefined;
 const MEMORY_CAP_BYTES = Number(process.env.BURST_MEMORY_CAP_GB ?? 12) * 2 ** 30;
 const LOW_MEMORY_BYTES = 3 * 2 ** 30;
 const OUT_OF_MEMORY_BYTES = 1.5 * 2 ** 30;
@@ -175,6 +209,11 @@ const QUIET_MS = 30_000;
 const QUIET_LIMIT_MS = 4 * 60_000;
 const REPO = path.resolve(__dirname, '..');
 const EXAMPLES = path.join(REPO, 'examples');
+const CONTROL_DIR = path.join(__dirname, 'control');
+/** How the control's emails start (its Alert text nodes), so that they are told apart. */
+const CONTROL_SUBJECT = '[control] ';
+/** Where the control's Code nodes take the webhook's secret, written in before the import. */
+const SECRET_PLACEHOLDER = '__WEBHOOK_SECRET__';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const say = (text: string) => process.stdout.write(`[burst] ${text}\n`);
@@ -263,6 +302,104 @@ function triggerItems(example: Example, body: Json): Json[] {
 		fields: options.fields ?? [],
 		raw: options.raw === true,
 	});
+}
+
+// ------------------------------------------------------------------------------ the control
+
+/** A control workflow of bench/control/, as a user would import it. */
+interface ControlWorkflow {
+	workflow: Json;
+	id: string;
+	/** Its Webhook node's path: n8n serves it at `<webhook base>/webhook/<path>`. */
+	path: string;
+	/** What its webhook is subscribed to: a Code node splits `container.updated`. */
+	events: string[];
+}
+
+interface ControlFiles {
+	holdAlerts: ControlWorkflow;
+	board: ControlWorkflow;
+	/** Creates the control's Data Table, Control board, run once by hand. */
+	tableSetup: { id: string; trigger: string; tableName: string; workflow: Json };
+	/** The hold alert example's email steps the control's copy differs from (beyond its subject). */
+	emailStepsDiffer: string[];
+}
+
+const controlFile = (name: string) =>
+	JSON.parse(readFileSync(path.join(CONTROL_DIR, name), 'utf8')) as Json;
+
+/** The Code node a control workflow checks signatures in: the one that takes the secret. */
+const secretNode = (workflow: Json): Json =>
+	(workflow.nodes as Json[]).find((node) =>
+		String(node.parameters?.jsCode ?? '').includes(SECRET_PLACEHOLDER),
+	);
+
+function loadControlWorkflow(name: string): ControlWorkflow {
+	const workflow = controlFile(name);
+	const webhook = (workflow.nodes as Json[]).find((node) => node.type === 'n8n-nodes-base.webhook');
+	const code = secretNode(workflow);
+	if (!webhook || !code)
+		throw new Error(
+			`bench/control/${name}: no Webhook node, or no Code node with ${SECRET_PLACEHOLDER}`,
+		);
+	if (!String(code.parameters.jsCode).includes(`'${SIGNATURE_HEADER.toLowerCase()}'`))
+		throw new Error(`bench/control/${name}: its Code node does not read ${SIGNATURE_HEADER}`);
+	return {
+		workflow,
+		id: workflow.id,
+		path: webhook.parameters.path,
+		events: ['container.updated'],
+	};
+}
+
+/**
+ * The hold alert example's nodes after its trigger that the control's copy does not repeat:
+ * compared with the control's two changes undone (the nodes name its Code node where the example
+ * names its trigger, and the subject starts with CONTROL_SUBJECT). The bench says so, and goes on.
+ */
+function emailStepsDiffer(example: Example, control: ControlWorkflow): string[] {
+	const split = secretNode(control.workflow).name as string;
+	const copies = new Map((control.workflow.nodes as Json[]).map((node) => [node.name, node]));
+	const shape = (node: Json) =>
+		JSON.stringify([node.type, node.typeVersion, node.parameters, node.credentials ?? null]);
+	return (example.workflow.nodes as Json[])
+		.filter((node) => node.type !== TRIGGER_TYPE && node.type !== 'n8n-nodes-base.stickyNote')
+		.filter((node) => {
+			const copy = copies.get(node.name);
+			return (
+				!copy ||
+				shape(copy)
+					.split(`$('${split}')`)
+					.join(`$('${example.trigger.name}')`)
+					.split(`const subject = \`${CONTROL_SUBJECT}`)
+					.join('const subject = `') !== shape(node)
+			);
+		})
+		.map((node) => String(node.name));
+}
+
+function loadControl(holdAlerts: Example): ControlFiles {
+	const setup = controlFile('pickup-board-control-table.json');
+	const table = (setup.nodes as Json[]).find((node) => node.type === 'n8n-nodes-base.dataTable');
+	const trigger = (setup.nodes as Json[]).find(
+		(node) => node.type === 'n8n-nodes-base.manualTrigger',
+	);
+	const control = {
+		holdAlerts: loadControlWorkflow('hold-alerts-control.json'),
+		board: loadControlWorkflow('pickup-board-control.json'),
+		tableSetup: {
+			id: setup.id,
+			trigger: trigger.name,
+			tableName: table.parameters.tableName,
+			workflow: setup,
+		},
+	};
+	const differ = emailStepsDiffer(holdAlerts, control.holdAlerts);
+	if (differ.length > 0)
+		say(
+			`bench/control/hold-alerts-control.json differs from examples/hold-alerts.json in ${differ.join(', ')}: copy them over`,
+		);
+	return { ...control, emailStepsDiffer: differ };
 }
 
 // ------------------------------------------------------------------------------ the sandbox
@@ -451,8 +588,19 @@ interface Rig {
 	table: { projectId: string; id: string };
 	holdAlerts: Example;
 	board: Example;
-	webhookIds: { holdAlerts: string; board: string; receiver: string };
+	/** The same work without the package (issue 50), with its Data Table; null with BURST_CONTROL=0. */
+	control: (ControlFiles & { table: { projectId: string; id: string } }) | null;
+	webhookIds: {
+		holdAlerts: string;
+		board: string;
+		receiver: string;
+		controlHoldAlerts?: string;
+		controlBoard?: string;
+	};
 	log: LogCounter;
+	/** The run's CPU profiles (BURST_CPU_PROF), and n8n's processes by id as seen while it ran. */
+	profileDir: string | undefined;
+	processNames: Map<number, string>;
 	/** What each queue-mode worker said of its executions. */
 	workerRuns: WorkerRuns;
 	/** When each email arrived (Date.now()), in the order of `mail.messages`. */
@@ -460,8 +608,30 @@ interface Rig {
 	stopMailClock(): void;
 }
 
-async function setUp(mode: string): Promise<Rig> {
+/**
+ * Every n8n process's settings: BURST_N8N_ENV's, with what the control's Code nodes need
+ * (`require('crypto')`) and the CPU profile's flags (BURST_CPU_PROF) added to whatever it sets.
+ */
+function n8nEnv(profileDir: string | undefined): Record<string, string> {
+	const env = { ...N8N_ENV };
+	const add = (name: string, value: string, separator: string) => {
+		env[name] = env[name] ? `${env[name]}${separator}${value}` : value;
+	};
+	if (WITH_CONTROL) add('NODE_FUNCTION_ALLOW_BUILTIN', 'crypto', ',');
+	if (profileDir) add('NODE_OPTIONS', `--cpu-prof --cpu-prof-dir=${profileDir}`, ' ');
+	return env;
+}
+
+async function setUp(mode: string, profileDir?: string): Promise<Rig> {
 	const scripts = await n8nScripts();
+	// @ts-expect-error: an .mjs helper shared with the scripts
+	const n8nLib = (await import('../scripts/lib/n8n.mjs')) as {
+		dataTableByName(
+			baseUrl: string,
+			cookie: string,
+			name: string,
+		): Promise<{ projectId: string; table?: { id: string } }>;
+	};
 	// @ts-expect-error: an .mjs helper shared with the scripts
 	const mailLib = (await import('../scripts/lib/mail.mjs')) as {
 		startMailServer(): Promise<Rig['mail']>;
@@ -477,6 +647,7 @@ async function setUp(mode: string): Promise<Rig> {
 	};
 	const holdAlerts = loadExample(path.join(EXAMPLES, 'hold-alerts.json'));
 	const board = loadExample(path.join(EXAMPLES, 'pickup-board.json'));
+	const controlFiles = WITH_CONTROL ? loadControl(holdAlerts) : null;
 	const workerRuns = new WorkerRuns();
 	const log = new LogCounter(workerRuns.line);
 	const sandbox = await startSandboxProcess();
@@ -486,10 +657,12 @@ async function setUp(mode: string): Promise<Rig> {
 		started.push(mail);
 		const receiver = await startWebhookReceiver(SIGNATURE_HEADER);
 		started.push({ stop: () => receiver.close() });
+		if (profileDir) mkdirSync(profileDir, { recursive: true });
+		const env = n8nEnv(profileDir);
 		const deployment =
 			mode === 'queue'
-				? await queueMode({ onLog: log.read, env: N8N_ENV })
-				: await singleN8n({ onLog: log.read, env: N8N_ENV });
+				? await queueMode({ onLog: log.read, env })
+				: await singleN8n({ onLog: log.read, env });
 		started.push(deployment);
 
 		const fixtures = mkdtempSync(path.join(os.tmpdir(), 'ct-burst-'));
@@ -521,11 +694,65 @@ async function setUp(mode: string): Promise<Rig> {
 		]);
 		for (const example of [holdAlerts, board])
 			await checkedCli(deployment, scripts.activateWorkflowArgs(example.id));
+		// The control: its webhooks subscribed as a user subscribes them (the service's API), each
+		// secret written into its workflow's Code node, then imported and published.
+		const controlHooks: { holdAlerts?: string; board?: string } = {};
+		if (controlFiles) {
+			for (const key of ['holdAlerts', 'board'] as const) {
+				const flow = controlFiles[key];
+				const subscribed = await call(`${sandbox.url}/webhooks`, 'POST', {
+					data: {
+						type: 'webhook',
+						attributes: {
+							url: `${deployment.webhookBase}/webhook/${flow.path}`,
+							events: flow.events,
+							active: true,
+						},
+					},
+				});
+				controlHooks[key] = subscribed.data.id;
+				const workflow = JSON.parse(
+					JSON.stringify(flow.workflow)
+						.split(SECRET_PLACEHOLDER)
+						.join(subscribed.data.attributes.secret),
+				);
+				await checkedCli(deployment, [
+					'import:workflow',
+					`--input=${write(`${flow.id}.json`, workflow)}`,
+				]);
+				await checkedCli(deployment, scripts.activateWorkflowArgs(flow.id));
+			}
+			await checkedCli(deployment, [
+				'import:workflow',
+				`--input=${write(`${controlFiles.tableSetup.id}.json`, controlFiles.tableSetup.workflow)}`,
+			]);
+		}
 		rmSync(fixtures, { recursive: true, force: true });
 
+		// The CLI commands above ran with the profile's flags too: theirs are not n8n's at work.
+		if (profileDir)
+			for (const file of readdirSync(profileDir))
+				if (file.endsWith('.cpuprofile')) rmSync(path.join(profileDir, file));
 		await deployment.start();
+		const processNames = profileDir ? n8nProcessNames() : new Map<number, string>();
 		const cookie = await scripts.login(deployment.restBase, OWNER.email, OWNER.password);
 		const created = await tableLib.createPickupBoardTable(deployment.restBase, cookie);
+		let control: Rig['control'] = null;
+		if (controlFiles) {
+			const { tableSetup } = controlFiles;
+			await scripts.runWorkflowByHand(
+				deployment.restBase,
+				cookie,
+				tableSetup.id,
+				tableSetup.trigger,
+			);
+			const found = await n8nLib.dataTableByName(deployment.restBase, cookie, tableSetup.tableName);
+			if (!found.table)
+				throw new Error(
+					`the control's setup ran but n8n has no data table "${tableSetup.tableName}"`,
+				);
+			control = { ...controlFiles, table: { projectId: found.projectId, id: found.table.id } };
+		}
 		const webhookUrl = (example: Example) =>
 			`${deployment.webhookBase}/webhook/${example.trigger.webhookId}/webhook`;
 		const registered = async () => {
@@ -564,12 +791,18 @@ async function setUp(mode: string): Promise<Rig> {
 			table: { projectId: created.projectId, id: created.table.id },
 			holdAlerts,
 			board,
+			control,
 			webhookIds: {
 				holdAlerts: ids.holdAlerts!,
 				board: ids.board!,
 				receiver: subscribed.data.id,
+				...(controlHooks.holdAlerts
+					? { controlHoldAlerts: controlHooks.holdAlerts, controlBoard: controlHooks.board }
+					: {}),
 			},
 			log,
+			profileDir,
+			processNames,
 			workerRuns,
 			mailArrivals,
 			stopMailClock: () => clearInterval(mailClock),
@@ -626,9 +859,14 @@ function expectedAlerts(rig: Rig, changes: Set<string>, withMinute: boolean): st
 	return keys;
 }
 
-/** An email's alert key, read from its subject and its "Changed at" line. */
+/** Whether an email is the control's (its subject starts with CONTROL_SUBJECT). */
+const isControlEmail = (message: Json) => String(message.subject).startsWith(CONTROL_SUBJECT);
+
+/** An email's alert key, read from its subject (the control's prefix left out) and its "Changed at" line. */
 function emailKey(message: Json, withMinute: boolean): string {
-	const subject = /^(\S+) hold (placed|released) on (\S+)(?: \(.*\))?$/.exec(String(message.subject));
+	const subject = /^(\S+) hold (placed|released) on (\S+)(?: \(.*\))?$/.exec(
+		String(message.subject).replace(CONTROL_SUBJECT, ''),
+	);
 	const changedAt = /^Changed at: (.+?) \(/m.exec(String(message.text ?? ''));
 	const parsed = changedAt
 		? DateTime.fromFormat(changedAt[1], 'yyyy-MM-dd HH:mm ZZ', { setZone: true })
@@ -659,10 +897,20 @@ interface AlertCount {
 	missingKeys: string[];
 }
 
-function countAlerts(rig: Rig, changes: Set<string>): AlertCount {
+/**
+ * The hold alert emails of the package's workflow, or (`of` = `control`) of the control's: the
+ * same alerts are expected of both.
+ */
+function countAlerts(
+	rig: Rig,
+	changes: Set<string>,
+	of: 'package' | 'control' = 'package',
+): AlertCount {
+	const mine = (message: Json) => isControlEmail(message) === (of === 'control');
+	const messages = rig.mail.messages.filter(mine);
 	// The minute tells apart two alerts of one hold on one box; when no email has a readable
 	// "Changed at" line (the example changed its text), alerts are matched without it.
-	const byMinute = rig.mail.messages.some((message) => !emailKey(message, true).endsWith('|?'));
+	const byMinute = messages.some((message) => !emailKey(message, true).endsWith('|?'));
 	const expected = expectedAlerts(rig, changes, byMinute);
 	const expectedOf = new Map<string, number>();
 	for (const key of expected) expectedOf.set(key, (expectedOf.get(key) ?? 0) + 1);
@@ -671,12 +919,13 @@ function countAlerts(rig: Rig, changes: Set<string>): AlertCount {
 	let unexpected = 0;
 	let rerunNoted = 0;
 	let completeAt: number | null = null;
-	const note = rig.holdAlerts.rerunNote;
+	const note = of === 'package' ? rig.holdAlerts.rerunNote : null;
 	// Per alert, the emails beyond those expected are its duplicates, whichever came first: a
 	// box's hold placed twice in one minute gives two alerts of one key, and a noted copy of the
 	// first may arrive before the second.
 	const sentOf = new Map<string, { sent: number; noted: number }>();
 	rig.mail.messages.forEach((message, index) => {
+		if (!mine(message)) return;
 		const key = emailKey(message, byMinute);
 		const left = remaining.get(key);
 		const noted = note !== null && String(message.text ?? '').includes(note);
@@ -701,7 +950,7 @@ function countAlerts(rig: Rig, changes: Set<string>): AlertCount {
 	}
 	return {
 		expected: expected.length,
-		sent: rig.mail.messages.length,
+		sent: messages.length,
 		matched,
 		missing: expected.length - matched,
 		duplicates,
@@ -741,8 +990,8 @@ interface BoardCheck {
 	example: string | null;
 }
 
-/** Every row of the board's Data Table, over n8n's REST API. */
-async function boardRows(rig: Rig): Promise<BoardRow[]> {
+/** Every row of a Data Table (the board's, or the control's), over n8n's REST API. */
+async function tableRows(rig: Rig, table: { projectId: string; id: string }): Promise<BoardRow[]> {
 	const scripts = await n8nScripts();
 	const rows: BoardRow[] = [];
 	// n8n gives at most 250 rows a page, whatever `take` asks for: read until `count`.
@@ -751,7 +1000,7 @@ async function boardRows(rig: Rig): Promise<BoardRow[]> {
 			rig.deployment.restBase,
 			rig.cookie,
 			'GET',
-			`/projects/${rig.table.projectId}/data-tables/${rig.table.id}/rows?take=250&skip=${rows.length}`,
+			`/projects/${table.projectId}/data-tables/${table.id}/rows?take=250&skip=${rows.length}`,
 		)) as { data: BoardRow[]; count: number };
 		rows.push(...page.data);
 		if (page.data.length === 0 || rows.length >= page.count) return rows;
@@ -759,18 +1008,26 @@ async function boardRows(rig: Rig): Promise<BoardRow[]> {
 }
 
 /**
- * The board against the service: one row per tracked container, each equal to the row its
- * Container → Get item gives (test/support/pickupBoardRows.ts, the e2e test's rules). The item
- * is what Container → Get works out (actions/container/summary.ts) from the container the
- * service serves now with the records the board's node includes.
+ * The columns the control's board is compared on: what its rows must say for a person to act as
+ * on the package's board (which boxes can be picked up, which holds stop the others), the holds
+ * compared as a set. Its other columns follow the user's own rules (bench/control/).
  */
-async function checkBoard(rig: Rig, numbers: Set<string>): Promise<BoardCheck> {
-	const [rows, service] = await Promise.all([
-		boardRows(rig),
-		readList(rig.sandbox, `/containers?include=${BOARD_INCLUDES.join(',')}`),
-	]);
-	const included = indexIncluded(service.included);
-	const now = new Date();
+const CONTROL_BOARD_COLUMNS = ['ready_for_pickup', 'active_holds'];
+const holdSet = (value: unknown) =>
+	String(value ?? '')
+		.split(',')
+		.map((hold) => hold.trim())
+		.filter(Boolean)
+		.sort()
+		.join(', ');
+
+/** A board's rows against the rows expected, on `columns` (all of them when undefined). */
+function compareBoard(
+	rows: BoardRow[],
+	numbers: Set<string>,
+	expectedOf: Map<string, BoardRow>,
+	columns?: string[],
+): BoardCheck {
 	const byNumber = new Map<string, BoardRow[]>();
 	for (const row of rows) {
 		const number = String(row.container_number);
@@ -786,30 +1043,61 @@ async function checkBoard(rig: Rig, numbers: Set<string>): Promise<BoardCheck> {
 		differing: 0,
 		example: null,
 	};
-	for (const container of service.data) {
-		const number = String(container.attributes?.number);
-		if (!numbers.has(number)) continue;
+	const value = (column: string, row: BoardRow) =>
+		JSON.stringify(
+			columns && column === 'active_holds' ? holdSet(row[column]) : (row[column] ?? null),
+		);
+	for (const [number, expected] of expectedOf) {
 		const found = byNumber.get(number) ?? [];
 		if (found.length === 0) check.missing += 1;
 		if (found.length > 1) check.duplicated += 1;
 		if (found.length !== 1) continue;
-		// What Container → Get gives for it (actions/container/get.ts), as the board's node is set.
-		const item = containerItem(container, included, now);
-		const expected = expectedBoardRow(
-			rig.board.containerGetSimplifies ? simplifyContainer(item) : item,
-		);
-		const { columns } = boardRowParts(found[0]);
-		const differs = Object.keys({ ...expected, ...columns }).filter(
-			(column) =>
-				JSON.stringify(columns[column] ?? null) !== JSON.stringify(expected[column] ?? null),
+		const { columns: written } = boardRowParts(found[0]);
+		const differs = (columns ?? Object.keys({ ...expected, ...written })).filter(
+			(column) => value(column, written) !== value(column, expected),
 		);
 		if (differs.length === 0) continue;
 		check.differing += 1;
-		check.example ??= `${number} ${differs[0]}: board ${JSON.stringify(columns[differs[0]])}, service ${JSON.stringify(expected[differs[0]])}`;
+		check.example ??= `${number} ${differs[0]}: board ${value(differs[0], written)}, service ${value(differs[0], expected)}`;
 	}
 	check.equal =
 		check.missing === 0 && check.duplicated === 0 && check.extra === 0 && check.differing === 0;
 	return check;
+}
+
+/**
+ * The board against the service: one row per tracked container, each equal to the row its
+ * Container → Get item gives (test/support/pickupBoardRows.ts, the e2e test's rules). The item
+ * is what Container → Get works out (actions/container/summary.ts) from the container the
+ * service serves now with the records the board's node includes. The control's board, read from
+ * the same look at the service, is compared on CONTROL_BOARD_COLUMNS.
+ */
+async function checkBoards(
+	rig: Rig,
+	numbers: Set<string>,
+): Promise<{ board: BoardCheck; control: BoardCheck | null }> {
+	const [rows, controlRows, service] = await Promise.all([
+		tableRows(rig, rig.table),
+		rig.control ? tableRows(rig, rig.control.table) : Promise.resolve(null),
+		readList(rig.sandbox, `/containers?include=${BOARD_INCLUDES.join(',')}`),
+	]);
+	const included = indexIncluded(service.included);
+	const now = new Date();
+	const expectedOf = new Map<string, BoardRow>();
+	for (const container of service.data) {
+		const number = String(container.attributes?.number);
+		if (!numbers.has(number)) continue;
+		// What Container → Get gives for it (actions/container/get.ts), as the board's node is set.
+		const item = containerItem(container, included, now);
+		expectedOf.set(
+			number,
+			expectedBoardRow(rig.board.containerGetSimplifies ? simplifyContainer(item) : item),
+		);
+	}
+	return {
+		board: compareBoard(rows, numbers, expectedOf),
+		control: controlRows && compareBoard(controlRows, numbers, expectedOf, CONTROL_BOARD_COLUMNS),
+	};
 }
 
 /**
@@ -838,12 +1126,24 @@ async function deliveryFigures(rig: Rig, webhookId: string, stats: Json) {
 	const attempts = (deliveries as Json[]).filter((attempt) => !attempt.duplicate);
 	const notifications = new Set(attempts.map((attempt) => attempt.notification_id)).size;
 	const durations = attempts.map((attempt) => attempt.duration_ms as number);
+	// Per notification: whether its first attempt was answered 2xx (the service's copies left out).
+	const firsts = attempts.filter((attempt) => attempt.attempt === 1);
+	const firstOk = firsts.filter(
+		(attempt) => attempt.status !== null && attempt.status >= 200 && attempt.status < 300,
+	).length;
 	return {
 		notifications: stats.webhooks[webhookId]?.notifications ?? null,
 		notifications_attempted: notifications,
 		attempts: attempts.length,
 		attempts_per_notification:
 			notifications === 0 ? null : Math.round((attempts.length / notifications) * 100) / 100,
+		first_attempt_2xx: {
+			count: firstOk,
+			of: notifications,
+			percent: notifications === 0 ? null : Math.round((firstOk / notifications) * 1000) / 10,
+			// Notifications whose first attempt was before the log was cleared (counted as not 2xx).
+			first_attempt_not_logged: notifications - new Set(firsts.map((a) => a.notification_id)).size,
+		},
 		answers: countBy(attempts, answerKind),
 		answer_ms: {
 			p50: percentile(durations, 0.5),
@@ -934,6 +1234,8 @@ interface Observed {
 	alerts: AlertCount;
 	board: BoardCheck;
 	boardEqualAt: number | null;
+	/** The control's emails and board (equal on CONTROL_BOARD_COLUMNS), when it runs. */
+	control: { alerts: AlertCount; board: BoardCheck | null; boardEqualAt: number | null } | null;
 	pendingAtEnd: Record<string, number>;
 	timeline: Array<Record<string, number | string | null>>;
 	/** Board checks that failed (n8n did not answer its REST API), and the last reason. */
@@ -960,7 +1262,9 @@ class MemoryGuard {
 
 /**
  * Watches until every expected alert is emailed, the board equals the service and the service
- * has nothing left to deliver to the workflows (and the receiver), or until `deadline`.
+ * has nothing left to deliver to the workflows (the control's too, and the receiver), or until
+ * `deadline`. With `waitForControl` (a burst without a fault) every expected alert of the control
+ * must have been emailed too; its board is watched, not waited for.
  */
 async function observe(
 	rig: Rig,
@@ -971,12 +1275,16 @@ async function observe(
 	sampler: ProcessSampler,
 	guard: MemoryGuard,
 	fault?: Fault,
+	waitForControl = false,
 ): Promise<Observed> {
 	let board: BoardCheck | undefined;
+	let controlBoard: BoardCheck | null = null;
 	const boardCheckErrors: Observed['boardCheckErrors'] = { count: 0, last: null };
 	const checkBoardNow = async () => {
 		try {
-			return await checkBoard(rig, numbers);
+			const checked = await checkBoards(rig, numbers);
+			controlBoard = checked.control ?? controlBoard;
+			return checked.board;
 		} catch (error) {
 			boardCheckErrors.count += 1;
 			boardCheckErrors.last = (error as Error).message.slice(0, 300);
@@ -984,6 +1292,7 @@ async function observe(
 		}
 	};
 	let boardEqualAt: number | null = null;
+	let controlBoardEqualAt: number | null = null;
 	let boardCheckedAt = 0;
 	let timelineAt = 0;
 	const timeline: Observed['timeline'] = [];
@@ -998,11 +1307,12 @@ async function observe(
 		const stats = await call(`${rig.sandbox.controlUrl}/stats`, 'GET');
 		const pending = pendingOf(stats);
 		const alerts = countAlerts(rig, changes);
+		const controlAlerts = rig.control ? countAlerts(rig, changes, 'control') : null;
 		// From the kill until the bench is logged in again the board cannot be read; its time
 		// counts again from the first check after that. In queue mode the main answers while the
 		// killed worker is down: the board is read, its time counted from the worker's start again.
 		const down = fault !== undefined && fault.signalledAt !== null && fault.startedAt === null;
-		if (down) boardEqualAt = null;
+		if (down) boardEqualAt = controlBoardEqualAt = null;
 		if (
 			(!down || fault?.mainGoesOn) &&
 			Date.now() - boardCheckedAt >= BOARD_CHECK_MS &&
@@ -1012,10 +1322,16 @@ async function observe(
 			board = (await checkBoardNow()) ?? board;
 			if (board?.equal && !down) boardEqualAt ??= boardCheckedAt;
 			else boardEqualAt = null;
+			if ((controlBoard as BoardCheck | null)?.equal && !down)
+				controlBoardEqualAt ??= boardCheckedAt;
+			else controlBoardEqualAt = null;
 		}
 		const usage = sampler.sample();
 		if (Date.now() - timelineAt >= TIMELINE_MS) {
 			timelineAt = Date.now();
+			if (rig.profileDir)
+				for (const [pid, name] of n8nProcessNames()) rig.processNames.set(pid, name);
+			const shown = controlBoard as BoardCheck | null;
 			timeline.push({
 				after_s: seconds(Date.now() - from),
 				emails: alerts.sent,
@@ -1023,6 +1339,14 @@ async function observe(
 				board_rows_differing: board ? board.differing + board.missing : null,
 				pending_hold_alerts: pending.holdAlerts,
 				pending_board: pending.board,
+				...(controlAlerts
+					? {
+							control_emails: controlAlerts.sent,
+							control_alerts_missing: controlAlerts.missing,
+							control_board_rows_differing: shown ? shown.differing + shown.missing : null,
+							pending_control: (pending.controlHoldAlerts ?? 0) + (pending.controlBoard ?? 0),
+						}
+					: {}),
 				n8n_rss_mb: Math.round(usage.rssBytes.n8n / 2 ** 20),
 				n8n_429: stats.by_api_key[N8N_KEY]?.rate_limited ?? 0,
 				...(fault ? { [fault.target]: down ? 'down' : 'up' } : {}),
@@ -1031,14 +1355,21 @@ async function observe(
 				`${JSON.stringify(timeline[timeline.length - 1])}${board?.example ? ` e.g. ${board.example}` : ''}`,
 			);
 		}
-		const settled = Object.values(pending).every((count) => count === 0);
+		// The control's notifications are not waited for: one its Webhook node answered late is
+		// retried on the service's schedule (5 s, doubling, for hours), and runs again each time.
+		const settled = Object.entries(pending).every(
+			([name, count]) => count === 0 || name.startsWith('control'),
+		);
 		// A killed n8n is watched until its re-runs had their time too.
 		const rerunsHadTime = !fault || rerunsHadTimeAfter(fault);
-		const done = settled && alerts.missing === 0 && board?.equal === true && rerunsHadTime;
+		const controlDone = !waitForControl || !controlAlerts || controlAlerts.missing === 0;
+		const done =
+			settled && alerts.missing === 0 && board?.equal === true && rerunsHadTime && controlDone;
 		if (done || Date.now() >= deadline || guard.exceeded || fault?.error) {
 			if (guard.exceeded) say(`memory cap: ${guard.exceeded}`);
 			// The board as it is at the end, read once more (while n8n runs).
 			if (!guard.n8nStopped) board = (await checkBoardNow()) ?? board;
+			const lastControlBoard = controlBoard as BoardCheck | null;
 			return {
 				ended: done
 					? 'done'
@@ -1052,6 +1383,13 @@ async function observe(
 				alerts: countAlerts(rig, changes),
 				board: board ?? UNCHECKED_BOARD,
 				boardEqualAt: board?.equal ? boardEqualAt : null,
+				control: rig.control
+					? {
+							alerts: countAlerts(rig, changes, 'control'),
+							board: lastControlBoard,
+							boardEqualAt: lastControlBoard?.equal ? controlBoardEqualAt : null,
+						}
+					: null,
 				pendingAtEnd: pending,
 				timeline,
 				boardCheckErrors,
@@ -1429,15 +1767,30 @@ async function killFigures(rig: Rig, fault: Fault, changes: Set<string>) {
 	};
 }
 
-/** Executions of either workflow that have not ended (n8n's REST API). */
+/** The workflows a run watches: the examples, and the control's when it runs. */
+const workflowIds = (rig: Rig) => [
+	rig.holdAlerts.id,
+	rig.board.id,
+	...(rig.control ? [rig.control.holdAlerts.id, rig.control.board.id] : []),
+];
+
+/** The webhooks of those workflows (not the plain receiver's); the package's alone with `packageOnly`. */
+const workflowWebhookIds = (rig: Rig, packageOnly = false) =>
+	[
+		rig.webhookIds.holdAlerts,
+		rig.webhookIds.board,
+		...(packageOnly ? [] : [rig.webhookIds.controlHoldAlerts, rig.webhookIds.controlBoard]),
+	].filter((id): id is string => id !== undefined);
+
+/** Executions of the workflows that have not ended (n8n's REST API). */
 async function unfinishedExecutions(rig: Rig): Promise<number> {
 	const scripts = await n8nScripts();
 	let count = 0;
-	for (const example of [rig.holdAlerts, rig.board]) {
+	for (const workflowId of workflowIds(rig)) {
 		const all = (await scripts.listExecutions(
 			rig.deployment.restBase,
 			rig.cookie,
-			example.id,
+			workflowId,
 		)) as Json[];
 		count += all.filter((run) => ['new', 'running', 'waiting'].includes(run.status)).length;
 	}
@@ -1449,16 +1802,24 @@ async function unfinishedExecutions(rig: Rig): Promise<number> {
  * theirs unfinished, no email for QUIET_MS; at most QUIET_LIMIT_MS), then reads the board and the
  * emails once more: a board right once may be overwritten by a late run, an alert sent again.
  */
-async function whenQuiet(rig: Rig, numbers: Set<string>, changes: Set<string>, guard: MemoryGuard) {
+async function whenQuiet(
+	rig: Rig,
+	numbers: Set<string>,
+	changes: Set<string>,
+	guard: MemoryGuard,
+	times: { from: number; began?: number },
+) {
 	const from = Date.now();
 	let quiet = false;
 	while (!guard.n8nStopped && Date.now() - from < QUIET_LIMIT_MS) {
+		// The package's notifications and emails: the control's retries go on for hours (observe).
 		const stats = await call(`${rig.sandbox.controlUrl}/stats`, 'GET');
-		const pending = [rig.webhookIds.holdAlerts, rig.webhookIds.board].reduce(
+		const pending = workflowWebhookIds(rig, true).reduce(
 			(sum, id) => sum + (stats.webhooks[id]?.notifications.pending ?? 0),
 			0,
 		);
-		const lastEmail = rig.mailArrivals[rig.mailArrivals.length - 1] ?? 0;
+		const lastEmail =
+			rig.mailArrivals.filter((_, index) => !isControlEmail(rig.mail.messages[index])).pop() ?? 0;
 		if (pending === 0 && Date.now() - lastEmail >= QUIET_MS) {
 			const unfinished = await unfinishedExecutions(rig).catch(() => -1);
 			if (unfinished === 0) {
@@ -1468,22 +1829,37 @@ async function whenQuiet(rig: Rig, numbers: Set<string>, changes: Set<string>, g
 		}
 		await sleep(BOARD_CHECK_MS);
 	}
-	const board = await checkBoard(rig, numbers).catch(() => UNCHECKED_BOARD);
-	const alerts = countAlerts(rig, changes);
+	const boards = await checkBoards(rig, numbers).catch(() => ({
+		board: UNCHECKED_BOARD,
+		control: rig.control ? UNCHECKED_BOARD : null,
+	}));
+	const summary = (alerts: AlertCount) => ({
+		expected: alerts.expected,
+		sent: alerts.sent,
+		missing: alerts.missing,
+		duplicates: alerts.duplicates,
+		unexpected: alerts.unexpected,
+		rerun_noted: alerts.rerunNoted,
+		duplicates_noted: alerts.duplicatesNoted,
+		missing_keys: alerts.missingKeys,
+	});
+	const controlAlerts = rig.control ? countAlerts(rig, changes, 'control') : null;
 	return {
 		quiet,
 		waited_s: seconds(Date.now() - from),
-		alerts: {
-			expected: alerts.expected,
-			sent: alerts.sent,
-			missing: alerts.missing,
-			duplicates: alerts.duplicates,
-			unexpected: alerts.unexpected,
-			rerun_noted: alerts.rerunNoted,
-			duplicates_noted: alerts.duplicatesNoted,
-			missing_keys: alerts.missingKeys,
-		},
-		board,
+		alerts: summary(countAlerts(rig, changes)),
+		board: boards.board,
+		...(controlAlerts
+			? {
+					control: {
+						alerts: summary(controlAlerts),
+						// The control's emails may end while the bench waits here: their last one's time
+						// comes from when it arrived, counted as the run's.
+						all_sent: summarizeAlerts(controlAlerts, times.from, times.began),
+						board: boards.control,
+					},
+				}
+			: {}),
 	};
 }
 
@@ -1500,14 +1876,35 @@ async function finalFigures(rig: Rig, since: number) {
 	};
 	const holdAlerts = await executions(rig.holdAlerts.id);
 	const board = await executions(rig.board.id);
+	const control = rig.control && {
+		holdAlerts: await executions(rig.control.holdAlerts.id),
+		board: await executions(rig.control.board.id),
+	};
+	const controlDeliveries = async (webhookId: string | undefined) =>
+		webhookId ? await deliveryFigures(rig, webhookId, stats) : null;
 	const n8nCalls = stats.by_api_key[N8N_KEY] ?? { calls: 0, rate_limited: 0, by_route: {} };
 	const figures = {
 		deliveries: {
 			hold_alerts: await deliveryFigures(rig, rig.webhookIds.holdAlerts, stats),
 			pickup_board: await deliveryFigures(rig, rig.webhookIds.board, stats),
+			...(control
+				? {
+						control_hold_alerts: await controlDeliveries(rig.webhookIds.controlHoldAlerts),
+						control_board: await controlDeliveries(rig.webhookIds.controlBoard),
+					}
+				: {}),
 			plain_receiver: await deliveryFigures(rig, rig.webhookIds.receiver, stats),
 		},
-		executions: { hold_alerts: holdAlerts.figures, pickup_board: board.figures },
+		executions: {
+			hold_alerts: holdAlerts.figures,
+			pickup_board: board.figures,
+			...(control
+				? {
+						control_hold_alerts: control.holdAlerts.figures,
+						control_board: control.board.figures,
+					}
+				: {}),
+		},
 		service_calls: {
 			n8n: {
 				calls: n8nCalls.calls,
@@ -1529,11 +1926,15 @@ async function finalFigures(rig: Rig, since: number) {
 	return { executionIds: { holdAlerts: holdAlerts.ids, board: board.ids }, figures };
 }
 
-function summarizeAlerts(alerts: AlertCount, from: number) {
+/** An alert count with the time its last email came, from `from` (and from `began`, if given). */
+function summarizeAlerts(alerts: AlertCount, from: number, began?: number) {
 	const { completeAt, ...rest } = alerts;
 	return {
 		...rest,
 		all_sent_after_s: completeAt === null ? null : seconds(completeAt - from),
+		...(began === undefined
+			? {}
+			: { all_sent_after_burst_began_s: completeAt === null ? null : seconds(completeAt - began) }),
 	};
 }
 
@@ -1607,9 +2008,10 @@ async function runBurst(rig: Rig, n: number, scenario: string): Promise<Record<s
 		sampler,
 		guard,
 		fault,
+		!fault,
 	);
 	await fault?.done;
-	const quiet = await whenQuiet(rig, numbers, changes, guard);
+	const quiet = await whenQuiet(rig, numbers, changes, guard, { from: lastChange, began: started });
 	sampler.stop();
 	const usage = sampler.summary();
 	const kill = fault && {
@@ -1637,7 +2039,10 @@ async function runBurst(rig: Rig, n: number, scenario: string): Promise<Record<s
 		emails_before_signal:
 			fault.signalledAt === null
 				? null
-				: rig.mailArrivals.filter((arrival) => arrival < fault.signalledAt!).length,
+				: rig.mailArrivals.filter(
+						(arrival, index) =>
+							arrival < fault.signalledAt! && !isControlEmail(rig.mail.messages[index]),
+					).length,
 		board_equal_after_serving_s:
 			observed.boardEqualAt === null || fault.servingAt === null
 				? null
@@ -1661,13 +2066,14 @@ async function runBurst(rig: Rig, n: number, scenario: string): Promise<Record<s
 		},
 		ended: observed.ended,
 		time_limit_minutes: limitMinutes(n),
-		alerts: summarizeAlerts(observed.alerts, lastChange),
+		alerts: summarizeAlerts(observed.alerts, lastChange, started),
 		board: {
 			...observed.board,
 			equal_after_s:
 				observed.boardEqualAt === null ? null : seconds(observed.boardEqualAt - lastChange),
 			checked_every_s: BOARD_CHECK_MS / 1000,
 		},
+		...controlFigures(rig, observed, quiet.control?.all_sent ?? null, lastChange),
 		pending_at_end: observed.pendingAtEnd,
 		board_check_errors: observed.boardCheckErrors,
 		when_quiet: quiet,
@@ -1675,6 +2081,34 @@ async function runBurst(rig: Rig, n: number, scenario: string): Promise<Record<s
 		...(await finalFigures(rig, 0)).figures,
 		usage,
 		timeline: observed.timeline,
+	};
+}
+
+/**
+ * The control's emails and board as a run reports them: its emails once quiet when the bench
+ * waited for that (`quietAlerts`, the time of the last one counted from `from` as the package's),
+ * else as `observe` left them; its board when `observe` ended.
+ */
+function controlFigures(
+	rig: Rig,
+	observed: Observed,
+	quietAlerts: ReturnType<typeof summarizeAlerts> | null,
+	from: number,
+) {
+	if (!rig.control || !observed.control) return {};
+	const { board, boardEqualAt } = observed.control;
+	return {
+		control: {
+			workflows: [rig.control.holdAlerts.id, rig.control.board.id],
+			subscribed_to: rig.control.holdAlerts.events,
+			email_steps_differ_from_example: rig.control.emailStepsDiffer,
+			alerts: quietAlerts ?? summarizeAlerts(observed.control.alerts, from),
+			board: {
+				...(board ?? UNCHECKED_BOARD),
+				compared_on: CONTROL_BOARD_COLUMNS,
+				equal_after_s: boardEqualAt === null ? null : seconds(boardEqualAt - from),
+			},
+		},
 	};
 }
 
@@ -1724,7 +2158,7 @@ async function runCatchUp(rig: Rig): Promise<Record<string, unknown>> {
 	let stats: Json;
 	for (let waited = 0; ; waited += 1000) {
 		stats = await call(`${rig.sandbox.controlUrl}/stats`, 'GET');
-		const pending = [rig.webhookIds.holdAlerts, rig.webhookIds.board].reduce(
+		const pending = workflowWebhookIds(rig).reduce(
 			(sum, id) => sum + (stats.webhooks[id]?.notifications.pending ?? 0),
 			0,
 		);
@@ -1735,9 +2169,18 @@ async function runCatchUp(rig: Rig): Promise<Record<string, unknown>> {
 	await call(`${rig.sandbox.controlUrl}/webhook_settings`, 'PATCH', {
 		retry_base_seconds: settings.retry_base_seconds,
 	});
+	const failed = (id: string | undefined) =>
+		id ? (stats.webhooks[id]?.notifications.failed ?? 0) : undefined;
 	const missed = {
-		hold_alerts: stats.webhooks[rig.webhookIds.holdAlerts]?.notifications.failed ?? 0,
-		pickup_board: stats.webhooks[rig.webhookIds.board]?.notifications.failed ?? 0,
+		hold_alerts: failed(rig.webhookIds.holdAlerts)!,
+		pickup_board: failed(rig.webhookIds.board)!,
+		// The control's are lost: nothing sends them again.
+		...(rig.control
+			? {
+					control_hold_alerts: failed(rig.webhookIds.controlHoldAlerts),
+					control_board: failed(rig.webhookIds.controlBoard),
+				}
+			: {}),
 	};
 	say(
 		`${rig.mode}: n8n down, ${missed.hold_alerts + missed.pickup_board} notifications failed; starting n8n`,
@@ -1811,6 +2254,7 @@ async function runCatchUp(rig: Rig): Promise<Record<string, unknown>> {
 			checked_every_s: BOARD_CHECK_MS / 1000,
 		},
 		notifications_run: notifications,
+		...controlFigures(rig, observed, null, started),
 		pending_at_end: observed.pendingAtEnd,
 		board_check_errors: observed.boardCheckErrors,
 		...figures,
@@ -1859,7 +2303,13 @@ async function main() {
 	for (const { scenario, mode, n } of plan) {
 		say(`${scenario} in ${MODE_NAMES[mode] ?? mode}${n === null ? '' : `, N=${n}`}`);
 		const measuredAt = new Date().toISOString();
-		const rig = await setUp(mode);
+		const profileDir =
+			CPU_PROFILE_DIR &&
+			path.join(
+				CPU_PROFILE_DIR,
+				`${scenario}-${mode}${n === null ? '' : `-${n}`}-${measuredAt.replace(/[:.]/g, '-')}`,
+			);
+		const rig = await setUp(mode, profileDir);
 		current = rig;
 		try {
 			const figures = BURSTS.includes(scenario)
@@ -1867,10 +2317,11 @@ async function main() {
 				: await runCatchUp(rig);
 			runs.push({
 				// A kill at another moment than the default is a column of its own.
-				key: `${scenario} ${mode}${n === null ? '' : ` ${n}`}${scenario in FAULTS && KILL_AFTER_S !== DEFAULT_KILL_AFTER_S ? ` after ${KILL_AFTER_S} s` : ''}${scenario in FAULTS && mode === 'queue' && rig.deployment.killTarget !== DEFAULT_KILLED_PROCESS ? ` to ${rig.deployment.killTarget}` : ''}${SETTINGS ? ` ${SETTINGS}` : ''}`,
+				key: `${scenario} ${mode}${n === null ? '' : ` ${n}`}${scenario in FAULTS && KILL_AFTER_S !== DEFAULT_KILL_AFTER_S ? ` after ${KILL_AFTER_S} s` : ''}${scenario in FAULTS && mode === 'queue' && rig.deployment.killTarget !== DEFAULT_KILLED_PROCESS ? ` to ${rig.deployment.killTarget}` : ''}${SETTINGS ? ` ${SETTINGS}` : ''}${VARIANT ? ` ${VARIANT}` : ''}`,
 				scenario,
 				mode,
 				settings: SETTINGS,
+				...(VARIANT ? { variant: VARIANT } : {}),
 				deployment: MODE_NAMES[mode] ?? mode,
 				measured_at: measuredAt,
 				commit: `${commit}${dirty ? ' with uncommitted changes' : ''}`,
@@ -1882,7 +2333,19 @@ async function main() {
 			throw error;
 		} finally {
 			current = undefined;
+			if (profileDir) for (const [pid, name] of n8nProcessNames()) rig.processNames.set(pid, name);
 			await tearDown(rig);
+		}
+		// n8n writes its profiles as it exits: read once it has.
+		if (profileDir) {
+			const summary = summarizeProfiles(profileDir, { names: rig.processNames });
+			runs[runs.length - 1].cpu_profile = summary;
+			say(
+				`CPU profiles in ${profileDir}: ${summary.profiles.length}, ${summary.busy_s} s busy; first: ${summary.top
+					.slice(0, 3)
+					.map((entry) => `${entry.function} (${entry.url}) ${entry.share} %`)
+					.join(', ')}`,
+			);
 		}
 		// Written after every run, so that a long run interrupted keeps what it measured.
 		write(runs, scripts.N8N_VERSION);

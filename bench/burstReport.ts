@@ -5,6 +5,8 @@
  * mode one worker), then the details that say where time and calls went.
  */
 
+import { profileMarkdown, type ProfileSummary } from './cpuProfile';
+
 // Run figures are JSON, read field by field.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type RunFigures = Record<string, any> & {
@@ -97,6 +99,12 @@ const attempts = (deliveries: RunFigures['deliveries']['hold_alerts'], target: n
 const answerTimes = (deliveries: RunFigures['deliveries']['hold_alerts']) =>
 	`${number(deliveries.answer_ms.p50)} / ${number(deliveries.answer_ms.p95)} ms`;
 
+/** The notifications whose first delivery attempt was answered 2xx: `812 (91.3 %)`. */
+const firstAttempt = (deliveries: RunFigures['deliveries']['hold_alerts']) =>
+	deliveries.first_attempt_2xx
+		? `${number(deliveries.first_attempt_2xx.count)} of ${number(deliveries.first_attempt_2xx.of)} (${deliveries.first_attempt_2xx.percent ?? '–'} %)`
+		: '–';
+
 function sharedRows(
 	runs: RunFigures[],
 	results: BurstResults,
@@ -132,6 +140,14 @@ function sharedRows(
 				...cell(
 					(run) =>
 						`${attempts(run.deliveries.hold_alerts, targets.attempts_per_notification)}; ${attempts(run.deliveries.pickup_board, targets.attempts_per_notification)}`,
+				),
+			],
+			[
+				'Notifications answered 2xx at the first attempt: hold alerts; board',
+				'',
+				...cell(
+					(run) =>
+						`${firstAttempt(run.deliveries.hold_alerts)}; ${firstAttempt(run.deliveries.pickup_board)}`,
 				),
 			],
 			[
@@ -288,6 +304,27 @@ function burstSection(runs: RunFigures[], results: BurstResults): string[] {
 			),
 		],
 	];
+	// The control beside the package (issue 50), in a run that had one.
+	const control = [
+		[
+			"Control, the same work with n8n's Webhook node (see below): last hold email; hold emails expected / sent / missing / duplicates / unexpected",
+			'',
+			...cells(
+				runs,
+				(run) =>
+					`${duration(run.control.alerts.all_sent_after_s, 'not all')}; ${number(run.control.alerts.expected)} / ${number(run.control.alerts.sent)} / ${number(run.control.alerts.missing)} / ${number(run.control.alerts.duplicates)} / ${number(run.control.alerts.unexpected)}`,
+			),
+		],
+		[
+			'Control: delivery attempts per notification, notifications answered 2xx at the first attempt (hold alerts; board)',
+			'',
+			...cells(
+				runs,
+				(run) =>
+					`${run.deliveries.control_hold_alerts.attempts_per_notification ?? '–'}, ${firstAttempt(run.deliveries.control_hold_alerts)}; ${run.deliveries.control_board.attempts_per_notification ?? '–'}, ${firstAttempt(run.deliveries.control_board)}`,
+			),
+		],
+	];
 	return [
 		'## Burst: every container ready for pickup within 15 s, 20 % with a customs hold',
 		'',
@@ -295,10 +332,115 @@ function burstSection(runs: RunFigures[], results: BurstResults): string[] {
 		'',
 		...table(
 			['', 'Target (issue 29)', ...runs.map((run) => `${modeLabel(run)}, N=${run.n}`)],
-			[...rows.header, ...burst, ...rows.delivery, ...rows.outcome, ...quietRows(runs)],
+			[
+				...rows.header,
+				...burst,
+				...rows.delivery,
+				...rows.outcome,
+				...quietRows(runs),
+				...(runs.some((run) => run.control) ? control : []),
+			],
 		),
 		'',
 	];
+}
+
+/** A board's state in a cell: when it was equal, and its rows at the end. */
+const boardCell = (board: RunFigures['board'] | undefined) =>
+	board
+		? `${duration(board.equal_after_s, 'not equal')}; ${boardState(board)}${board.compared_on ? ` (on ${(board.compared_on as string[]).join(', ')})` : ''}`
+		: '';
+
+/** Executions in a cell: how many (failed); their time p50 / p95. */
+const executionCell = (executions: RunFigures['executions']['hold_alerts'] | undefined) =>
+	!executions
+		? ''
+		: executions.error
+			? `not read (${String(executions.error).slice(0, 80)})`
+			: `${number(executions.total)} (${number(executions.failed)}); ${executions.duration_s.p50 ?? '–'} / ${executions.duration_s.p95 ?? '–'} s`;
+
+/** Hold emails in a cell: the last one's time, and expected / sent / missing / duplicates / unexpected. */
+const alertCell = (alerts: RunFigures['alerts'] | undefined) =>
+	alerts
+		? `${duration(alerts.all_sent_after_s, 'not all')}${alerts.all_sent_after_burst_began_s === undefined || alerts.all_sent_after_burst_began_s === null ? '' : ` (${duration(alerts.all_sent_after_burst_began_s, '–')})`}; ${number(alerts.expected)} / ${number(alerts.sent)} / ${number(alerts.missing)} / ${number(alerts.duplicates)} / ${number(alerts.unexpected)}`
+		: '';
+
+/**
+ * Issue 50: each run that had the control, a row per subscription (the package's two, the
+ * control's two, the plain receiver): its deliveries, its executions, and what it did.
+ */
+function controlSection(runs: RunFigures[]): string[] {
+	const withControl = runs.filter((run) => run.deliveries?.control_hold_alerts);
+	if (withControl.length === 0) return [];
+	const lines = [
+		"## Beside it: the same work with n8n's Webhook node (issue 50)",
+		'',
+		"In the same n8n, the same run: the hold alerts and the board built as a user would without this package (bench/control/). n8n's **Webhook** node (POST, answers at once, Raw Body on), subscribed to `container.updated` on the same account with the service's API; a **Code** node that checks each delivery's HMAC-SHA256 with the secret the subscription answered (written into the workflow before its import) and splits the changeset into one item per hold that changed (hold alerts) or gives the container the delivery carries (board); then the example's email steps (routing table, Switch, alert text, Send Email through the same SMTP credential; subjects start `[control]`) or its Data Table steps on a table of its own, *Control board* (n8n finds a Data Table by name with LIKE: a name with *Pickup board* in it would be taken for the example's). One execution per delivery, no de-duplication. The same alerts are expected of both; the control's board is compared with the service on the columns it can say as the package's does (ready for pickup, active holds). A notification counts as answered 2xx at the first attempt when its first delivery attempt got a 2xx; the service's copies are left out. Times count from the burst's last change (in brackets: from the burst's start).",
+		'',
+	];
+	for (const run of withControl) {
+		const subscriptions: Array<[string, string, string | undefined]> = [
+			['Package: hold alerts (Container holds → email)', 'hold_alerts', 'alerts'],
+			['Package: pickup board', 'pickup_board', 'board'],
+			['Control: hold alerts', 'control_hold_alerts', 'control.alerts'],
+			['Control: pickup board', 'control_board', 'control.board'],
+			['Plain receiver (answers at once)', 'plain_receiver', undefined],
+		];
+		const outcome = (what: string | undefined) => {
+			try {
+				if (what === 'alerts') return alertCell(run.alerts);
+				if (what === 'board') return boardCell(run.board);
+				if (what === 'control.alerts') return alertCell(run.control.alerts);
+				if (what === 'control.board') return boardCell(run.control.board);
+			} catch {
+				return '–';
+			}
+			return '';
+		};
+		lines.push(
+			`### ${modeLabel(run)}, N=${run.n}, ${run.scenario}${run.kill_after_s === undefined ? '' : ` after ${run.kill_after_s} s`}${run.variant ? ` (${run.variant})` : ''}`,
+			'',
+			`Measured ${run.measured_at.slice(0, 16).replace('T', ' ')} UTC at ${run.commit}; ended: ${run.ended}.${run.control?.email_steps_differ_from_example?.length ? ` The control's email steps differ from the example's in ${(run.control.email_steps_differ_from_example as string[]).join(', ')}.` : ''}`,
+			'',
+			...table(
+				[
+					'Subscription',
+					'Notifications',
+					'Attempts (per notification)',
+					'Answered 2xx at the first attempt',
+					'Answer time p50 / p95',
+					'Executions (failed); time p50 / p95',
+					'Last hold email (from the start); emails expected / sent / missing / duplicates / unexpected — or the board: equal after; rows / containers; differing, missing, duplicated',
+				],
+				subscriptions.map(([label, key, what]) => {
+					const deliveries = run.deliveries[key] as RunFigures['deliveries']['hold_alerts'];
+					// The webhook's notifications the service had still to send when the run ended.
+					const pendingKey = key.replace(/_(.)/g, (_, letter: string) => letter.toUpperCase());
+					const pending =
+						run.pending_at_end?.[
+							{ hold_alerts: 'holdAlerts', pickup_board: 'board', plain_receiver: 'receiver' }[
+								key
+							] ?? pendingKey
+						];
+					return [
+						label,
+						deliveries
+							? `${number(deliveries.notifications_attempted)}${pending ? ` (${number(pending)} still to deliver at the end)` : ''}`
+							: '–',
+						deliveries
+							? `${number(deliveries.attempts)} (${deliveries.attempts_per_notification ?? '–'})`
+							: '–',
+						deliveries ? firstAttempt(deliveries) : '–',
+						deliveries ? answerTimes(deliveries) : '–',
+						executionCell(run.executions?.[key]),
+						outcome(what),
+					];
+				}),
+			),
+			'',
+		);
+	}
+	return lines;
 }
 
 /** The signal a kill sent, and to what when not to the one n8n: `SIGKILL to worker-1`. */
@@ -524,21 +666,24 @@ function details(run: RunFigures, cpus: number): string[] {
 		`Measured ${run.measured_at} at ${run.commit}; ${run.usage.seconds} s sampled. CPUs used on average: n8n ${run.usage.cpus.n8n}, sandbox ${run.usage.cpus.sandbox}, Postgres and Redis ${run.usage.cpus.services}, the bench ${run.usage.cpus.bench}, other work ${run.usage.cpus.others} (the machine ${run.usage.cpus.machine} of ${cpus}). n8n's peak memory ${mb(run.usage.n8nPeakBytes)} after ${run.usage.n8nPeakAtSeconds} s.`,
 		'',
 	);
+	const spaced = (label: string) => label.replace(/_/g, ' ');
 	for (const [label, deliveries] of Object.entries(
-		run.deliveries as Record<string, RunFigures['deliveries']['hold_alerts']>,
-	))
+		run.deliveries as Record<string, RunFigures['deliveries']['hold_alerts'] | null>,
+	)) {
+		if (!deliveries) continue;
 		lines.push(
-			`- Deliveries, ${label.replace('_', ' ')}: ${number(deliveries.notifications_attempted)} notifications attempted, ${number(deliveries.attempts)} attempts (${JSON.stringify(deliveries.answers)}); answer time p50 ${number(deliveries.answer_ms.p50)} ms, p95 ${number(deliveries.answer_ms.p95)} ms, max ${number(deliveries.answer_ms.max)} ms; notifications now ${JSON.stringify(deliveries.notifications)}.`,
+			`- Deliveries, ${spaced(label)}: ${number(deliveries.notifications_attempted)} notifications attempted, ${number(deliveries.attempts)} attempts (${JSON.stringify(deliveries.answers)})${deliveries.first_attempt_2xx ? `, ${firstAttempt(deliveries)} answered 2xx at the first${deliveries.first_attempt_2xx.first_attempt_not_logged ? ` (${number(deliveries.first_attempt_2xx.first_attempt_not_logged)} first attempted before the log was cleared)` : ''}` : ''}; answer time p50 ${number(deliveries.answer_ms.p50)} ms, p95 ${number(deliveries.answer_ms.p95)} ms, max ${number(deliveries.answer_ms.max)} ms; notifications now ${JSON.stringify(deliveries.notifications)}.`,
 		);
+	}
 	for (const [label, executions] of Object.entries(
 		run.executions as Record<string, RunFigures['executions']['hold_alerts']>,
 	)) {
 		if (executions.error) {
-			lines.push(`- Executions, ${label.replace('_', ' ')}: not read (${executions.error}).`);
+			lines.push(`- Executions, ${spaced(label)}: not read (${executions.error}).`);
 			continue;
 		}
 		lines.push(
-			`- Executions, ${label.replace('_', ' ')}: ${JSON.stringify(executions.by_status)} by mode ${JSON.stringify(executions.by_mode)}; waited to start p50 ${executions.waited_to_start_s.p50 ?? '–'} s, p95 ${executions.waited_to_start_s.p95 ?? '–'} s.`,
+			`- Executions, ${spaced(label)}: ${JSON.stringify(executions.by_status)} by mode ${JSON.stringify(executions.by_mode)}; waited to start p50 ${executions.waited_to_start_s.p50 ?? '–'} s, p95 ${executions.waited_to_start_s.p95 ?? '–'} s.`,
 		);
 		for (const [error, count] of Object.entries(
 			executions.errors_of_failed as Record<string, number>,
@@ -561,6 +706,14 @@ function details(run: RunFigures, cpus: number): string[] {
 	if (run.when_quiet?.alerts?.missing_keys?.length)
 		lines.push(
 			`- Hold alerts never emailed (container|hold|placed or released|minute), up to 20: ${run.when_quiet.alerts.missing_keys.join(', ')}.`,
+		);
+	if (run.control?.board?.example)
+		lines.push(
+			`- A row of the control's board that differed at the end: ${run.control.board.example}.`,
+		);
+	if (run.control?.alerts?.missingKeys?.length)
+		lines.push(
+			`- The control's hold alerts never emailed, up to 20: ${(run.control.alerts.missingKeys as string[]).join(', ')}.`,
 		);
 	for (const [label, figures] of Object.entries(
 		(run.kill?.executions ?? {}) as Record<string, RunFigures>,
@@ -585,6 +738,7 @@ function details(run: RunFigures, cpus: number): string[] {
 		count: number;
 	}>)
 		lines.push(`  - ${number(count)} × \`${line.replace(/`/g, "'")}\``);
+	if (run.cpu_profile) lines.push('', ...profileMarkdown(run.cpu_profile as ProfileSummary));
 	if (run.timeline?.length) {
 		lines.push('', 'Every 30 s:', '');
 		const keys = Object.keys(run.timeline[0]);
@@ -612,6 +766,7 @@ export function writeBurstReport(results: BurstResults): string {
 		"The examples run as shipped, read from examples/ when the bench runs: **Container holds → email** (SMTP to a local inbox) and the **Pickup board** (an n8n Data Table, created by running its setup workflow over REST). The sandbox runs in a process of its own; n8n calls it with its own API key (its calls and 429s below), the bench reads with another. A plain HTTP receiver subscribed to the same events answers every delivery at once: the machine's floor. A hold email is expected for every hold change the alert workflow's Switch emails (placed or activated, cleared), worked out by the trigger's own code from the notifications the receiver got; an email is told apart by container, hold, placed or released and the minute of its \"Changed at\" line. The board is compared with what Container → Get works out from the service's containers (test/support/pickupBoardRows.ts, the e2e test's rules).",
 		'',
 		...burstSection(bursts, results),
+		...controlSection([...bursts, ...columns(kills), ...catchUps]),
 		...killSection(kills, bursts, results),
 		...catchUpSection(catchUps, results),
 		'## Details',
