@@ -331,7 +331,13 @@ function burstSection(runs: RunFigures[], results: BurstResults): string[] {
 		"The boxes are tracked first, and the board's hourly branch runs once, so that the board has a row for each box, as a board in use has for boxes tracked before its last hourly run. Times count from the burst's last change. The board is compared every 5 s, so its time is to within that.",
 		'',
 		...table(
-			['', 'Target (issue 29)', ...runs.map((run) => `${modeLabel(run)}, N=${run.n}`)],
+			[
+				'',
+				'Target (issue 29)',
+				...runs.map(
+					(run) => `${modeLabel(run)}, N=${run.n}${run.variant ? `, ${String(run.variant)}` : ''}`,
+				),
+			],
 			[
 				...rows.header,
 				...burst,

@@ -24,7 +24,7 @@ interface CallFrame {
 }
 
 interface CpuProfile {
-	nodes: Array<{ id: number; callFrame: CallFrame; hitCount?: number }>;
+	nodes: Array<{ id: number; callFrame: CallFrame; hitCount?: number; children?: number[] }>;
 	startTime: number;
 	endTime: number;
 	samples?: number[];
@@ -44,6 +44,13 @@ export interface ProfileSummary {
 	/** Profiles that could not be read, with why. */
 	unreadable: Array<{ file: string; error: string }>;
 	busy_s: number;
+	/**
+	 * Busy time by whose code was running: the outermost frame of a workflow node's code (n8n's
+	 * nodes, `n8n node: Set`) or of this package's (`package: trigger/execution.js`) on the stack,
+	 * else `n8n itself`: its engine, database, HTTP, and the continuations of whatever awaited (an
+	 * async stack starts afresh after each await, so a node's database query counts here).
+	 */
+	by_owner: Array<{ owner: string; ms: number; share: number }>;
 	top: Array<{
 		function: string;
 		/** The script, shortened to its package path (`n8n-core/dist/…`), or `(native)`. */
@@ -66,6 +73,35 @@ const idsOf = (file: string): { pid: number; thread: number } | null => {
 	return found ? { pid: Number(found[1]), thread: Number(found[2]) } : null;
 };
 
+const N8N_ITSELF = 'n8n itself';
+
+/** Whose code a frame is: a workflow node's, this package's, or undefined (n8n's, Node's). */
+function ownerOf(url: string): string | undefined {
+	const ours = /n8n-nodes-container-tracking\/dist\/(?:nodes\/ContainerTracking\/)?(.+)$/.exec(url);
+	if (ours) return `package: ${ours[1]}`;
+	const node = /n8n-nodes-base\/dist\/nodes\/([^/]+)\//.exec(url);
+	return node ? `n8n node: ${node[1]}` : undefined;
+}
+
+/** Each profile node's owner: that of its outermost owned frame, from the root down. */
+function ownersOf(profile: CpuProfile): Map<number, string> {
+	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+	const owners = new Map<number, string>();
+	const childIds = new Set(profile.nodes.flatMap((node) => node.children ?? []));
+	const stack = profile.nodes
+		.filter((node) => !childIds.has(node.id))
+		.map((node) => ({ id: node.id, owner: undefined as string | undefined }));
+	while (stack.length > 0) {
+		const { id, owner } = stack.pop()!;
+		const node = byId.get(id);
+		if (!node) continue;
+		const own = owner ?? ownerOf(node.callFrame.url);
+		owners.set(id, own ?? N8N_ITSELF);
+		for (const child of node.children ?? []) stack.push({ id: child, owner: own });
+	}
+	return owners;
+}
+
 /** A script's address, short: from its last `node_modules/` on, else its last three parts. */
 export function shortUrl(url: string): string {
 	if (!url) return '(native)';
@@ -87,7 +123,15 @@ export function summarizeProfiles(
 	const files = readdirSync(dir)
 		.filter((file) => file.endsWith('.cpuprofile'))
 		.sort();
-	const summary: ProfileSummary = { dir, profiles: [], unreadable: [], busy_s: 0, top: [] };
+	const summary: ProfileSummary = {
+		dir,
+		profiles: [],
+		unreadable: [],
+		busy_s: 0,
+		by_owner: [],
+		top: [],
+	};
+	const byOwner = new Map<string, number>();
 	const byFunction = new Map<
 		string,
 		{
@@ -120,11 +164,14 @@ export function summarizeProfiles(
 			(runner ? 'task runner' : ids ? `process ${ids.pid}` : 'a process')
 		}${ids?.thread ? ` (thread ${ids.thread})` : ''}`;
 		let busyUs = 0;
+		const owners = ownersOf(profile);
 		for (const node of profile.nodes) {
 			const { functionName, url, lineNumber } = node.callFrame;
 			if (!node.hitCount || functionName === '(idle)') continue;
 			const selfUs = node.hitCount * intervalUs;
 			busyUs += selfUs;
+			const owner = owners.get(node.id) ?? N8N_ITSELF;
+			byOwner.set(owner, (byOwner.get(owner) ?? 0) + selfUs);
 			const name = functionName || '(anonymous)';
 			const key = `${name}\u0000${url}`;
 			const entry = byFunction.get(key) ?? {
@@ -150,6 +197,13 @@ export function summarizeProfiles(
 	}
 	const busyUs = summary.busy_s * 1e6;
 	summary.busy_s = Math.round(summary.busy_s * 10) / 10;
+	summary.by_owner = [...byOwner]
+		.sort((a, b) => b[1] - a[1])
+		.map(([owner, us]) => ({
+			owner,
+			ms: Math.round(us / 1000),
+			share: busyUs > 0 ? Math.round((us / busyUs) * 1000) / 10 : 0,
+		}));
 	summary.top = [...byFunction.values()]
 		.sort((a, b) => b.selfUs - a.selfUs)
 		.slice(0, top)
@@ -211,7 +265,17 @@ export function profileMarkdown(summary: ProfileSummary): string[] {
 		)
 		.join(', ');
 	return [
-		`CPU profiles (\`node --cpu-prof\`, ${summary.dir}): ${summary.profiles.length} processes, ${formatNumber(summary.busy_s)} s busy in all (${processes})${summary.unreadable.length ? `; ${summary.unreadable.length} unreadable` : ''}. Self time by function (hit count × sampling interval), idle left out:`,
+		`CPU profiles (\`node --cpu-prof\`, ${summary.dir}): ${summary.profiles.length} processes, ${formatNumber(summary.busy_s)} s busy in all (${processes})${summary.unreadable.length ? `; ${summary.unreadable.length} unreadable` : ''}.`,
+		'',
+		'Busy time by whose code ran (the outermost workflow node or package frame on the stack; `n8n itself` also holds what ran after an await):',
+		'',
+		'| Whose code | Time | Of the busy time |',
+		'| --- | --- | --- |',
+		...(summary.by_owner ?? [])
+			.slice(0, 15)
+			.map((entry) => `| ${entry.owner} | ${formatNumber(entry.ms)} ms | ${entry.share} % |`),
+		'',
+		'Self time by function (hit count × sampling interval), idle left out:',
 		'',
 		'| Function | Script | Self time | Of the busy time | Processes |',
 		'| --- | --- | --- | --- | --- |',
@@ -225,7 +289,9 @@ export function profileMarkdown(summary: ProfileSummary): string[] {
 if (require.main === module) {
 	const args = process.argv.slice(2);
 	const topAt = args.indexOf('--top');
-	const dir = args.find((arg, index) => !arg.startsWith('--') && index !== topAt + 1);
+	const dir = args.find(
+		(arg, index) => !arg.startsWith('--') && (topAt === -1 || index !== topAt + 1),
+	);
 	if (!dir) {
 		process.stderr.write(
 			'usage: node --import tsx bench/cpuProfile.ts <dir> [--top 25] [--json]\n',
