@@ -21,7 +21,7 @@ export const MAX_BATCH_DELIVERIES = 200;
 /** …and items (a changeset gives one per change). */
 export const MAX_BATCH_ITEMS = 2_000;
 /** Longest a leader waits for the previous batch's execution to start. */
-export const PREVIOUS_WAIT_MS = 5_000;
+const PREVIOUS_WAIT_MS = 5_000;
 /** A batch no delivery joined for this long closes before its window ends. */
 export const IDLE_MS = 100;
 
