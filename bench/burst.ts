@@ -107,7 +107,7 @@ import {
 	type Deployment,
 	type KillReport,
 } from './deployments';
-import { ProcessSampler, type Usage } from './processTree';
+import { AnswerProbe, ProcessSampler, type Usage } from './processTree';
 
 const SIZES = (process.env.BURST_N ?? '150,500').split(',').map(Number);
 const MODES = (process.env.BURST_MODES ?? 'single,queue').split(',');
@@ -1978,6 +1978,8 @@ async function runBurst(rig: Rig, n: number, scenario: string): Promise<Record<s
 	const guard = new MemoryGuard(rig);
 	const sampler = new ProcessSampler(guard.check);
 	sampler.start();
+	const probe = await answerProbe(rig);
+	probe.start();
 	const changes = emailedChanges(rig.holdAlerts);
 	const started = Date.now();
 	const ready = await call(`${rig.sandbox.controlUrl}/scenarios/ready_for_pickup`, 'POST', {
@@ -2010,6 +2012,7 @@ async function runBurst(rig: Rig, n: number, scenario: string): Promise<Record<s
 		fault,
 		!fault,
 	);
+	probe.stop();
 	await fault?.done;
 	const quiet = await whenQuiet(rig, numbers, changes, guard, { from: lastChange, began: started });
 	sampler.stop();
@@ -2077,11 +2080,35 @@ async function runBurst(rig: Rig, n: number, scenario: string): Promise<Record<s
 		pending_at_end: observed.pendingAtEnd,
 		board_check_errors: observed.boardCheckErrors,
 		when_quiet: quiet,
+		answer_probes: probe.summary(),
 		...(kill ? { kill, kill_after_s: KILL_AFTER_S } : {}),
 		...(await finalFigures(rig, 0)).figures,
 		usage,
 		timeline: observed.timeline,
 	};
+}
+
+/**
+ * Where the answer to a delivery waits (issue 50), sampled every second from the burst's start
+ * until it is measured: an unsigned delivery to the hold alerts' trigger, which its admission
+ * answers 401 before any batch or execution (so its time is n8n's request path up to the node,
+ * plus the node's check), and n8n's own health check, which reads no workflow.
+ */
+async function answerProbe(rig: Rig): Promise<AnswerProbe> {
+	const webhook = await call(`${rig.sandbox.url}/webhooks/${rig.webhookIds.holdAlerts}`, 'GET');
+	const triggerUrl = String(webhook.data.attributes.url);
+	const timeout = () => AbortSignal.timeout(30_000);
+	return new AnswerProbe({
+		unsigned_delivery_to_trigger: async () =>
+			await fetch(triggerUrl, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: '{}',
+				signal: timeout(),
+			}),
+		n8n_healthz: async () =>
+			await fetch(`${rig.deployment.restBase}/healthz`, { signal: timeout() }),
+	});
 }
 
 /**

@@ -8,6 +8,12 @@
 import { profileMarkdown, type ProfileSummary } from './cpuProfile';
 
 // Run figures are JSON, read field by field.
+/** What bench/processTree.ts `AnswerProbe` says of one probe. */
+interface ProbeFigures {
+	probes: number;
+	ms: { p50: number | null; p95: number | null; max: number | null };
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type RunFigures = Record<string, any> & {
 	key: string;
@@ -173,6 +179,19 @@ function sharedRows(
 					(run) =>
 						`${run.deliveries.plain_receiver.attempts_per_notification ?? '–'}; ${answerTimes(run.deliveries.plain_receiver)}`,
 				),
+			],
+			[
+				"While the burst ran, every second: an unsigned delivery to the hold alerts' trigger (answered 401 by its first check); n8n's /healthz. Answer time p50 / p95 / max",
+				'',
+				...cell((run) => {
+					const probes = run.answer_probes as Record<string, ProbeFigures> | undefined;
+					if (!probes) return '–';
+					const times = (probe: ProbeFigures | undefined) =>
+						probe
+							? `${probe.ms.p50} / ${probe.ms.p95} / ${probe.ms.max} ms (${probe.probes})`
+							: '–';
+					return `${times(probes.unsigned_delivery_to_trigger)}; ${times(probes.n8n_healthz)}`;
+				}),
 			],
 		],
 		outcome: [

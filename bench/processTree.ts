@@ -235,3 +235,68 @@ export class ProcessSampler {
 		this.timer = undefined;
 	}
 }
+
+/**
+ * Where an answer waits (issue 50): every `intervalMs`, one request n8n answers without a
+ * workflow's execution, timed. `probes` name each request; their times say how long n8n took to
+ * reach a node's code (or its own health check) while the burst ran.
+ */
+export class AnswerProbe {
+	private timer: NodeJS.Timeout | undefined;
+	private readonly times = new Map<string, number[]>();
+	private readonly statuses = new Map<string, Map<string, number>>();
+
+	constructor(
+		private readonly probes: Record<string, () => Promise<Response>>,
+		private readonly intervalMs = 1000,
+	) {}
+
+	start(): void {
+		this.timer = setInterval(() => {
+			for (const [name, send] of Object.entries(this.probes)) void this.probe(name, send);
+		}, this.intervalMs);
+	}
+
+	stop(): void {
+		clearInterval(this.timer);
+	}
+
+	private async probe(name: string, send: () => Promise<Response>): Promise<void> {
+		const started = Date.now();
+		const status = await send()
+			.then(async (response) => {
+				await response.arrayBuffer();
+				return String(response.status);
+			})
+			.catch((error: Error) => (error.name === 'TimeoutError' ? 'timeout' : 'error'));
+		const times = this.times.get(name) ?? [];
+		times.push(Date.now() - started);
+		this.times.set(name, times);
+		const counts = this.statuses.get(name) ?? new Map<string, number>();
+		counts.set(status, (counts.get(status) ?? 0) + 1);
+		this.statuses.set(name, counts);
+	}
+
+	summary(): Record<
+		string,
+		{ probes: number; statuses: Record<string, number>; ms: Record<string, number | null> }
+	> {
+		const at = (sorted: number[], share: number) =>
+			sorted.length === 0
+				? null
+				: sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))];
+		return Object.fromEntries(
+			[...this.times].map(([name, times]) => {
+				const sorted = [...times].sort((a, b) => a - b);
+				return [
+					name,
+					{
+						probes: times.length,
+						statuses: Object.fromEntries(this.statuses.get(name) ?? []),
+						ms: { p50: at(sorted, 0.5), p95: at(sorted, 0.95), max: sorted.at(-1) ?? null },
+					},
+				];
+			}),
+		);
+	}
+}
