@@ -107,7 +107,7 @@ import {
 	type Deployment,
 	type KillReport,
 } from './deployments';
-import { AnswerProbe, ProcessSampler, type Usage } from './processTree';
+import { AnswerProbe, percentile, ProcessSampler, type Usage } from './processTree';
 
 const SIZES = (process.env.BURST_N ?? '150,500').split(',').map(Number);
 const MODES = (process.env.BURST_MODES ?? 'single,queue').split(',');
@@ -822,12 +822,6 @@ async function tearDown(rig: Rig): Promise<void> {
 }
 
 // ------------------------------------------------------------------------------ measuring
-
-function percentile(values: number[], share: number): number | null {
-	if (values.length === 0) return null;
-	const sorted = [...values].sort((a, b) => a - b);
-	return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)];
-}
 
 const countBy = <T>(values: T[], key: (value: T) => string) =>
 	values.reduce<Record<string, number>>((counts, value) => {

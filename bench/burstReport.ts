@@ -6,14 +6,9 @@
  */
 
 import { profileMarkdown, type ProfileSummary } from './cpuProfile';
+import type { ProbeSummary } from './processTree';
 
 // Run figures are JSON, read field by field.
-/** What bench/processTree.ts `AnswerProbe` says of one probe. */
-interface ProbeFigures {
-	probes: number;
-	ms: { p50: number | null; p95: number | null; max: number | null };
-}
-
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type RunFigures = Record<string, any> & {
 	key: string;
@@ -181,14 +176,18 @@ function sharedRows(
 				),
 			],
 			[
-				"While the burst ran, every second: an unsigned delivery to the hold alerts' trigger (answered 401 by its first check); n8n's /healthz. Answer time p50 / p95 / max",
+				"While the burst ran, every second: an unsigned delivery to the hold alerts' trigger (answered 401 by its first check); n8n's /healthz. Answer time p50 / p95 / max (probes: answers)",
 				'',
 				...cell((run) => {
-					const probes = run.answer_probes as Record<string, ProbeFigures> | undefined;
+					const probes = run.answer_probes as Record<string, ProbeSummary> | undefined;
 					if (!probes) return '–';
-					const times = (probe: ProbeFigures | undefined) =>
+					const answers = (probe: ProbeSummary) =>
+						Object.entries(probe.statuses)
+							.map(([status, count]) => `${count} ${status}`)
+							.join(', ');
+					const times = (probe: ProbeSummary | undefined) =>
 						probe
-							? `${probe.ms.p50} / ${probe.ms.p95} / ${probe.ms.max} ms (${probe.probes})`
+							? `${probe.ms.p50} / ${probe.ms.p95} / ${probe.ms.max} ms (${probe.probes}: ${answers(probe)})`
 							: '–';
 					return `${times(probes.unsigned_delivery_to_trigger)}; ${times(probes.n8n_healthz)}`;
 				}),

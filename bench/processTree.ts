@@ -236,6 +236,21 @@ export class ProcessSampler {
 	}
 }
 
+/** The nearest-rank percentile of `values` (`share` 0.5 for the median), null when there are none. */
+export function percentile(values: number[], share: number): number | null {
+	if (values.length === 0) return null;
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)];
+}
+
+/** What `AnswerProbe` says of one probe: how many were sent, how they were answered, how fast. */
+export interface ProbeSummary {
+	probes: number;
+	/** HTTP status, or `timeout` / `error`, with how many got it. */
+	statuses: Record<string, number>;
+	ms: { p50: number | null; p95: number | null; max: number | null };
+}
+
 /**
  * Where an answer waits (issue 50): every `intervalMs`, one request n8n answers without a
  * workflow's execution, timed. `probes` name each request; their times say how long n8n took to
@@ -277,26 +292,20 @@ export class AnswerProbe {
 		this.statuses.set(name, counts);
 	}
 
-	summary(): Record<
-		string,
-		{ probes: number; statuses: Record<string, number>; ms: Record<string, number | null> }
-	> {
-		const at = (sorted: number[], share: number) =>
-			sorted.length === 0
-				? null
-				: sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))];
+	summary(): Record<string, ProbeSummary> {
 		return Object.fromEntries(
-			[...this.times].map(([name, times]) => {
-				const sorted = [...times].sort((a, b) => a - b);
-				return [
-					name,
-					{
-						probes: times.length,
-						statuses: Object.fromEntries(this.statuses.get(name) ?? []),
-						ms: { p50: at(sorted, 0.5), p95: at(sorted, 0.95), max: sorted.at(-1) ?? null },
+			[...this.times].map(([name, times]) => [
+				name,
+				{
+					probes: times.length,
+					statuses: Object.fromEntries(this.statuses.get(name) ?? []),
+					ms: {
+						p50: percentile(times, 0.5),
+						p95: percentile(times, 0.95),
+						max: percentile(times, 1),
 					},
-				];
-			}),
+				},
+			]),
 		);
 	}
 }
