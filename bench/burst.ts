@@ -80,14 +80,14 @@ import { containerItem } from '../nodes/ContainerTracking/actions/container/summ
 import { simplifyContainer } from '../nodes/ContainerTracking/actions/simplify';
 import { indexIncluded } from '../nodes/ContainerTracking/records/jsonApi';
 import type { Delivery, JsonApiResource } from '../nodes/ContainerTracking/schemas';
-import { includedFor } from '../nodes/ContainerTracking/trigger/catchUp';
+import { includedFor } from '../nodes/ContainerTracking/trigger/recovery/catchUp';
 import {
 	CUT_CHECK_EVERY_MS,
 	HAND_OVER_AFTER_MS,
-} from '../nodes/ContainerTracking/trigger/cutCheck';
-import { deliveryItems } from '../nodes/ContainerTracking/trigger/deliveryItems';
-import { notificationIdOf } from '../nodes/ContainerTracking/trigger/recordedNotifications';
-import { LEASE_MS } from '../nodes/ContainerTracking/trigger/deduplicationStore';
+} from '../nodes/ContainerTracking/trigger/recovery/cutCheck';
+import { deliveryItems } from '../nodes/ContainerTracking/trigger/items/deliveryItems';
+import { notificationIdOf } from '../nodes/ContainerTracking/trigger/durable/recordedNotifications';
+import { LEASE_MS } from '../nodes/ContainerTracking/trigger/durable/deduplicationStore';
 import { OWNER } from '../test/e2e/helpers';
 import {
 	BOARD_INCLUDES,
@@ -190,14 +190,15 @@ const TIMELINE_MS = 30_000;
 const RERUN_WINDOW_MS = 120_000;
 /**
  * Queue mode: a killed worker's cut notifications are run again by the main's cut check
- * (trigger/cutCheck.ts), not by a restart, on the check's own clock. Each was logged before the
- * worker exited, and the main's watch, reading the log every CUT_CHECK_EVERY_MS, saw it first at
- * most a read after the exit; its run's lease lapsed at most two LEASE_MS periods after the exit
- * (trigger/runJournal.ts). It is handed over HAND_OVER_AFTER_MS after that first sight (at most a
- * read late) and run again by the first hand-over after its lease lapsed: the first (90 s) when
- * it was seen no earlier than 90 s before the lapse, else the second (4 min; its execution had
- * waited in the queue or run long). The later of the two bounds, and a read more for the log's
- * slow reads under a burst: after that, waiting until quiet sees the hand-over's execution end.
+ * (trigger/recovery/cutCheck.ts), not by a restart, on the check's own clock. Each was logged
+ * before the worker exited, and the main's watch, reading the log every CUT_CHECK_EVERY_MS, saw it
+ * first at most a read after the exit; its run's lease lapsed at most two LEASE_MS periods after
+ * the exit (trigger/durable/runJournal.ts). It is handed over HAND_OVER_AFTER_MS after that first
+ * sight (at most a read late) and run again by the first hand-over after its lease lapsed: the
+ * first (90 s) when it was seen no earlier than 90 s before the lapse, else the second (4 min; its
+ * execution had waited in the queue or run long). The later of the two bounds, and a read more for
+ * the log's slow reads under a burst: after that, waiting until quiet sees the hand-over's
+ * execution end.
  */
 const CUT_RERUN_WINDOW_MS =
 	Math.max(
@@ -293,7 +294,7 @@ function emailedChanges(example: Example): Set<string> {
 	return found;
 }
 
-/** The items the example's trigger makes of a delivery (trigger/deliveryItems.ts), as it is set. */
+/** The items the example's trigger makes of a delivery (trigger/items/deliveryItems.ts), as it is set. */
 function triggerItems(example: Example, body: Json): Json[] {
 	if (!example.trigger.events.includes(body?.data?.attributes?.event)) return [];
 	const options = example.trigger.options;
@@ -1555,7 +1556,7 @@ function triggerItemsOf(data: Json, example: Example): Json[] | undefined {
 
 /**
  * The notifications an item holds (Latest State per Container folds several into one); a
- * crashed execution's waiting item carries its delivery whole (trigger/notificationItems.ts).
+ * crashed execution's waiting item carries its delivery whole (trigger/items/notificationItems.ts).
  */
 const notificationIdsOf = (item: Json): string[] => {
 	if (Array.isArray(item?.notification_ids))

@@ -13,24 +13,25 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { alreadyAnswered } from './n8nInternals';
 import { subscribableEventOptions } from './transport/webhookEvents';
-import { admitDelivery } from './trigger/admission';
-import { noteActivation } from './trigger/catchUp';
-import { joinBatch } from './trigger/deliveryBatches';
-import { reportsAnything } from './trigger/deliveryItems';
+import { admitDelivery } from './trigger/admission/admission';
+import { noteActivation } from './trigger/recovery/catchUp';
+import { joinBatch } from './trigger/batching/deliveryBatches';
+import { reportsAnything } from './trigger/items/deliveryItems';
 import { OUTPUT_CHANGES, OUTPUT_LATEST_STATE, triggerExecution } from './trigger/execution';
-import { carrierItem, type ItemOptions } from './trigger/notificationItems';
-import { noteRanHere } from './trigger/ranHere';
+import { carrierItem, type ItemOptions } from './trigger/items/notificationItems';
+import { noteRanHere } from './trigger/admission/ranHere';
 import {
 	AUTOMATIC,
 	EXISTING,
 	createTriggerWebhook,
 	deleteTriggerWebhook,
 	webhookExists,
-} from './trigger/registration';
-import { isRepeat } from './trigger/repeats';
+} from './trigger/registration/registration';
+import { isRepeat } from './trigger/admission/repeats';
 import { forgetTrigger, triggerScope } from './trigger/triggerState';
-import { startWatch } from './trigger/watch';
+import { startWatch } from './trigger/recovery/watch';
 
 interface TriggerOptions {
 	batchWindowSeconds?: number;
@@ -58,8 +59,9 @@ function itemOptions(options: TriggerOptions): ItemOptions {
 }
 
 /**
- * Seconds within which deliveries start one execution together (trigger/deliveryBatches.ts): by
- * default 1 from node version 1.2; 0 (one execution per delivery) in the versions before it.
+ * Seconds within which deliveries start one execution together
+ * (trigger/batching/deliveryBatches.ts): by default 1 from node version 1.2; 0 (one execution per
+ * delivery) in the versions before it.
  */
 function batchWindowMs(context: IWebhookFunctions, options: TriggerOptions): number {
 	const fallback = context.getNode().typeVersion >= 1.2 ? 1 : 0;
@@ -69,7 +71,7 @@ function batchWindowMs(context: IWebhookFunctions, options: TriggerOptions): num
 
 function answer(context: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
 	context.getResponseObject().status(status).json({ message }).end();
-	return { noWebhookResponse: true };
+	return alreadyAnswered();
 }
 
 export class ContainerTrackingTrigger implements INodeType {
@@ -304,10 +306,10 @@ export class ContainerTrackingTrigger implements INodeType {
 	};
 
 	/**
-	 * The watch (trigger/watch.ts): checks and repairs the webhook while the workflow is active and
-	 * catches up on notifications the service gave up delivering. A delivery never comes here: an
-	 * execution runs `execute`, which n8n prefers to `trigger`, so a manual test listens for a
-	 * delivery as before.
+	 * The watch (trigger/recovery/watch.ts): checks and repairs the webhook while the workflow is
+	 * active and catches up on notifications the service gave up delivering. A delivery never comes
+	 * here: an execution runs `execute`, which n8n prefers to `trigger`, so a manual test listens
+	 * for a delivery as before.
 	 */
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
 		if (this.getMode() === 'manual') return {};
@@ -328,7 +330,8 @@ export class ContainerTrackingTrigger implements INodeType {
 				items: itemOptions(options),
 				deduplicate: options.deduplicate !== false,
 				// Runs a kill or a stop cut are looked for once per process, unless a person turned
-				// the workflow on (trigger/catchUp.ts `noteActivation`, trigger/runJournal.ts).
+				// the workflow on (trigger/recovery/catchUp.ts `noteActivation`,
+				// trigger/durable/runJournal.ts).
 				recoverCutRuns: true,
 			},
 		});
@@ -347,11 +350,12 @@ export class ContainerTrackingTrigger implements INodeType {
 	}
 
 	/**
-	 * One delivery: verified and identified (trigger/admission.ts), answered at once, then handed
-	 * to n8n with the deliveries that arrive with it (trigger/deliveryBatches.ts). The answer never
-	 * waits for n8n to create or run an execution: a notification answered whose execution n8n
-	 * then never ran (it died, or could not create it) is found in the service's log and run by
-	 * the watch (trigger/cutCheck.ts, and at a restart trigger/catchUp.ts).
+	 * One delivery: verified and identified (trigger/admission/admission.ts), answered at once,
+	 * then handed to n8n with the deliveries that arrive with it
+	 * (trigger/batching/deliveryBatches.ts). The answer never waits for n8n to create or run an
+	 * execution: a notification answered whose execution n8n then never ran (it died, or could not
+	 * create it) is found in the service's log and run by the watch (trigger/recovery/cutCheck.ts,
+	 * and at a restart trigger/recovery/catchUp.ts).
 	 */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const scope = triggerScope(this);
@@ -365,7 +369,8 @@ export class ContainerTrackingTrigger implements INodeType {
 		if (options.deduplicate !== false && isRepeat(scope, notificationId, manual))
 			return { webhookResponse: { message: 'Already received' } };
 		if (!reportsAnything(notification, itemOptions(options))) {
-			// Nothing to run: the cut check (trigger/cutCheck.ts) need not look for its run.
+			// Nothing to run: the cut check (trigger/recovery/cutCheck.ts) need not look for its
+			// run.
 			noteRanHere(scope, [notificationId]);
 			return { webhookResponse: { message: 'Nothing to report' } };
 		}
@@ -375,8 +380,8 @@ export class ContainerTrackingTrigger implements INodeType {
 
 		answer(this, 200, 'Received');
 		const part = await joinBatch(scope, { notificationId, items }, batchWindowMs(this, options));
-		if (part.role === 'follower') return { noWebhookResponse: true };
+		if (part.role === 'follower') return alreadyAnswered();
 		const batched = part.deliveries.flatMap((delivery) => delivery.items);
-		return { noWebhookResponse: true, workflowData: [this.helpers.returnJsonArray(batched)] };
+		return alreadyAnswered([this.helpers.returnJsonArray(batched)]);
 	}
 }

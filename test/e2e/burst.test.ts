@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports */
 // A burst in a real n8n: 60 containers become ready for pickup at once (the sandbox's
 // ready_for_pickup, every step at the same moment), and the trigger (node version 1.2: deliveries
-// that arrive together start one execution, trigger/deliveryBatches.ts) must run every
+// that arrive together start one execution, trigger/batching/deliveryBatches.ts) must run every
 // notification exactly once, lose none, batch deliveries that arrive together, and give each
 // container's latest state as the service holds it. The trigger answers each delivery before n8n
 // creates its execution; one a busy n8n answered too late (the service's timeout) or refused

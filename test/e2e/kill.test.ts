@@ -5,7 +5,7 @@
 // as `docker stop` and deploys do) at that chosen point, and started again. Every notification
 // whose execution was cut runs again, once, its items marked `rerun: true`, soon after n8n serves
 // again; one whose execution had ended runs no more; and n8n's own Retry of a crashed execution
-// runs its notifications (nodes/ContainerTracking/trigger/runJournal.ts). And a kill after the
+// runs its notifications (nodes/ContainerTracking/trigger/durable/runJournal.ts). And a kill after the
 // trigger answered deliveries whose executions n8n could not create yet (its database's write lock
 // held): the restart check runs each once, as a first run. And
 // SIGTERM within the graceful-shutdown timeout, the executions going on after n8n stopped its task
@@ -65,7 +65,7 @@ const LONG_GRACEFUL_SHUTDOWN_SECONDS = 60;
 const TASK_REQUEST_TIMEOUT_SECONDS = 3;
 /**
  * After n8n serves again: the workflow activated, the watch's first check 2 s later
- * (trigger/watch.ts FIRST_CHECK_AFTER_MS) reads the log and starts the runs again.
+ * (trigger/recovery/watch.ts FIRST_CHECK_AFTER_MS) reads the log and starts the runs again.
  */
 const RERUN_MS = byClock(2_000) + generous(ACTIVATION_QUIET_MS + 2 * EXECUTION_QUIET_MS);
 /** One case: two n8n starts, three customs holds played and collected, a minute quietly. */

@@ -47,8 +47,8 @@ const RETRY_BASE_SECONDS = 0.002;
 const RETRIES_MS = byClock((RETRY_BASE_SECONDS * 1000 * (2 ** 12 - 1)) / TIME_SCALE);
 /**
  * After n8n's start: the workflow activated, its watch's first check 2 s later
- * (trigger/watch.ts FIRST_CHECK_AFTER_MS) turns the webhook on and catches up, in one execution
- * whose emails are sent.
+ * (trigger/recovery/watch.ts FIRST_CHECK_AFTER_MS) turns the webhook on and catches up, in one
+ * execution whose emails are sent.
  */
 const CATCH_UP_MS = byClock(2_000) + generous(ACTIVATION_QUIET_MS + 2 * EXECUTION_QUIET_MS);
 /**

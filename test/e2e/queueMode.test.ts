@@ -75,7 +75,7 @@ const WATCH_MINUTES = 0.25;
 /**
  * A run cut on a worker runs again once its lease lapsed (two 30 s periods unrenewed) and the
  * main's cut check, reading the log every minute, hands its notification over, at the latest
- * 90 s after the watch first saw it (trigger/cutCheck.ts, trigger/runJournal.ts).
+ * 90 s after the watch first saw it (trigger/recovery/cutCheck.ts, trigger/durable/runJournal.ts).
  */
 const CUT_RUN_AGAIN_MS = 60_000 + 90_000 + 60_000 + WATCH_MINUTES * 60_000;
 /** The service's first retry for the kill case (seconds, doubling): sooner than its default 5. */
@@ -168,7 +168,8 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 		const workflow = path.join(fixtures, 'hold-alerts.json');
 		// As shipped, but for its watch's interval: the cut check of a worker killed reads the log
 		// every minute once the watch has seen a delivery, and the first of those waits for the
-		// watch (trigger/cutCheck.ts); every 15 s, the test does not wait five minutes for it.
+		// watch (trigger/recovery/cutCheck.ts); every 15 s, the test does not wait five minutes for
+		// it.
 		const holdAlerts = JSON.parse(
 			readFileSync(path.join(EXAMPLES, 'hold-alerts.json'), 'utf8'),
 		) as {
@@ -246,9 +247,10 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 				{ gap_seconds: HOLD_GAP_SECONDS },
 			);
 			expect(played.status).toBe(202);
-			// Its three deliveries start up to three executions: those that reach the webhook process
-			// while the one before is being created share one (trigger/deliveryBatches.ts), as they did
-			// in a CI run whose first delivery took 2.5 s to answer.
+			// Its three deliveries start up to three executions: those that reach the webhook
+			// process while the one before is being created share one
+			// (trigger/batching/deliveryBatches.ts), as they did in a CI run whose first delivery
+			// took 2.5 s to answer.
 			await explained(
 				eventually(
 					() =>
@@ -552,7 +554,8 @@ describe('e2e: the trigger in queue mode (main, webhook process, two workers)', 
 				() => (missed.every((number) => linesFor(number).length >= 2) ? true : undefined),
 				{
 					// The main activates the workflow; its watch checks the webhook 2 s later
-					// (trigger/watch.ts FIRST_CHECK_AFTER_MS), turns it on and catches up, on the workers.
+					// (trigger/recovery/watch.ts FIRST_CHECK_AFTER_MS), turns it on and catches up,
+					// on the workers.
 					timeoutMs:
 						byClock(2_000) +
 						queuedExecutionsMs(ACTIVATION_QUIET_MS + 2 * QUEUED_EXECUTION_QUIET_MS),

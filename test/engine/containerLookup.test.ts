@@ -1,9 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals */
-// Fetch Container When Missing (nodes/ContainerTracking/trigger/containerLookup.ts) measured on an
-// account of 2,000 containers: a reference-only container.transport.available names only a
+// Fetch Container When Missing (nodes/ContainerTracking/trigger/items/containerLookup.ts) measured
+// on an account of 2,000 containers: a reference-only container.transport.available names only a
 // transport event, and the trigger reads GET /containers page by page until the page whose
-// container lists that event. It must stop there: a container on page 3 costs 3 calls, not 20.
-// And a burst of such deliveries, each in its own execution, shares the scans.
+// container lists that event. It must stop there: a container on page 3 costs 3 calls, not 20. And
+// a burst of such deliveries, each in its own execution, shares the scans.
 import { randomUUID } from 'node:crypto';
 
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';

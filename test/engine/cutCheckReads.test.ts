@@ -1,11 +1,11 @@
-// What the cut check (nodes/ContainerTracking/trigger/cutCheck.ts) reads of the service's log, in
-// n8n-core's TriggerContext against a started sandbox. A queue-mode main reads the log every
-// minute; after a burst, a read that went back through the whole burst each minute spent the API
-// key's rate limit, which the executions' own calls share, and cut runs came back minutes late.
+// What the cut check (nodes/ContainerTracking/trigger/recovery/cutCheck.ts) reads of the service's
+// log, in n8n-core's TriggerContext against a started sandbox. A queue-mode main reads the log
+// every minute; after a burst, a read that went back through the whole burst each minute spent the
+// API key's rate limit, which the executions' own calls share, and cut runs came back minutes late.
 import type { IDataObject } from 'n8n-workflow';
 
-import { findInLog } from '../../nodes/ContainerTracking/trigger/catchUp';
-import { checkCutRuns } from '../../nodes/ContainerTracking/trigger/cutCheck';
+import { findInLog } from '../../nodes/ContainerTracking/trigger/recovery/catchUp';
+import { checkCutRuns } from '../../nodes/ContainerTracking/trigger/recovery/cutCheck';
 import { forgetTrigger, triggerScope } from '../../nodes/ContainerTracking/trigger/triggerState';
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import { generous } from '../support/bounds';

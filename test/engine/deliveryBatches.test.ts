@@ -9,8 +9,8 @@ import { randomUUID } from 'node:crypto';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { IDLE_MS, MAX_BATCH_DELIVERIES } from '../../nodes/ContainerTracking/trigger/deliveryBatches';
-import { notificationIdOf } from '../../nodes/ContainerTracking/trigger/recordedNotifications';
+import { IDLE_MS, MAX_BATCH_DELIVERIES } from '../../nodes/ContainerTracking/trigger/batching/deliveryBatches';
+import { notificationIdOf } from '../../nodes/ContainerTracking/trigger/durable/recordedNotifications';
 import { generous } from '../support/bounds';
 import { useDeduplicationInMemory } from '../support/deduplication';
 import { deliverSigned, RECEIVED, referenceOnly, SECRET } from '../support/deliveries';
@@ -101,7 +101,8 @@ async function burst(harness: TriggerHarness, bodies: IDataObject[]): Promise<De
 }
 
 describe('deliveries that arrive together', () => {
-	// As in a real n8n, executions record their notifications (trigger/recordedNotifications.ts).
+	// As in a real n8n, executions record their notifications
+	// (trigger/durable/recordedNotifications.ts).
 	beforeAll(useDeduplicationInMemory);
 
 	it('start one execution after the first, holding every notification once; the others are answered 2xx', async () => {
@@ -150,7 +151,7 @@ describe('deliveries that arrive together', () => {
 		expect(leaders).toHaveLength(1);
 		expect(leaders[0].carried).toHaveLength(10);
 		expect(results.map((r) => r.sent)).toEqual(results.map(() => RECEIVED));
-		// What runs them is the watch's cut check (trigger/cutCheck.ts), not a copy.
+		// What runs them is the watch's cut check (trigger/recovery/cutCheck.ts), not a copy.
 		harness.creationAnswer = 200;
 		const again = await burst(harness, bodies);
 		expect(started(again)).toEqual([]);

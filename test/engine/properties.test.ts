@@ -65,7 +65,8 @@ let workflows = 0;
 
 /**
  * Each run is another workflow: the trigger remembers the newest state it gave of a container per
- * workflow (trigger/outdatedStates.ts), and a mutated example is another state of the same second.
+ * workflow (trigger/items/outdatedStates.ts), and a mutated example is another state of the same
+ * second.
  */
 function trigger() {
 	workflows += 1;

@@ -1,8 +1,8 @@
-// The restart check (nodes/ContainerTracking/trigger/catchUp.ts, trigger/recordedNotifications.ts) as n8n
-// runs it when it starts: the watch's first check, through n8n-core's TriggerContext, against a
-// started sandbox, with n8n's deduplication store in memory. Notifications n8n never answered
-// before it died run at once, not when the service's backed-off retries come; those the service
-// delivers by reference only are not read one by one.
+// The restart check (nodes/ContainerTracking/trigger/recovery/catchUp.ts,
+// trigger/durable/recordedNotifications.ts) as n8n runs it when it starts: the watch's first check,
+// through n8n-core's TriggerContext, against a started sandbox, with n8n's deduplication store in
+// memory. Notifications n8n never answered before it died run at once, not when the service's
+// backed-off retries come; those the service delivers by reference only are not read one by one.
 import { setRateWindow } from '../../nodes/ContainerTracking/transport/rateLimit';
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import { byClock, generous } from '../support/bounds';
@@ -22,7 +22,7 @@ import { TriggerHarness, type Watch } from '../support/trigger';
 const TIME_SCALE = 20;
 /** The service's first retry an hour (sandbox time) after a failed attempt: none comes here. */
 const RETRY_BASE_SECONDS = 3_600;
-/** The watch's first check comes this long after it starts (trigger/watch.ts). */
+/** The watch's first check comes this long after it starts (trigger/recovery/watch.ts). */
 const FIRST_CHECK_MS = 2_000;
 /** The restart check's executions have run, on a quiet machine, this long after it. */
 const RUN_QUIET_MS = 1_000;

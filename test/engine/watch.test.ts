@@ -36,7 +36,7 @@ const GIVE_UP_MS = (RETRY_BASE_SECONDS * 1_000 * (2 ** MAX_RETRIES - 1)) / TIME_
 // The node's floor (3 s): the watch's checks are this far apart.
 const WATCH_MINUTES = 0.05;
 const WATCH_MS = WATCH_MINUTES * 60_000;
-/** The watch's first check comes this long after it starts (trigger/watch.ts). */
+/** The watch's first check comes this long after it starts (trigger/recovery/watch.ts). */
 const FIRST_CHECK_MS = 2_000;
 /**
  * A check with little to do (read the webhook, set it right, read a page of the log, start what
@@ -79,8 +79,8 @@ function webhookOf(handle: SandboxHandle, id: string): IDataObject | undefined {
 
 /**
  * What tells that a check of the watch ended: every check's catch-up writes `caughtUp` anew in the
- * node's static data (trigger/catchUp.ts), whether it found anything or not, and starts what it
- * found right after. Checks run one after the other, WATCH_MS apart.
+ * node's static data (trigger/recovery/catchUp.ts), whether it found anything or not, and starts
+ * what it found right after. Checks run one after the other, WATCH_MS apart.
  */
 const checkMark = (harness: TriggerHarness): unknown => harness.staticData.caughtUp;
 

@@ -1,6 +1,6 @@
-// Reading a delivery's body (nodes/ContainerTracking/trigger/body.ts): the bytes the signature
-// covers, whether n8n read them already or left the request stream for the node.
-import { parseJsonBody, rawBodyOf } from '../../nodes/ContainerTracking/trigger/body';
+// Reading a delivery's body (nodes/ContainerTracking/trigger/admission/body.ts): the bytes the
+// signature covers, whether n8n read them already or left the request stream for the node.
+import { parseJsonBody, rawBodyOf } from '../../nodes/ContainerTracking/trigger/admission/body';
 
 /** A request as n8n hands it to a webhook: `readRawBody` reads the stream into `rawBody`. */
 function requestOf(text: string, alreadyRead: boolean) {

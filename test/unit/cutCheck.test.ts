@@ -1,10 +1,10 @@
-// The cut check's cadence (nodes/ContainerTracking/trigger/cutCheck.ts): how often the main reads
-// the service's log to find runs a dead worker cut. The main of queue mode sees no delivery, so
-// it learns from the log that executions run elsewhere, and from then on reads every minute.
-// (Against a real n8n with a worker killed: test/e2e/queueMode.test.ts.)
+// The cut check's cadence (nodes/ContainerTracking/trigger/recovery/cutCheck.ts): how often the
+// main reads the service's log to find runs a dead worker cut. The main of queue mode sees no
+// delivery, so it learns from the log that executions run elsewhere, and from then on reads every
+// minute. (Against a real n8n with a worker killed: test/e2e/queueMode.test.ts.)
 import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
 
-import type { LoggedNotification } from '../../nodes/ContainerTracking/trigger/catchUp';
+import type { LoggedNotification } from '../../nodes/ContainerTracking/trigger/recovery/catchUp';
 import {
 	checkCutRuns,
 	CUT_CHECK_EVERY_MS,
@@ -12,7 +12,7 @@ import {
 
 	HAND_OVER_AFTER_MS,
 	LEARN_FOR_MS,
-} from '../../nodes/ContainerTracking/trigger/cutCheck';
+} from '../../nodes/ContainerTracking/trigger/recovery/cutCheck';
 import { forgetTrigger, triggerScope } from '../../nodes/ContainerTracking/trigger/triggerState';
 
 const WEBHOOK = 'webhook-1';

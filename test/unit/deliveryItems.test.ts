@@ -1,9 +1,9 @@
-// Item building on its own (nodes/ContainerTracking/trigger/deliveryItems.ts), on deliveries
+// Item building on its own (nodes/ContainerTracking/trigger/items/deliveryItems.ts), on deliveries
 // written here: the reference and its subjects are read once, a changeset gives one item per
 // changed field (and per hold or fee), a reference-only delivery gives one item.
 import { containerItem } from '../../nodes/ContainerTracking/actions/container/summary';
 import { indexIncluded } from '../../nodes/ContainerTracking/records/jsonApi';
-import { deliveryItems } from '../../nodes/ContainerTracking/trigger/deliveryItems';
+import { deliveryItems } from '../../nodes/ContainerTracking/trigger/items/deliveryItems';
 import type { Delivery, JsonApiResource } from '../../nodes/ContainerTracking/schemas';
 
 const options = { expandHoldsAndFees: true, fields: [], raw: false };

@@ -15,7 +15,7 @@ import {
 	eventLabel,
 	withEventLabel,
 } from '../../nodes/ContainerTracking/logic/eventNames';
-import { deliveryItems } from '../../nodes/ContainerTracking/trigger/deliveryItems';
+import { deliveryItems } from '../../nodes/ContainerTracking/trigger/items/deliveryItems';
 import type { Delivery } from '../../nodes/ContainerTracking/schemas';
 import { EVENT_NAMES, RAIL_PLAN_EVENTS } from '../../sandbox/world/eventNames';
 

@@ -1,12 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- a test reading docs/service.md from disk; both rules are for the published nodes */
-// The hold table (nodes/ContainerTracking/logic/holdNames.ts) and the trigger items that carry
-// it (trigger/deliveryItems.ts): every name docs/service.md lists has a meaning and a resolver,
+// The hold table (nodes/ContainerTracking/logic/holdNames.ts) and the trigger items that carry it
+// (trigger/items/deliveryItems.ts): every name docs/service.md lists has a meaning and a resolver,
 // names match exactly, and a name no table lists passes through with nulls, never dropped.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { holdMeaning } from '../../nodes/ContainerTracking/logic/holdNames';
-import { deliveryItems } from '../../nodes/ContainerTracking/trigger/deliveryItems';
+import { deliveryItems } from '../../nodes/ContainerTracking/trigger/items/deliveryItems';
 import type { Delivery } from '../../nodes/ContainerTracking/schemas';
 
 /** The hold names of docs/service.md's table in "Holds and fees" (first column, in backticks). */

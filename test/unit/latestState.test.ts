@@ -1,9 +1,10 @@
-// Output → Latest State per Container on its own (nodes/ContainerTracking/trigger/latestState.ts):
-// an execution's items folded into one per container, with the newest state whatever the order
-// the items came in, and items about no container passed through.
+// Output → Latest State per Container on its own
+// (nodes/ContainerTracking/trigger/items/latestState.ts): an execution's items folded into one per
+// container, with the newest state whatever the order the items came in, and items about no
+// container passed through.
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { latestStatePerContainer } from '../../nodes/ContainerTracking/trigger/latestState';
+import { latestStatePerContainer } from '../../nodes/ContainerTracking/trigger/items/latestState';
 
 function state(id: string, asOf: string, extra: IDataObject = {}): IDataObject {
 	return {

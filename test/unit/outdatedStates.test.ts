@@ -1,12 +1,13 @@
-// A late notification must not bring an old state back (nodes/ContainerTracking/trigger/outdatedStates.ts):
-// an item whose container state is older than one an earlier execution of the same trigger gave
-// is marked for a fresh read; items of one execution are not compared with each other.
+// A late notification must not bring an old state back
+// (nodes/ContainerTracking/trigger/items/outdatedStates.ts): an item whose container state is older
+// than one an earlier execution of the same trigger gave is marked for a fresh read; items of one
+// execution are not compared with each other.
 import type { IDataObject } from 'n8n-workflow';
 
 import {
 	markOutdatedStates,
 	rememberStates,
-} from '../../nodes/ContainerTracking/trigger/outdatedStates';
+} from '../../nodes/ContainerTracking/trigger/items/outdatedStates';
 
 const item = (id: string, asOf: string, status = 'available'): IDataObject => ({
 	container_id: id,

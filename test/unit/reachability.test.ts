@@ -1,7 +1,8 @@
-// Where a URL's host can be reached from (nodes/ContainerTracking/trigger/reachability.ts): the
-// trigger refuses a webhook URL the service cannot reach, so every spelling of a loopback or
-// private address must be seen, and no public one taken for private.
-import { urlScope } from '../../nodes/ContainerTracking/trigger/reachability';
+// Where a URL's host can be reached from
+// (nodes/ContainerTracking/trigger/registration/reachability.ts): the trigger refuses a webhook URL
+// the service cannot reach, so every spelling of a loopback or private address must be seen, and no
+// public one taken for private.
+import { urlScope } from '../../nodes/ContainerTracking/trigger/registration/reachability';
 
 const scopeOf = (url: string) => urlScope(url)?.scope;
 

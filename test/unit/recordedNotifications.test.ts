@@ -1,12 +1,13 @@
-// The durable half of repeat detection on its own (nodes/ContainerTracking/trigger/recordedNotifications.ts).
-// n8n's deduplication store reads a node's list of ids, awaits, and writes the list back; the
-// stand-in below does the same, so that records made at the same moment would lose ids if the
-// trigger did not make them one after the other. (In a real n8n: test/e2e/trigger.test.ts.)
+// The durable half of repeat detection on its own
+// (nodes/ContainerTracking/trigger/durable/recordedNotifications.ts). n8n's deduplication store
+// reads a node's list of ids, awaits, and writes the list back; the stand-in below does the same,
+// so that records made at the same moment would lose ids if the trigger did not make them one after
+// the other. (In a real n8n: test/e2e/trigger.test.ts.)
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { ContainerTrackingTrigger } from '../../nodes/ContainerTracking/ContainerTrackingTrigger.node';
-import { notificationIdOf } from '../../nodes/ContainerTracking/trigger/recordedNotifications';
-import { carrierItem } from '../../nodes/ContainerTracking/trigger/notificationItems';
+import { notificationIdOf } from '../../nodes/ContainerTracking/trigger/durable/recordedNotifications';
+import { carrierItem } from '../../nodes/ContainerTracking/trigger/items/notificationItems';
 
 /** The trigger's execute(), as n8n runs it in the execution a delivery started. */
 const passNewNotification = async (context: IExecuteFunctions) =>
@@ -244,7 +245,7 @@ describe('durable repeat detection inside the execution', () => {
 		expect(notificationIdOf({ notification_id: 'n-1' })).toBe('n-1');
 		expect(notificationIdOf({ data: { id: 'n-2', type: 'webhook_notification' } })).toBe('n-2');
 		expect(notificationIdOf({ data: {} })).toBeUndefined();
-		// What a delivery hands its execution (trigger/notificationItems.ts).
+		// What a delivery hands its execution (trigger/items/notificationItems.ts).
 		expect(notificationIdOf(carrierItem({ data: { id: 'n-3' } }))).toBe('n-3');
 		expect(notificationIdOf(undefined)).toBeUndefined();
 	});

@@ -1,8 +1,9 @@
-// The trigger's webhook registration on its own (nodes/ContainerTracking/trigger/registration.ts):
-// checkExists, create and delete against an in-memory stand-in for the service's /webhooks,
-// which records every call the node makes. No sandbox, no HTTP server: the stand-in answers the
-// node's `helpers.httpRequestWithAuthentication` as the service would, and can lose an answer
-// after doing the work, as a dropped connection does. (Against the sandbox: test/engine/trigger.test.ts.)
+// The trigger's webhook registration on its own
+// (nodes/ContainerTracking/trigger/registration/registration.ts): checkExists, create and delete
+// against an in-memory stand-in for the service's /webhooks, which records every call the node
+// makes. No sandbox, no HTTP server: the stand-in answers the node's
+// `helpers.httpRequestWithAuthentication` as the service would, and can lose an answer after doing
+// the work, as a dropped connection does. (Against the sandbox: test/engine/trigger.test.ts.)
 import { randomBytes } from 'node:crypto';
 
 import type {
@@ -17,7 +18,7 @@ import {
 	createTriggerWebhook,
 	deleteTriggerWebhook,
 	webhookExists,
-} from '../../nodes/ContainerTracking/trigger/registration';
+} from '../../nodes/ContainerTracking/trigger/registration/registration';
 import { byClock, generous } from '../support/bounds';
 
 const BASE_URL = 'https://service.test/v2';

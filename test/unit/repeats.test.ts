@@ -1,12 +1,12 @@
-// Repeat detection on its own (nodes/ContainerTracking/trigger/repeats.ts): the check and the
-// record are one step, a released key runs again, keys expire after the retry window, and the
+// Repeat detection on its own (nodes/ContainerTracking/trigger/admission/repeats.ts): the check and
+// the record are one step, a released key runs again, keys expire after the retry window, and the
 // number kept is bounded.
 import {
 	MAX_REMEMBERED_KEYS,
 	MemoryRepeatStore,
 	REPEAT_WINDOW_MS,
 	repeatStoreFor,
-} from '../../nodes/ContainerTracking/trigger/repeats';
+} from '../../nodes/ContainerTracking/trigger/admission/repeats';
 
 describe('MemoryRepeatStore', () => {
 	it('claims a key once; the second claim is a repeat', () => {

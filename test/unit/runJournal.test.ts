@@ -1,8 +1,8 @@
-// The run journal on its own (nodes/ContainerTracking/trigger/runJournal.ts): which notifications'
-// runs are open in n8n's store, what an execution's end closes, and what the restart check runs
-// again. The store below keeps a node's list as n8n's does; n8n's end-of-execution hook is the
-// list of handlers an execution adds, called where a test ends the execution. (Killed in a real
-// n8n: test/e2e/kill.test.ts.)
+// The run journal on its own (nodes/ContainerTracking/trigger/durable/runJournal.ts): which
+// notifications' runs are open in n8n's store, what an execution's end closes, and what the restart
+// check runs again. The store below keeps a node's list as n8n's does; n8n's end-of-execution hook
+// is the list of handlers an execution adds, called where a test ends the execution. (Killed in a
+// real n8n: test/e2e/kill.test.ts.)
 import {
 	sleep,
 	type IDataObject,
@@ -11,13 +11,14 @@ import {
 } from 'n8n-workflow';
 
 import { ContainerTrackingTrigger } from '../../nodes/ContainerTracking/ContainerTrackingTrigger.node';
-import { notificationIdOf } from '../../nodes/ContainerTracking/trigger/recordedNotifications';
-import { checkItem, carrierItem } from '../../nodes/ContainerTracking/trigger/notificationItems';
-import { LEASE_MS } from '../../nodes/ContainerTracking/trigger/deduplicationStore';
+import { notificationIdOf } from '../../nodes/ContainerTracking/trigger/durable/recordedNotifications';
 import {
-	LOOK_AGAIN_AFTER_MS,
-	type EndedRun,
-} from '../../nodes/ContainerTracking/trigger/runJournal';
+	checkItem,
+	carrierItem,
+} from '../../nodes/ContainerTracking/trigger/items/notificationItems';
+import { LEASE_MS } from '../../nodes/ContainerTracking/trigger/durable/deduplicationStore';
+import { LOOK_AGAIN_AFTER_MS } from '../../nodes/ContainerTracking/trigger/durable/runJournal';
+import type { EndedRun } from '../../nodes/ContainerTracking/n8nInternals';
 
 let stores = 0;
 
@@ -114,18 +115,20 @@ const handOver = async (execution: Execution) => {
 	return await ran;
 };
 
-type DurableRepeats = typeof import('../../nodes/ContainerTracking/trigger/recordedNotifications');
+type DurableRepeats =
+	typeof import('../../nodes/ContainerTracking/trigger/durable/recordedNotifications');
 
 /**
- * Another n8n process (a worker in queue mode): the node's modules loaded on their own, beside
- * this one's. Its trigger keeps what it chose (the cut check's choice is made before the bodies of
- * the notifications it runs are read from the service: nodes/ContainerTracking/trigger/cutCheck.ts).
+ * Another n8n process (a worker in queue mode): the node's modules loaded on their own, beside this
+ * one's. Its trigger keeps what it chose (the cut check's choice is made before the bodies of the
+ * notifications it runs are read from the service:
+ * nodes/ContainerTracking/trigger/recovery/cutCheck.ts).
  */
 function anotherProcess(): DurableRepeats['newNotificationItems'] {
 	let chosen: DurableRepeats['newNotificationItems'] | undefined;
 	jest.isolateModules(() => {
 		chosen = jest.requireActual<DurableRepeats>(
-			'../../nodes/ContainerTracking/trigger/recordedNotifications',
+			'../../nodes/ContainerTracking/trigger/durable/recordedNotifications',
 		).newNotificationItems;
 	});
 	return chosen!;
@@ -155,8 +158,9 @@ const openRuns = (store: ReturnType<typeof storeLikeN8ns>) =>
 		.sort();
 
 describe('the run journal', () => {
-	// The store's later checks (trigger/recordedNotifications.ts) wait on timers: fake ones, from a clock
-	// 3 s before a lease period ends, so that a restart check's look again falls in the next one.
+	// The store's later checks (trigger/durable/recordedNotifications.ts) wait on timers: fake
+	// ones, from a clock 3 s before a lease period ends, so that a restart check's look again falls
+	// in the next one.
 	beforeEach(() =>
 		jest.useFakeTimers({
 			doNotFake: ['nextTick', 'queueMicrotask'],
@@ -465,7 +469,7 @@ describe('the run journal', () => {
 		expect(await run(executionOf(store, [recovering('n-1')]))).toEqual([]);
 	});
 
-	describe('the cut check (queue mode: a worker dies while the main goes on, nodes/ContainerTracking/trigger/cutCheck.ts)', () => {
+	describe('the cut check (queue mode: a worker dies while the main goes on, nodes/ContainerTracking/trigger/recovery/cutCheck.ts)', () => {
 		const checked = (id: string, answered = true) =>
 			checkItem({ id, createdAt: Date.parse('2026-11-28T10:00:00Z'), answered });
 		const choose = async (

@@ -1,11 +1,11 @@
-// Signature verification on its own (nodes/ContainerTracking/trigger/signature.ts): the lowercase
-// hex HMAC-SHA256 of the raw bytes received, keyed with the webhook's secret.
+// Signature verification on its own (nodes/ContainerTracking/trigger/admission/signature.ts): the
+// lowercase hex HMAC-SHA256 of the raw bytes received, keyed with the webhook's secret.
 import { createHmac } from 'crypto';
 
 import {
 	hasValidSignature,
 	isValidSignature,
-} from '../../nodes/ContainerTracking/trigger/signature';
+} from '../../nodes/ContainerTracking/trigger/admission/signature';
 
 const SECRET = 'whsec-unit-test';
 const body = Buffer.from('{"data":{"id":"n-1","attributes":{"event":"container.updated"}}}');

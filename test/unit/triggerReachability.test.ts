@@ -1,7 +1,8 @@
-// A webhook URL the service cannot reach (nodes/ContainerTracking/trigger/registration.ts,
-// refuseUnreachableUrl): on activation, a loopback, private or local webhook URL while the
-// credential's Base URL is public fails checkExists and create before any call, with a warning
-// in n8n's log naming the URL and N8N_WEBHOOK_URL; the sandbox (both on loopback) goes on.
+// A webhook URL the service cannot reach
+// (nodes/ContainerTracking/trigger/registration/registration.ts, refuseUnreachableUrl): on
+// activation, a loopback, private or local webhook URL while the credential's Base URL is public
+// fails checkExists and create before any call, with a warning in n8n's log naming the URL and
+// N8N_WEBHOOK_URL; the sandbox (both on loopback) goes on.
 import type {
 	IDataObject,
 	IHookFunctions,
@@ -13,7 +14,7 @@ import type {
 import {
 	createTriggerWebhook,
 	webhookExists,
-} from '../../nodes/ContainerTracking/trigger/registration';
+} from '../../nodes/ContainerTracking/trigger/registration/registration';
 
 const PUBLIC_BASE = 'https://api.example.com/v2';
 const SANDBOX_BASE = 'http://127.0.0.1:4010/v2';

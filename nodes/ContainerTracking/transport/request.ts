@@ -14,6 +14,7 @@ import {
 } from 'n8n-workflow';
 import type { z } from 'zod';
 
+import { isNoIsolateError } from '../n8nInternals';
 import { documentWarnings, type DocumentWarnings } from '../schemas/warnings';
 import {
 	apiErrorMessage,
@@ -474,9 +475,6 @@ function rateLimitError(
 	});
 }
 
-/** What n8n 2.x says when it evaluates an expression in a context that holds no isolate. */
-const NO_ISOLATE = /No bridge acquired/i;
-
 /**
  * One request with the credential's authentication. n8n 2.x with
  * N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE (docs/guarantees.md, "Capacity") evaluates the credential's header
@@ -495,7 +493,7 @@ async function authenticatedRequest(
 	return (await context.helpers.httpRequestWithAuthentication
 		.call(context, CREDENTIAL_NAME, options)
 		.catch(async (error: unknown) =>
-			NO_ISOLATE.test(String((error as Error)?.message ?? ''))
+			isNoIsolateError(error)
 				? await context.helpers.httpRequest({
 						...options,
 						headers: { ...options.headers, Authorization: `Token ${String(apiKey ?? '')}` },

@@ -1,15 +1,16 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { executionEndHooks } from '../n8nInternals';
 import { deliveryCore } from '../schemas';
-import { addMissingContainers } from './containerLookup';
-import { batchStarted } from './deliveryBatches';
-import { newNotificationItems, notificationIdOf } from './recordedNotifications';
-import { latestStatePerContainer } from './latestState';
-import { markOutdatedStates, rememberStates } from './outdatedStates';
-import { deliveryOf, notificationItems, type ItemOptions } from './notificationItems';
+import { addMissingContainers } from './items/containerLookup';
+import { batchStarted } from './batching/deliveryBatches';
+import { newNotificationItems, notificationIdOf } from './durable/recordedNotifications';
+import { latestStatePerContainer } from './items/latestState';
+import { markOutdatedStates, rememberStates } from './items/outdatedStates';
+import { deliveryOf, notificationItems, type ItemOptions } from './items/notificationItems';
 import { triggerScope } from './triggerState';
-import { withLoggedBodies } from './cutCheck';
-import { closeRunsAtEnd, executionEndHooks, leaveRunsOpen } from './runJournal';
+import { withLoggedBodies } from './recovery/cutCheck';
+import { closeRunsAtEnd, leaveRunsOpen } from './durable/runJournal';
 
 /** Output: one item per change (and per hold or fee), or one per container. */
 export const OUTPUT_CHANGES = 'changes';
@@ -32,14 +33,15 @@ function itemsOf(item: INodeExecutionData, options: ItemOptions): INodeExecution
 }
 
 /**
- * What runs in the execution a delivery (or a batch of deliveries, trigger/deliveryBatches.ts,
- * or the catch-up, or the restart check) started: notifications an earlier execution recorded
- * stop here (trigger/recordedNotifications.ts), unless their run was cut or the execution is retried
- * by hand (`rerun: true`, trigger/runJournal.ts); the others become the workflow's items; the containers deliveries
- * did not include, or included older than an earlier execution gave them (trigger/outdatedStates.ts),
- * are looked up (trigger/containerLookup.ts), here rather than while a delivery waits for its
- * answer, with the execution's time to ride out an outage; then, when asked, one item per
- * container.
+ * What runs in the execution a delivery (or a batch of deliveries,
+ * trigger/batching/deliveryBatches.ts, or the catch-up, or the restart check) started:
+ * notifications an earlier execution recorded stop here (trigger/durable/recordedNotifications.ts),
+ * unless their run was cut or the execution is retried by hand (`rerun: true`,
+ * trigger/durable/runJournal.ts); the others become the workflow's items; the containers deliveries
+ * did not include, or included older than an earlier execution gave them
+ * (trigger/items/outdatedStates.ts), are looked up (trigger/items/containerLookup.ts), here rather
+ * than while a delivery waits for its answer, with the execution's time to ride out an outage;
+ * then, when asked, one item per container.
  */
 export async function triggerExecution(
 	context: IExecuteFunctions,
@@ -55,7 +57,7 @@ export async function triggerExecution(
 		scope,
 		input.map((item) => notificationIdOf(item.json)).filter((id): id is string => !!id),
 	);
-	// The runs this execution opens are closed when it ends (trigger/runJournal.ts).
+	// The runs this execution opens are closed when it ends (trigger/durable/runJournal.ts).
 	const journal = executionEndHooks(context) !== undefined;
 	const { items: kept, opened } = await newNotificationItems(
 		context,

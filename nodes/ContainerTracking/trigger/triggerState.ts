@@ -23,7 +23,7 @@ interface SlotOptions<T> {
 	forgetWhen?: (value: T) => boolean;
 	/**
 	 * Kept when the trigger is deactivated: a fact about this process rather than about one
-	 * activation (trigger/catchUp.ts, whether a restart check is owed).
+	 * activation (trigger/recovery/catchUp.ts, whether a restart check is owed).
 	 */
 	keptAcrossActivations?: boolean;
 }
@@ -75,4 +75,17 @@ export function forgetTrigger(scope: string): void {
 		slots.delete(name);
 	}
 	if (slots.size === 0) states.delete(scope);
+}
+
+/** Work of one trigger that must not overlap: each piece starts once the one before it ended. */
+export interface WorkInTurn {
+	/** The latest piece of work, settled or not. */
+	last: Promise<unknown>;
+}
+
+/** Runs `work` after the work `turns` was given before it, whether that succeeded or failed. */
+export function inTurn<T>(turns: WorkInTurn, work: () => Promise<T>): Promise<T> {
+	const turn = turns.last.then(work);
+	turns.last = turn.catch(() => undefined);
+	return turn;
 }

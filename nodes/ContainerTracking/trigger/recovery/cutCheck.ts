@@ -10,24 +10,24 @@ import {
 	startExecutions,
 	type LoggedNotification,
 } from './catchUp';
-import { ranHere } from './ranHere';
-import { reportsAnything } from './deliveryItems';
-import { deliveryCore } from '../schemas';
-import { checkedOf, checkItem, carrierItem, type ItemOptions } from './notificationItems';
-import { triggerScope, triggerSlot } from './triggerState';
+import { ranHere } from '../admission/ranHere';
+import { reportsAnything } from '../items/deliveryItems';
+import { deliveryCore } from '../../schemas';
+import { checkedOf, checkItem, carrierItem, type ItemOptions } from '../items/notificationItems';
+import { triggerScope, triggerSlot } from '../triggerState';
 
 /**
  * The cut check: notifications this package answered whose execution never ran, or was cut in
  * another n8n process, found while this one goes on. Every delivery is answered before n8n creates
  * its execution (ContainerTrackingTrigger.node.ts), and n8n may then fail to create it; in queue
- * mode a worker (or the webhook process) can die while the main, which runs the watch, does not:
- * no restart check comes (trigger/catchUp.ts). So the watch keeps, per trigger, the notifications
- * of its webhook that the service logged since this process's first read and whose execution did
- * not run in this process, and hands each to an execution HAND_OVER_AFTER_MS after the service
- * logged it, a few times: that execution runs again those whose run is open with its lease not
- * renewed (trigger/runJournal.ts), and, of those the service had answered, those no execution ever
- * recorded (never created, or taken by a worker that died before the trigger ran); it drops the
- * rest.
+ * mode a worker (or the webhook process) can die while the main, which runs the watch, does not: no
+ * restart check comes (trigger/recovery/catchUp.ts). So the watch keeps, per trigger, the
+ * notifications of its webhook that the service logged since this process's first read and whose
+ * execution did not run in this process, and hands each to an execution HAND_OVER_AFTER_MS after
+ * the service logged it, a few times: that execution runs again those whose run is open with its
+ * lease not renewed (trigger/durable/runJournal.ts), and, of those the service had answered, those
+ * no execution ever recorded (never created, or taken by a worker that died before the trigger
+ * ran); it drops the rest.
  *
  * Its items name the notifications only (`checkItem`): most turn out to have run, and an
  * execution keeps its items. The few that run again read their bodies from the log, a page at a

@@ -1,15 +1,15 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { containerItem } from '../actions/container/summary';
-import { indexIncluded, relatedIdentifiers, type IncludedIndex } from '../records/jsonApi';
-import type { JsonApiResource } from '../schemas';
-import { fetchPage } from '../transport/pagination';
+import { containerItem } from '../../actions/container/summary';
+import { indexIncluded, relatedIdentifiers, type IncludedIndex } from '../../records/jsonApi';
+import type { JsonApiResource } from '../../schemas';
+import { fetchPage } from '../../transport/pagination';
 import {
 	containerTrackingRequest,
 	CREDENTIAL_NAME,
 	type ContainerTrackingContext,
-} from '../transport/request';
+} from '../../transport/request';
 
 /**
  * Fetch Container When Missing, in the execution. Two kinds of delivery lack what an item
@@ -18,7 +18,7 @@ import {
  *   `container.transport.available`): the container is the one whose relationships list that
  *   event, and the service cannot look a container up by event;
  * - some include the container but not a record its last free day or terminal is named from
- *   (trigger/deliveryItems.ts, `container_state_complete`): the container is read again.
+ *   (trigger/items/deliveryItems.ts, `container_state_complete`): the container is read again.
  *
  * Both are served by reading the account's containers page by page (with what names the last
  * free day's facility), stopping at the page that holds every container sought; a few containers
@@ -55,6 +55,11 @@ interface Scanner {
 	pages?: number;
 }
 
+/**
+ * Per account, not per trigger (trigger/triggerState.ts): the hold alerts' and the board's
+ * triggers seek the same containers in a burst, and one scan serves both. An entry is a queue that
+ * empties and a page count, one per account in use.
+ */
 const scanners = new Map<string, Scanner>();
 
 function scannerFor(key: string): Scanner {

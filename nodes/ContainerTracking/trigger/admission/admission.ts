@@ -1,9 +1,9 @@
 import type { IWebhookFunctions } from 'n8n-workflow';
 
-import { deliveryCore, type Delivery } from '../schemas';
-import { CREDENTIAL_NAME } from '../transport/request';
+import { deliveryCore, type Delivery } from '../../schemas';
+import { CREDENTIAL_NAME } from '../../transport/request';
 import { parseJsonBody, rawBodyOf } from './body';
-import { renewedSecret } from './registration';
+import { renewedSecret } from '../registration/registration';
 import { hasValidSignature } from './signature';
 
 /**

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'crypto';
 
-import { triggerSlot } from './triggerState';
+import { triggerSlot } from '../triggerState';
 
 /**
  * The service signs each delivery with the lowercase hex HMAC-SHA256 of the raw request body,

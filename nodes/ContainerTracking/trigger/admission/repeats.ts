@@ -6,11 +6,10 @@
  * The check and the record are one step: `claim` answers whether a key is new and records it
  * before anything is awaited, so two copies arriving together cannot both pass. This is the
  * process's quick answer to a copy; the durable one, across processes and restarts, is made in
- * the execution (trigger/recordedNotifications.ts).
+ * the execution (trigger/durable/recordedNotifications.ts).
  */
 import { ranHere } from './ranHere';
-import { triggerSlot } from './triggerState';
-
+import { triggerSlot } from '../triggerState';
 
 /** Keys are kept this long: the service's whole retry schedule, with a wide margin. */
 export const REPEAT_WINDOW_MS = 24 * 60 * 60 * 1000;

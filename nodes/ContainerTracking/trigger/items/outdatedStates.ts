@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { triggerSlot } from './triggerState';
+import { triggerSlot } from '../triggerState';
 
 /**
  * A notification that runs after a newer one about the same container (a retry the service sent
@@ -10,7 +10,7 @@ import { triggerSlot } from './triggerState';
  * trigger remembers, in this process, the newest state (`container_as_of`) its executions gave
  * of each container; an item whose state is older than that is marked `container_state_complete:
  * false` and `container_state_outdated: true`, and Fetch Container When Missing reads the
- * container as it is now (trigger/containerLookup.ts).
+ * container as it is now (trigger/items/containerLookup.ts).
  *
  * The service times a notification in whole seconds, so two states of one second cannot be told
  * apart by time: when they differ (a hold placed and released within the second), which is newer

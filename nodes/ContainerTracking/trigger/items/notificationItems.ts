@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { documentWarnings, webhookNotificationEnvelope, type Delivery } from '../schemas';
+import { documentWarnings, webhookNotificationEnvelope, type Delivery } from '../../schemas';
 import { deliveryItems, type DeliveryOptions } from './deliveryItems';
 
 export interface ItemOptions extends DeliveryOptions {
@@ -38,9 +38,9 @@ const DELIVERY = 'container_tracking_delivery';
 
 /**
  * Marks a carried notification: `caught_up`, the service gave up delivering it
- * (trigger/catchUp.ts); `recovering`, the restart check hands it over, logged lately, and it
- * runs again only when its run was cut (trigger/runJournal.ts), or as a first run when no
- * execution recorded it.
+ * (trigger/recovery/catchUp.ts); `recovering`, the restart check hands it over, logged lately, and
+ * it runs again only when its run was cut (trigger/durable/runJournal.ts), or as a first run when
+ * no execution recorded it.
  */
 export type DeliveryMark = 'caught_up' | 'recovering';
 
@@ -66,10 +66,10 @@ export function deliveryOf(item: IDataObject): IDataObject | undefined {
 }
 
 /**
- * A notification the cut check hands over (trigger/cutCheck.ts): its id, when the service logged
- * it, and whether it was answered when last seen. The execution runs it only when its run was cut
- * (open, its lease not renewed), or, answered, when no execution ever recorded it; then it reads
- * its body from the service's log.
+ * A notification the cut check hands over (trigger/recovery/cutCheck.ts): its id, when the service
+ * logged it, and whether it was answered when last seen. The execution runs it only when its run
+ * was cut (open, its lease not renewed), or, answered, when no execution ever recorded it; then it
+ * reads its body from the service's log.
  */
 export interface CheckedNotification {
 	id: string;

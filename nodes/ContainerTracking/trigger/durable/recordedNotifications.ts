@@ -1,8 +1,4 @@
-import {
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-} from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import {
 	afterEarlierWrites,
@@ -17,10 +13,10 @@ import {
 	type PendingRecord,
 	type TriggerRecords,
 } from './deduplicationStore';
-import { checkedOf, deliveryOf, isRecovering } from './notificationItems';
-import { noteRanHere } from './ranHere';
+import { checkedOf, deliveryOf, isRecovering } from '../items/notificationItems';
+import { noteRanHere } from '../admission/ranHere';
 import { cutAmong, openingLeasesOf, openRuns, settleOpened } from './runJournal';
-import { triggerScope } from './triggerState';
+import { triggerScope } from '../triggerState';
 
 /**
  * The durable half of repeat detection, run inside the execution a delivery started. A trigger's
@@ -31,8 +27,8 @@ import { triggerScope } from './triggerState';
  * kept across restarts. A notification recorded there by an earlier execution makes this one
  * stop at the trigger, with no items: nothing after it runs.
  *
- * The store and its keys: trigger/deduplicationStore.ts. In one process the ids that arrive while
- * a record is under way are recorded together by the next (`PendingRecord`).
+ * The store and its keys: trigger/durable/deduplicationStore.ts. In one process the ids that arrive
+ * while a record is under way are recorded together by the next (`PendingRecord`).
  */
 
 /**
@@ -54,13 +50,16 @@ export function notificationIdOf(item: IDataObject | undefined): string | undefi
  * write of the list however many executions wait): a delivery's record waits for the record
  * before it, not for every record before it.
  */
-async function writePendingRecord(records: TriggerRecords, batch: PendingRecord): Promise<Set<string>> {
+async function writePendingRecord(
+	records: TriggerRecords,
+	batch: PendingRecord,
+): Promise<Set<string>> {
 	if (records.pendingRecord === batch) records.pendingRecord = undefined;
 	const context = records.context!;
 	const now = Date.now();
 	const ids = [...batch.ids];
 	const others = recentIds(records, now).filter((id) => !batch.ids.has(id));
-	// Each run opened holds a lease from the start (trigger/runJournal.ts).
+	// Each run opened holds a lease from the start (trigger/durable/runJournal.ts).
 	const runs = ids.filter(isRunKey);
 	const result = await recordInStore(context, [
 		...ids,
@@ -91,7 +90,10 @@ async function newAmong(context: IExecuteFunctions, keys: string[]): Promise<Set
 	let batch = records.pendingRecord;
 	if (!batch) {
 		const opened: PendingRecord = { ids: new Set(), done: Promise.resolve(new Set()) };
-		opened.done = afterEarlierWrites(records, async () => await writePendingRecord(records, opened));
+		opened.done = afterEarlierWrites(
+			records,
+			async () => await writePendingRecord(records, opened),
+		);
 		records.pendingRecord = batch = opened;
 	}
 	for (const key of mine) batch.ids.add(key);
@@ -117,8 +119,8 @@ async function neverRecorded(
 export interface SelectedItems {
 	items: INodeExecutionData[];
 	/**
-	 * The journal keys this execution opened (trigger/runJournal.ts): to be closed when it ends.
-	 * Empty when `journal` was off.
+	 * The journal keys this execution opened (trigger/durable/runJournal.ts): to be closed when it
+	 * ends. Empty when `journal` was off.
 	 */
 	opened: string[];
 }
@@ -133,13 +135,13 @@ const markedRerun = (items: INodeExecutionData[]) =>
 	);
 
 /**
- * The items to pass on: those of notifications no execution recorded before (an execution may
- * hold the items of several notifications: trigger/deliveryBatches.ts), and items that name no
+ * The items to pass on: those of notifications no execution recorded before (an execution may hold
+ * the items of several notifications: trigger/batching/deliveryBatches.ts), and items that name no
  * notification. With `journal`, the run of each notification passed on is opened in the journal
- * (trigger/runJournal.ts) in the same record. Marked `rerun: true` and passed on whole: an
- * execution retried by hand in n8n (a person's choice, not a repeat), and of the notifications
- * the restart check hands over (`recovering` items), those whose run was cut; of the others,
- * those never recorded pass as first runs.
+ * (trigger/durable/runJournal.ts) in the same record. Marked `rerun: true` and passed on whole: an
+ * execution retried by hand in n8n (a person's choice, not a repeat), and of the notifications the
+ * restart check hands over (`recovering` items), those whose run was cut; of the others, those
+ * never recorded pass as first runs.
  */
 export async function newNotificationItems(
 	context: IExecuteFunctions,
@@ -152,7 +154,8 @@ export async function newNotificationItems(
 	// unsaved workflow has no id to record under.
 	if (!deduplicate || mode === 'manual' || !context.getWorkflow().id) return { items, opened: [] };
 	// Handed over by the restart check, whose process died (leases ignored), or by the cut check
-	// (trigger/cutCheck.ts), whose runs may be under way in another process (leases looked at).
+	// (trigger/recovery/cutCheck.ts), whose runs may be under way in another process (leases looked
+	// at).
 	const recovering = items.filter((item) => isRecovering(item.json));
 	const checked = items.filter((item) => checkedOf(item.json) !== undefined);
 	const delivered = items.filter(

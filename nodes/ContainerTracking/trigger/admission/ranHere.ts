@@ -1,9 +1,9 @@
-import { triggerSlot } from './triggerState';
+import { triggerSlot } from '../triggerState';
 
 /**
  * The notifications whose execution ran in this process lately, with when: a copy of one is
- * answered without another execution, and the cut check (trigger/cutCheck.ts) looks only for
- * those that ran elsewhere.
+ * answered without another execution, and the cut check (trigger/recovery/cutCheck.ts) looks only
+ * for those that ran elsewhere.
  */
 
 /** How long this process remembers which notifications ran in it. */
@@ -27,5 +27,4 @@ export function noteRanHere(scope: string, ids: Iterable<string>): void {
 }
 
 /** Whether the execution of notification `id` ran in this process lately. */
-export const ranHere = (scope: string, id: string): boolean =>
-	ranAt.peek(scope)?.has(id) === true;
+export const ranHere = (scope: string, id: string): boolean => ranAt.peek(scope)?.has(id) === true;

@@ -5,13 +5,13 @@ import {
 	type IWebhookFunctions,
 } from 'n8n-workflow';
 
-import { singleDocumentCore, webhookDocument, type DocumentWarnings } from '../schemas';
+import { singleDocumentCore, webhookDocument, type DocumentWarnings } from '../../schemas';
 import {
 	containerTrackingRequest,
 	CREDENTIAL_NAME,
 	readAnswer,
 	type ContainerTrackingContext,
-} from '../transport/request';
+} from '../../transport/request';
 import {
 	createWebhook,
 	listWebhooks,
@@ -19,17 +19,17 @@ import {
 	webhookBody,
 	type WebhookRecord,
 	type WebhookSettings,
-} from '../transport/webhooks';
-import { explainRefusedEvents } from '../transport/webhookEvents';
+} from '../../transport/webhooks';
+import { explainRefusedEvents } from '../../transport/webhookEvents';
 import { urlScope } from './reachability';
-import { triggerScope, triggerSlot } from './triggerState';
+import { inTurn, triggerScope, triggerSlot, type WorkInTurn } from '../triggerState';
 
 /**
  * The trigger's webhook with the service, as n8n (de)activates a workflow: `checkExists`, then
  * `create` when it answered false; `delete` on deactivation. The webhook's id and secret live in
  * the node's static data (saved with the workflow on activation), with the URL it was registered
- * for: the watch (trigger/watch.ts) runs where n8n gives no webhook URL, and repairs the webhook
- * it names while the workflow is active.
+ * for: the watch (trigger/recovery/watch.ts) runs where n8n gives no webhook URL, and repairs the
+ * webhook it names while the workflow is active.
  */
 
 export const AUTOMATIC = 'automatic';
@@ -44,16 +44,12 @@ function sameEvents(a: unknown, b: string[]): boolean {
  * activates a workflow's webhooks and its watch at the same time, and two of them creating a
  * webhook at once would leave the service with two.
  */
-const registrationQueue = triggerSlot<{ last: Promise<unknown> }>('registration queue', () => ({
+const registrationTurns = triggerSlot<WorkInTurn>('registration queue', () => ({
 	last: Promise.resolve(),
 }));
 
-async function oneAtATime<T>(scope: string, work: () => Promise<T>): Promise<T> {
-	const queue = registrationQueue.of(scope);
-	const turn = queue.last.then(work);
-	queue.last = turn.catch(() => undefined);
-	return await turn;
-}
+const oneAtATime = <T>(scope: string, work: () => Promise<T>): Promise<T> =>
+	inTurn(registrationTurns.of(scope), work);
 
 /** The service's answers during registration may differ from the interface: say so in the log. */
 function logWarnings(

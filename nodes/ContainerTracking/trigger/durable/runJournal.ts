@@ -14,14 +14,16 @@ import {
 	runKey,
 	type TriggerRecords,
 } from './deduplicationStore';
-import { noteRanHere } from './ranHere';
-import { triggerScope } from './triggerState';
+import { endedForWantOfARunner, executionEndHooks } from '../../n8nInternals';
+import { noteRanHere } from '../admission/ranHere';
+import { triggerScope } from '../triggerState';
 
 /**
  * The run journal: which notifications' executions are under way, kept where n8n keeps the
- * trigger's durable records (trigger/deduplicationStore.ts), so that it outlives the process.
+ * trigger's durable records (trigger/durable/deduplicationStore.ts), so that it outlives the
+ * process.
  *
- * A notification is answered 2xx once its execution exists (trigger/deliveryBatches.ts); the
+ * A notification is answered 2xx once its execution exists (trigger/batching/deliveryBatches.ts); the
  * service then never sends it again. When n8n dies before that execution ends (an out-of-memory
  * kill, a restart, a deploy that stops n8n past its graceful-shutdown timeout), n8n marks the
  * execution crashed and runs it no more. So each execution opens a `run:<id>` key per
@@ -29,7 +31,7 @@ import { triggerScope } from './triggerState';
  * it when the execution has ended, whether it succeeded or failed (unless it failed because
  * n8n could not run it: stopping, its task runner gone): n8n's own end-of-execution hook calls
  * back, in the process that ran it. A key still open when n8n starts again marks a
- * run that was cut; the restart check (trigger/catchUp.ts) hands the notifications the service
+ * run that was cut; the restart check (trigger/recovery/catchUp.ts) hands the notifications the service
  * logged lately to an execution, which runs again those whose key is open (and not under way in
  * this process), runs those the service had answered that no execution ever recorded (killed
  * before the trigger ran in their execution), and drops the rest.
@@ -39,10 +41,10 @@ import { triggerScope } from './triggerState';
  *
  * In queue mode a worker can die while the main goes on: no restart comes. So a run also holds a
  * lease, `lease:<id>:<n>` for each LEASE_MS period `n` it is under way in, written when it opens
- * and renewed by its process at each period's start (`renewLeases`). A run open whose lease
- * is neither this period's nor the last one's was cut: its process stopped (killed, or stopped
- * past its graceful-shutdown timeout), or its execution ended for want of a runner. The main's cut
- * check (trigger/cutCheck.ts) hands such notifications to an execution, which runs them again.
+ * and renewed by its process at each period's start (`renewLeases`). A run open whose lease is
+ * neither this period's nor the last one's was cut: its process stopped (killed, or stopped past
+ * its graceful-shutdown timeout), or its execution ended for want of a runner. The main's cut check
+ * (trigger/recovery/cutCheck.ts) hands such notifications to an execution, which runs them again.
  */
 
 /**
@@ -76,13 +78,13 @@ export function leasesToRemove(records: TriggerRecords, runs: string[]): string[
 }
 
 /**
- * After a record that opened runs with their leases (`added`: the keys it added): marks the runs
- * it opened and keeps (`kept`) as under way here, and renews their leases while they are. Removes
+ * After a record that opened runs with their leases (`added`: the keys it added): marks the runs it
+ * opened and keeps (`kept`) as under way here, and renews their leases while they are. Removes
  * again, in one write, the runs it added and does not keep (a repeat's: it runs nothing), and the
  * marks and leases it wrote for every run it does not hold (another execution may hold them), so
  * that none of them keeps a cut run alive or is taken for one. The runs removed are checked as
- * closed ones are (trigger/recordedNotifications.ts): another process's write may put one back, with its
- * mark, and its lease would then lapse as a cut run's does.
+ * closed ones are (trigger/durable/recordedNotifications.ts): another process's write may put one
+ * back, with its mark, and its lease would then lapse as a cut run's does.
  */
 export async function settleOpened(
 	context: IExecuteFunctions,
@@ -146,74 +148,6 @@ export function renewLeases(records: TriggerRecords): void {
 	})();
 }
 
-/** An error as n8n keeps it in an ended execution's data: the thrown error's fields, spread. */
-interface KeptError {
-	message?: unknown;
-	description?: unknown;
-	reason?: unknown;
-	runnerId?: unknown;
-}
-
-/** What n8n's end-of-execution hook is given (n8n-workflow's IRun), as far as it is read here. */
-export interface EndedRun {
-	status?: string;
-	data?: {
-		resultData?: {
-			error?: KeptError;
-			runData?: Record<string, Array<{ error?: KeptError } | null> | undefined>;
-		};
-	};
-}
-
-/** n8n's lifecycle hooks of the execution `context` runs in, as far as they are used here. */
-interface EndHooks {
-	addHandler(name: 'workflowExecuteAfter', handler: (run?: EndedRun) => Promise<void>): void;
-}
-
-/**
- * The errors n8n fails a node with when what runs it is gone, not because of the workflow: a
- * Code node's task finding no task runner (n8n's graceful shutdown stops its runners before it
- * waits for its executions, so every Code node still to run in those seconds fails so), a runner
- * that disconnected or stopped answering mid-task, a runner restarting in a loop, and an
- * execution n8n cancelled because it was shutting down. Matched on what n8n keeps of them (the
- * message, and the fields only these errors carry), in every n8n that has task runners.
- */
-function isRunnerOrShutdownFailure(error: KeptError | undefined): boolean {
-	if (!error) return false;
-	const message = typeof error.message === 'string' ? error.message : '';
-	return (
-		error.reason === 'shutdown' ||
-		/^Task request timed out/.test(message) ||
-		/^Task execution aborted because runner became unresponsive/.test(message) ||
-		/^Task runner has restarted \d+ times/.test(message) ||
-		(message === 'Node execution failed' && error.runnerId !== undefined)
-	);
-}
-
-/**
- * The execution ended without doing its work because n8n could not run it (above): its
- * notifications' runs stay open, so that the restart check runs them when n8n serves again, as
- * it does for an execution cut by a kill. A workflow's own failure ends its runs.
- */
-export function endedForWantOfARunner(run: EndedRun | undefined): boolean {
-	const result = run?.data?.resultData;
-	if (!result || run?.status === 'success') return false;
-	if (isRunnerOrShutdownFailure(result.error)) return true;
-	return Object.values(result.runData ?? {}).some((tasks) =>
-		(tasks ?? []).some((task) => isRunnerOrShutdownFailure(task?.error ?? undefined)),
-	);
-}
-
-/**
- * The hooks n8n calls when the execution ends (n8n-core's ExecutionLifecycleHooks, on the
- * context's `additionalData`, as every n8n from 1.80 builds it); undefined elsewhere.
- */
-export function executionEndHooks(context: IExecuteFunctions): EndHooks | undefined {
-	const hooks = (context as unknown as { additionalData?: { hooks?: Partial<EndHooks> } })
-		.additionalData?.hooks;
-	return typeof hooks?.addHandler === 'function' ? (hooks as EndHooks) : undefined;
-}
-
 /** Removes `keys` from the trigger's records, after the records before it in this process. */
 async function removeKeys(context: IExecuteFunctions, keys: string[]): Promise<void> {
 	if (keys.length === 0) return;
@@ -240,8 +174,9 @@ export async function openRuns(context: IExecuteFunctions, ids: string[]): Promi
 
 /**
  * The restart check looks at the runs it found open a second time this much later: a run another
- * process opened for a repeat is removed within one write (or, put back by a third process's
- * write, by that process's check two seconds later: trigger/recordedNotifications.ts); a cut run stays.
+ * process opened for a repeat is removed within one write (or, put back by a third process's write,
+ * by that process's check two seconds later: trigger/durable/recordedNotifications.ts); a cut run
+ * stays.
  */
 export const LOOK_AGAIN_AFTER_MS = 5_000;
 
@@ -331,8 +266,9 @@ export function leaveRunsOpen(context: IExecuteFunctions, opened: string[]): voi
 
 /**
  * Closes `opened` when the execution ends, succeeded or failed, unless it failed because n8n
- * could not run it (`endedForWantOfARunner`). A close that fails leaves the runs open: the next
- * restart runs them again (a repeat, never a loss).
+ * could not run it (`endedForWantOfARunner`): its runs stay open, so that the restart check runs
+ * them when n8n serves again, as it does for an execution cut by a kill. A close that fails leaves
+ * the runs open: the next restart runs them again (a repeat, never a loss).
  */
 export function closeRunsAtEnd(context: IExecuteFunctions, opened: string[]): void {
 	if (opened.length === 0) return;

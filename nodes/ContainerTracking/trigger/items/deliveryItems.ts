@@ -1,13 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { containerItem } from '../actions/container/summary';
-import { splitChangeset } from '../logic/changeset';
-import { withEventLabel } from '../logic/eventNames';
-import { holdMeaning } from '../logic/holdNames';
-import { ownership } from '../logic/ownership';
-import { pickupReadiness } from '../logic/readiness';
-import { isRecord, membersOf } from '../schemas/values';
-import { recordLabel, type DataWarning } from '../schemas/warnings';
+import { containerItem } from '../../actions/container/summary';
+import { splitChangeset } from '../../logic/changeset';
+import { withEventLabel } from '../../logic/eventNames';
+import { holdMeaning } from '../../logic/holdNames';
+import { ownership } from '../../logic/ownership';
+import { pickupReadiness } from '../../logic/readiness';
+import { isRecord, membersOf } from '../../schemas/values';
+import { recordLabel, type DataWarning } from '../../schemas/warnings';
 import {
 	flattenResource,
 	includedKey,
@@ -16,8 +16,8 @@ import {
 	relatedIdentifiers,
 	relatedRecord,
 	type IncludedIndex,
-} from '../records/jsonApi';
-import type { Delivery, JsonApiResource } from '../schemas';
+} from '../../records/jsonApi';
+import type { Delivery, JsonApiResource } from '../../schemas';
 
 export interface DeliveryOptions {
 	expandHoldsAndFees: boolean;
@@ -82,7 +82,7 @@ const STATE_RELATIONSHIPS = ['shipment', 'pod_terminal', 'pickup_facility'];
  * is when this state was true: when the service made the notification (else now);
  * `container_state_complete` whether the delivery included every record Container → Get would
  * (a container on rail may come without its inland facility): Fetch Container When Missing reads
- * the others (trigger/containerLookup.ts).
+ * the others (trigger/items/containerLookup.ts).
  */
 function workedOutContainer(
 	notification: Delivery,

@@ -5,19 +5,19 @@ import {
 	type ITriggerResponse,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME } from '../transport/request';
+import { CREDENTIAL_NAME } from '../../transport/request';
 import { catchUp, firstReadNewest, type CatchUpSettings, type LoggedNotification } from './catchUp';
 import { checkCutRuns, cutCheckDueIn } from './cutCheck';
-import { repairWebhook, type WebhookState } from './registration';
-import { forgetTrigger, triggerScope } from './triggerState';
+import { repairWebhook, type WebhookState } from '../registration/registration';
+import { forgetTrigger, triggerScope } from '../triggerState';
 
 /**
  * The watch: while the workflow is active, n8n runs the trigger's `trigger()` once, on the main
  * process that runs triggers (the leader in queue mode); it checks the webhook now and every
- * `intervalMs` (trigger/registration.ts, `repairWebhook`), then catches up on what the service
- * gave up delivering (trigger/catchUp.ts). n8n's own activation checks the webhook only when a
- * workflow is published or n8n starts; the service may turn a webhook off at any time after
- * failed deliveries, and a webhook off sends nothing, so no delivery would ever say so.
+ * `intervalMs` (trigger/registration/registration.ts, `repairWebhook`), then catches up on what the
+ * service gave up delivering (trigger/recovery/catchUp.ts). n8n's own activation checks the webhook
+ * only when a workflow is published or n8n starts; the service may turn a webhook off at any time
+ * after failed deliveries, and a webhook off sends nothing, so no delivery would ever say so.
  */
 
 export interface WatchSettings {
@@ -76,7 +76,7 @@ async function watchOnce(
 	return repair.webhookIds;
 }
 
-/** The cut check (trigger/cutCheck.ts), once the process's first read of the log was made. */
+/** The cut check (trigger/recovery/cutCheck.ts), once the process's first read of the log was made. */
 async function cutCheckOnce(
 	context: ITriggerFunctions,
 	settings: WatchSettings,

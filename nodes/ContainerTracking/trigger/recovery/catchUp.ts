@@ -1,20 +1,21 @@
 import { createHash } from 'crypto';
-import type { IDataObject, INodeExecutionData, ITriggerFunctions } from 'n8n-workflow';
+import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
 
 import {
 	includedKey,
 	indexIncluded,
 	relatedIdentifier,
 	type IncludedIndex,
-} from '../records/jsonApi';
-import { deliveryCore, membersOf, type JsonApiResource } from '../schemas';
-import { fetchPage, MAX_PAGE_SIZE, type ListPage } from '../transport/pagination';
-import { containerTrackingRequest, type ContainerTrackingContext } from '../transport/request';
-import { MAX_BATCH_DELIVERIES, MAX_BATCH_ITEMS } from './deliveryBatches';
-import { deliveryContainerId, reportsAnything } from './deliveryItems';
-import { carrierItem, type DeliveryMark, type ItemOptions } from './notificationItems';
-import { repeatStoreFor } from './repeats';
-import { triggerScope, triggerSlot } from './triggerState';
+} from '../../records/jsonApi';
+import { emitOnce } from '../../n8nInternals';
+import { deliveryCore, membersOf, type JsonApiResource } from '../../schemas';
+import { fetchPage, MAX_PAGE_SIZE, type ListPage } from '../../transport/pagination';
+import { containerTrackingRequest, type ContainerTrackingContext } from '../../transport/request';
+import { MAX_BATCH_DELIVERIES, MAX_BATCH_ITEMS } from '../batching/deliveryBatches';
+import { deliveryContainerId, reportsAnything } from '../items/deliveryItems';
+import { carrierItem, type DeliveryMark, type ItemOptions } from '../items/notificationItems';
+import { repeatStoreFor } from '../admission/repeats';
+import { triggerScope, triggerSlot } from '../triggerState';
 
 /**
  * Catch-up: the notifications of this trigger's webhook that the service gave up on (`failed`
@@ -28,8 +29,8 @@ import { triggerScope, triggerSlot } from './triggerState';
  * `include=reference_object`: a notification whose records a page includes needs no call of its
  * own. Everything missed then starts the workflow at once, in executions of up to
  * MAX_BATCH_DELIVERIES notifications (as live deliveries that arrive together do,
- * trigger/deliveryBatches.ts), not a few per watch interval. A missed notification stays due until
- * it has run: those not run yet are kept in memory, and the point a read must start from
+ * trigger/batching/deliveryBatches.ts), not a few per watch interval. A missed notification stays
+ * due until it has run: those not run yet are kept in memory, and the point a read must start from
  * (`catchUpFrom`, in the node's static data) never passes one of them, so a restart reads them
  * again.
  *
@@ -39,9 +40,9 @@ import { triggerScope, triggerSlot } from './triggerState';
  *
  * Each notification runs at most once, by four guards from the cheapest: ids kept in the node's
  * static data (n8n saves it with each emit), the live deliveries this process received
- * (trigger/repeats.ts), the execution deduplication key n8n keeps in its database (n8n 2.20 and
- * later; older ones ignore it), and the durable record every execution of the trigger checks
- * (trigger/recordedNotifications.ts), which live deliveries share.
+ * (trigger/admission/repeats.ts), the execution deduplication key n8n keeps in its database (n8n
+ * 2.20 and later; older ones ignore it), and the durable record every execution of the trigger
+ * checks (trigger/durable/recordedNotifications.ts), which live deliveries share.
  */
 
 export interface CatchUpSettings {
@@ -57,7 +58,8 @@ export interface CatchUpSettings {
 	items: ItemOptions;
 	/**
 	 * Whether notifications the service failed to deliver are caught up (the node's option). Off,
-	 * the log is read only for the restart check, and for the cut check (trigger/cutCheck.ts).
+	 * the log is read only for the restart check, and for the cut check
+	 * (trigger/recovery/cutCheck.ts).
 	 */
 	missed?: boolean;
 	/** Whether live deliveries are checked for repeats (the node's option). */
@@ -65,7 +67,7 @@ export interface CatchUpSettings {
 	/**
 	 * Whether the first read of each trigger in this process (the restart check, made once per
 	 * process) also hands the notifications logged within RECOVERY_WINDOW_MS to an execution that
-	 * runs again those whose run was cut (trigger/runJournal.ts).
+	 * runs again those whose run was cut (trigger/durable/runJournal.ts).
 	 */
 	recoverCutRuns?: boolean;
 }
@@ -101,7 +103,7 @@ interface CatchUpMemory {
 	lookedBack: boolean;
 	/**
 	 * The newest notification the first read of this process saw (0: none): the restart check
-	 * covers those before it, the cut check (trigger/cutCheck.ts) those from it on.
+	 * covers those before it, the cut check (trigger/recovery/cutCheck.ts) those from it on.
 	 */
 	firstNewest?: number;
 }
@@ -395,11 +397,11 @@ function caughtUpItems(
 }
 
 /**
- * The restart check: the notifications the service logged within RECOVERY_WINDOW_MS, delivered
- * or not, each as a `recovering` item, oldest first; the execution keeps those whose run was cut,
- * and those no execution recorded (trigger/recordedNotifications.ts, `newNotificationItems`). One not yet
- * answered whose run was cut had its answer lost (sent too late, or cut): its next attempt would
- * be taken for a repeat. Their bodies come with the log's pages.
+ * The restart check: the notifications the service logged within RECOVERY_WINDOW_MS, delivered or
+ * not, each as a `recovering` item, oldest first; the execution keeps those whose run was cut, and
+ * those no execution recorded (trigger/durable/recordedNotifications.ts, `newNotificationItems`).
+ * One not yet answered whose run was cut had its answer lost (sent too late, or cut): its next
+ * attempt would be taken for a repeat. Their bodies come with the log's pages.
  */
 async function handOverLogged(
 	context: ITriggerFunctions,
@@ -439,20 +441,6 @@ interface CatchUpReport {
 	read?: LoggedNotification[];
 }
 
-/**
- * `emit` with the execution deduplication key of n8n 2.20 and later. n8n-workflow before it types
- * three parameters (the oldest supported, 1.92.0, does), and n8n before it ignores the fourth
- * argument; every trigger context is one of these.
- */
-interface DeduplicatingEmitter {
-	emit(
-		data: INodeExecutionData[][],
-		responsePromise: undefined,
-		donePromise: undefined,
-		deduplicationKey: string,
-	): void;
-}
-
 /** A notification due to start the workflow, with the items it starts it with. */
 export interface DueNotification {
 	id: string;
@@ -462,17 +450,16 @@ export interface DueNotification {
 /**
  * Starts the workflow with `groups` of notifications (each a container's, oldest first), in
  * executions of up to MAX_BATCH_DELIVERIES notifications and MAX_BATCH_ITEMS items, each with an
- * execution deduplication key made of `keyPrefix` and its notifications. The executions of one
- * call run at once, so a container's notifications go into one of them, where its newest state is
- * told apart (trigger/latestState.ts, trigger/outdatedStates.ts), not into two that could write
- * their states in either order: a group starts an execution of its own rather than be split.
+ * execution deduplication key made of `keyPrefix` and its notifications. The executions of one call
+ * run at once, so a container's notifications go into one of them, where its newest state is told
+ * apart (trigger/items/latestState.ts, trigger/items/outdatedStates.ts), not into two that could
+ * write their states in either order: a group starts an execution of its own rather than be split.
  */
 export function startExecutions(
 	context: ITriggerFunctions,
 	groups: Iterable<DueNotification[]>,
 	keyPrefix: string,
 ): { notifications: number; executions: number } {
-	const emitter: DeduplicatingEmitter = context;
 	let notifications = 0;
 	let executions = 0;
 	let batch: DueNotification[] = [];
@@ -480,10 +467,9 @@ export function startExecutions(
 	const emitBatch = () => {
 		if (batch.length === 0) return;
 		const ids = batch.map((entry) => entry.id);
-		emitter.emit(
+		emitOnce(
+			context,
 			[context.helpers.returnJsonArray(batch.flatMap((entry) => entry.items))],
-			undefined,
-			undefined,
 			`${keyPrefix}:${context.getWorkflow().id ?? ''}:${context.getNode().id}:${createHash('sha256').update(ids.join(',')).digest('hex').slice(0, 32)}`,
 		);
 		notifications += batch.length;
@@ -657,7 +643,10 @@ function readFrom(
 		: memory.lookedBack
 			? (newest: number) => readStart(memory, newest, settings)
 			: (newest: number) =>
-					Math.max(newest - settings.lookBackMs, Number.isFinite(savedFrom) ? savedFrom : -Infinity);
+					Math.max(
+						newest - settings.lookBackMs,
+						Number.isFinite(savedFrom) ? savedFrom : -Infinity,
+					);
 	return recovering
 		? (newest: number) => Math.min(startOf(newest), recoveryStart(newest))
 		: startOf;

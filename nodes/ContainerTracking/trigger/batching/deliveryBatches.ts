@@ -1,6 +1,6 @@
 import { sleep, type IDataObject } from 'n8n-workflow';
 
-import { triggerSlot } from './triggerState';
+import { triggerSlot } from '../triggerState';
 
 /**
  * Deliveries that arrive together start one execution. The service sends a notification per
@@ -48,14 +48,13 @@ interface Lane {
 	open?: Batch;
 	lastClosedAt: number;
 	previous: Promise<void>;
-	/** The batch handed to n8n last, by its leader's notification, until its execution starts. */
-	handedOver: Map<string, Batch>;
+	/** The batch handed to n8n last, and its leader's notification, until its execution starts. */
+	handedOver?: { leader: string; batch: Batch };
 }
 
 const lanes = triggerSlot<Lane>('delivery batches', () => ({
 	lastClosedAt: 0,
 	previous: Promise.resolve(),
-	handedOver: new Map(),
 }));
 
 function newBatch(): Batch {
@@ -113,8 +112,7 @@ export async function joinBatch(
 		close(lane, batch);
 		// Its execution says when it started; one that never starts here (a worker runs it, or n8n
 		// could not create it) lets the next batch go after PREVIOUS_WAIT_MS.
-		lane.handedOver.clear();
-		lane.handedOver.set(delivery.notificationId, batch);
+		lane.handedOver = { leader: delivery.notificationId, batch };
 	}
 	return { role: 'leader', deliveries: batch.deliveries };
 }
@@ -132,11 +130,12 @@ function close(lane: Lane, batch: Batch): void {
  */
 export function batchStarted(scope: string, notificationIds: Iterable<string>): void {
 	const lane = lanes.peek(scope);
-	if (!lane || lane.handedOver.size === 0) return;
+	const handedOver = lane?.handedOver;
+	if (!lane || !handedOver) return;
 	for (const id of notificationIds) {
-		const batch = lane.handedOver.get(id);
-		if (!batch) continue;
-		batch.markStarted();
-		lane.handedOver.delete(id);
+		if (id !== handedOver.leader) continue;
+		handedOver.batch.markStarted();
+		lane.handedOver = undefined;
+		return;
 	}
 }

@@ -1,15 +1,16 @@
 import { chunk } from 'lodash';
 import { sleep, type IExecuteFunctions } from 'n8n-workflow';
 
-import { triggerSlot } from './triggerState';
+import { isListMadeMeanwhile } from '../../n8nInternals';
+import { inTurn, triggerSlot, type WorkInTurn } from '../triggerState';
 
 /**
  * The one module that speaks to n8n's deduplication store (`checkProcessedAndRecord`, the store
  * behind the Remove Duplicates node), and owns the keys written there. It lives in n8n's database,
  * shared by every process and kept across restarts; an execution can reach it, a trigger's
  * webhook code cannot. A trigger keeps one list there, holding:
- * - notification ids: an execution recorded it (trigger/recordedNotifications.ts);
- * - `run:<id>`, `lease:<id>:held`, `lease:<id>:<period>`: the run journal (trigger/runJournal.ts).
+ * - notification ids: an execution recorded it (trigger/durable/recordedNotifications.ts);
+ * - `run:<id>`, `lease:<id>:held`, `lease:<id>:<period>`: the run journal (trigger/durable/runJournal.ts).
  *
  * n8n's store reads a node's list and writes it back whole, with no lock. In one process writes
  * are made one after the other here (`afterEarlierWrites`). Across processes (workers in queue
@@ -24,11 +25,11 @@ import { triggerSlot } from './triggerState';
 /** Notification ids kept in n8n's database per trigger (each delivery rewrites the list). */
 export const DURABLE_KEYS = 5_000;
 /**
- * Room in the same list for the run journal's keys (trigger/runJournal.ts: about four for each run
- * under way, up to `LOOKUP_MAX` more while a check looks), beyond the ids: n8n drops a list's
- * oldest entries beyond its size, and a burst's runs under way must not push out the ids of the
- * notifications before them (a repeat of one would run again, unmarked). Room for 4,500 runs under
- * way at once per trigger; a full list costs n8n about 12 ms a record instead of 3 (a 2-CPU
+ * Room in the same list for the run journal's keys (trigger/durable/runJournal.ts: about four for
+ * each run under way, up to `LOOKUP_MAX` more while a check looks), beyond the ids: n8n drops a
+ * list's oldest entries beyond its size, and a burst's runs under way must not push out the ids of
+ * the notifications before them (a repeat of one would run again, unmarked). Room for 4,500 runs
+ * under way at once per trigger; a full list costs n8n about 12 ms a record instead of 3 (a 2-CPU
  * machine).
  */
 const JOURNAL_ROOM = 20_000;
@@ -44,7 +45,7 @@ const RECENT_MAX = 200;
 /**
  * At most this many closed journal keys are checked (only by the checks, not by every record):
  * a burst closes hundreds of runs a minute, and one put back and never removed again is a run
- * taken for cut (trigger/runJournal.ts).
+ * taken for cut (trigger/durable/runJournal.ts).
  */
 const CLOSED_MAX = 2_000;
 /** After the last record, the recent ids are checked (and put back when dropped) this much later… */
@@ -54,20 +55,21 @@ const FINAL_VERIFY_AFTER_MS = 30_000;
 
 export interface TriggerRecords {
 	/** Records of this trigger in this process, one after the other. */
-	queue: Promise<unknown>;
+	writes: WorkInTurn;
 	/** Ids this process recorded, with when; oldest first. */
 	recent: Map<string, number>;
 	/**
-	 * Journal keys this process removed, with when (trigger/runJournal.ts): another process's
-	 * write of a list read before the removal puts them back, so the checks remove them again.
+	 * Journal keys this process removed, with when (trigger/durable/runJournal.ts): another
+	 * process's write of a list read before the removal puts them back, so the checks remove them
+	 * again.
 	 */
 	closed: Map<string, number>;
 	/**
 	 * Journal keys executions of this process opened and that have not ended: runs under way
-	 * here, never cut (trigger/runJournal.ts `cutAmong`).
+	 * here, never cut (trigger/durable/runJournal.ts `cutAmong`).
 	 */
 	openHere: Set<string>;
-	/** The lease periods this process wrote for each journal key (trigger/runJournal.ts). */
+	/** The lease periods this process wrote for each journal key (trigger/durable/runJournal.ts). */
 	leases: Map<string, Set<number>>;
 	/** Whether a loop renewing the leases of `openHere` is running. */
 	renewing: boolean;
@@ -79,7 +81,7 @@ export interface TriggerRecords {
 	check?: { at: number; delayMs: number };
 	/** Whether a loop waiting for `check` is running. */
 	waiting: boolean;
-	/** The ids waiting for the next record, while one is under way (trigger/recordedNotifications.ts). */
+	/** The ids waiting for the next record, while one is under way (trigger/durable/recordedNotifications.ts). */
 	pendingRecord?: PendingRecord;
 }
 
@@ -94,7 +96,7 @@ const storeRecords = triggerSlot<TriggerRecords>(
 	'deduplication store records',
 	() => ({
 		scope: '',
-		queue: Promise.resolve(),
+		writes: { last: Promise.resolve() },
 		recent: new Map(),
 		closed: new Map(),
 		openHere: new Set(),
@@ -119,7 +121,6 @@ export function recordsOf(scope: string): TriggerRecords {
 	records.scope = scope;
 	return records;
 }
-
 
 const RUN_PREFIX = 'run:';
 
@@ -174,8 +175,6 @@ export function rememberClosed(records: TriggerRecords, keys: string[]): void {
  * record made again finds the list and adds to it. Any other failure may have written: it is not
  * repeated here (an id written and then read back would count as recorded by another execution).
  */
-const LIST_MADE_MEANWHILE =
-	/duplicate key value violates unique constraint|UNIQUE constraint failed|Duplicate entry/i;
 /** A record that met a list made meanwhile is made again at most this many times in all. */
 const RECORD_ATTEMPTS = 3;
 
@@ -188,8 +187,7 @@ export async function recordInStore(
 	return await context.helpers
 		.checkProcessedAndRecord(ids, 'node', { mode: 'entries', maxEntries: STORE_ENTRIES })
 		.catch(async (error: unknown) => {
-			const message = error instanceof Error ? error.message : String(error);
-			if (attempt >= RECORD_ATTEMPTS || !LIST_MADE_MEANWHILE.test(message)) throw error;
+			if (attempt >= RECORD_ATTEMPTS || !isListMadeMeanwhile(error)) throw error;
 			return await recordInStore(context, ids, attempt + 1);
 		});
 }
@@ -226,9 +224,7 @@ export async function lookInStore(
 
 /** Runs `work` after the writes of this trigger's list in this process that came before it. */
 export function afterEarlierWrites<T>(records: TriggerRecords, work: () => Promise<T>): Promise<T> {
-	const turn = records.queue.then(work);
-	records.queue = turn.catch(() => undefined);
-	return turn;
+	return inTurn(records.writes, work);
 }
 
 /**
@@ -290,4 +286,3 @@ export function scheduleCheck(records: TriggerRecords, delayMs: number): void {
 		}
 	})();
 }
-

@@ -1,8 +1,8 @@
 import { omit, pick } from 'lodash';
 import type { IDataObject, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
 
-import { simplifyContainer } from '../actions/simplify';
-import { OWNERSHIP_FIELDS } from '../logic/ownership';
+import { simplifyContainer } from '../../actions/simplify';
+import { OWNERSHIP_FIELDS } from '../../logic/ownership';
 
 /**
  * Output → Latest State per Container: the items of one execution folded into one per
