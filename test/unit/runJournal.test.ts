@@ -141,11 +141,17 @@ let Trigger = ContainerTrackingTrigger;
  * n8n started again: the node's modules are loaded afresh, with no memory of what the last process
  * had under way; n8n's store keeps its list.
  */
+/** The webhook's repeat check (trigger/admission/repeats.ts) of the process `Trigger` runs in. */
+let isRepeat: typeof import('../../nodes/ContainerTracking/trigger/admission/repeats').isRepeat;
+
 function restarted(): void {
 	jest.isolateModules(() => {
 		({ ContainerTrackingTrigger: Trigger } = jest.requireActual<
 			typeof import('../../nodes/ContainerTracking/ContainerTrackingTrigger.node')
 		>('../../nodes/ContainerTracking/ContainerTrackingTrigger.node'));
+		({ isRepeat } = jest.requireActual<
+			typeof import('../../nodes/ContainerTracking/trigger/admission/repeats')
+		>('../../nodes/ContainerTracking/trigger/admission/repeats'));
 	});
 }
 
@@ -223,6 +229,26 @@ describe('the run journal', () => {
 		expect(await run(executionOf(store, ['n-1', 'n-2'].map(recovering)))).toEqual([]);
 		// The service's copy of it, if it comes later, is a repeat.
 		expect(await run(executionOf(store, [delivered('n-2')]))).toEqual([]);
+	});
+
+	it('after a restart, a copy of a notification that ran before it, sent once the restart check ran, is answered as a repeat: no execution starts to stop empty', async () => {
+		const store = storeLikeN8ns();
+		const finished = executionOf(store, [delivered('n-1')]);
+		await run(finished);
+		await finished.end();
+		restarted();
+		const scope = `${store.workflowId}:trigger-1`;
+		// The new process knows nothing yet: a copy now would start an execution (that stops empty).
+		expect(isRepeat(scope, 'n-0', false)).toBe(false);
+
+		const check = executionOf(store, ['n-1', 'n-2'].map(recovering));
+		expect((await run(check)).map(notificationIdOf)).toEqual(['n-2']);
+		await check.end();
+		// n-1 ran before the restart, n-2 in the check: the service's copies are answered at once.
+		expect(isRepeat(scope, 'n-1', false)).toBe(true);
+		expect(isRepeat(scope, 'n-2', false)).toBe(true);
+		// One the store never held is not taken for a repeat.
+		expect(isRepeat(scope, 'n-3', false)).toBe(false);
 	});
 
 	it("a burst's runs under way never push the ids of the notifications before them out of n8n's store: their copies stay repeats", async () => {

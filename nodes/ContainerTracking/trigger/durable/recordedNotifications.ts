@@ -15,6 +15,7 @@ import {
 } from './deduplicationStore';
 import { checkedOf, deliveryOf, isRecovering } from '../items/notificationItems';
 import { noteRanHere } from '../admission/ranHere';
+import { repeatStoreFor } from '../admission/repeats';
 import { cutAmong, openingLeasesOf, openRuns, settleOpened } from './runJournal';
 import { triggerScope } from '../triggerState';
 
@@ -99,6 +100,17 @@ async function newAmong(context: IExecuteFunctions, keys: string[]): Promise<Set
 	for (const key of mine) batch.ids.add(key);
 	const fresh = await batch.done;
 	return new Set(mine.filter((key) => fresh.has(key)));
+}
+
+/**
+ * Notes in this process's repeat store (trigger/admission/repeats.ts) notifications the store now
+ * holds: each ran, or runs in this execution. After a restart that store is empty, and the
+ * restart check and the catch-up find notifications that ran before it: a copy the service sends
+ * of one is then answered at once, without an execution that would stop empty.
+ */
+function knownFromTheStore(context: IExecuteFunctions, notificationIds: string[]): void {
+	const repeats = repeatStoreFor(triggerScope(context));
+	for (const id of notificationIds) repeats.claim(id);
 }
 
 /**
@@ -203,6 +215,7 @@ export async function newNotificationItems(
 			...[...fresh].filter(isRunKey),
 			...(journal ? await openRuns(context, ids(unrun)) : []),
 		];
+		knownFromTheStore(context, [...keys, ...ids(recovering)]);
 		return { items: [...markedRerun(rerun), ...unrun, ...passed], opened };
 	} catch (error) {
 		// A lost notification is worse than one reported twice: when n8n's store fails, go on with
