@@ -141,12 +141,15 @@ const SETTINGS = Object.entries(N8N_ENV)
 const VARIANT = [
 	...(process.env.BURST_CONTROL === '0' ? ['without control'] : []),
 	...(process.env.BURST_CPU_PROF ? ['cpu-profiled'] : []),
+	...(process.env.BURST_PROBES === '0' ? ['without probes'] : []),
 ].join(', ');
 /**
  * The machine is shared: a run ends when n8n's memory reaches this (BURST_MEMORY_CAP_GB) or the
  * machine has less than 3 GB left, and n8n is stopped at once below 1.5 GB, before the kernel
  * picks what to kill.
  */
+/** The answer probes (`answerProbe`), unless BURST_PROBES=0: to see whether they change a run. */
+const WITH_PROBES = process.env.BURST_PROBES !== '0';
 /** The control beside the package (issue 50), unless BURST_CONTROL=0. */
 const WITH_CONTROL = process.env.BURST_CONTROL !== '0';
 /** A folder for n8n's CPU profiles (BURST_CPU_PROF), one folder a run under it. */
@@ -1973,8 +1976,8 @@ async function runBurst(rig: Rig, n: number, scenario: string): Promise<Record<s
 	const guard = new MemoryGuard(rig);
 	const sampler = new ProcessSampler(guard.check);
 	sampler.start();
-	const probe = await answerProbe(rig);
-	probe.start();
+	const probe = WITH_PROBES ? await answerProbe(rig) : undefined;
+	probe?.start();
 	const changes = emailedChanges(rig.holdAlerts);
 	const started = Date.now();
 	const ready = await call(`${rig.sandbox.controlUrl}/scenarios/ready_for_pickup`, 'POST', {
@@ -2007,7 +2010,7 @@ async function runBurst(rig: Rig, n: number, scenario: string): Promise<Record<s
 		fault,
 		!fault,
 	);
-	probe.stop();
+	probe?.stop();
 	await fault?.done;
 	const quiet = await whenQuiet(rig, numbers, changes, guard, { from: lastChange, began: started });
 	sampler.stop();
@@ -2075,7 +2078,7 @@ async function runBurst(rig: Rig, n: number, scenario: string): Promise<Record<s
 		pending_at_end: observed.pendingAtEnd,
 		board_check_errors: observed.boardCheckErrors,
 		when_quiet: quiet,
-		answer_probes: probe.summary(),
+		...(probe ? { answer_probes: probe.summary() } : {}),
 		...(kill ? { kill, kill_after_s: KILL_AFTER_S } : {}),
 		...(await finalFigures(rig, 0)).figures,
 		usage,
