@@ -24,6 +24,7 @@ import path from 'node:path';
 import { startTestSandbox, trackContainer } from '../test/support/sandbox';
 import { startWebhookReceiver } from '../test/support/webhookReceiver';
 import { checkedCli, n8nScripts, queueMode, singleN8n, type Deployment } from './deployments';
+import { ProcessSampler } from './processTree';
 
 const DELIVERIES = Number(process.env.STORM_DELIVERIES ?? 2000);
 const CONCURRENCY = 20;
@@ -353,6 +354,38 @@ function workflows(collector: Collector) {
 	return { trigger, webhookNode, control, credentials };
 }
 
+/**
+ * n8n's memory (every n8n process and its task runners, resident) at its peak in each phase of a
+ * run, sampled every second: which traffic the memory grows with (issue 50).
+ */
+class PhaseMemory {
+	private phase = 'n8n started, warm-up';
+	private readonly peaks = new Map<string, number>();
+	private readonly sampler = new ProcessSampler((usage) => this.note(usage.rssBytes.n8n));
+
+	start(): void {
+		this.sampler.start();
+	}
+
+	/** From now on samples count for `phase`; the one taken now closes the phase before. */
+	enter(phase: string): void {
+		this.note(this.sampler.sample().rssBytes.n8n);
+		this.phase = phase;
+	}
+
+	stop(): Record<string, number> {
+		this.enter('end');
+		this.sampler.stop();
+		return Object.fromEntries(
+			[...this.peaks].map(([phase, bytes]) => [phase, Math.round(bytes / 2 ** 20)]),
+		);
+	}
+
+	private note(bytes: number): void {
+		this.peaks.set(this.phase, Math.max(this.peaks.get(this.phase) ?? 0, bytes));
+	}
+}
+
 /** The deployment `mode` names, with the settings STORM_N8N_ENV gives every n8n process. */
 function deploymentFor(mode: string): Promise<Deployment> {
 	const options = { env: N8N_ENV, label: ENV_LABEL };
@@ -391,6 +424,7 @@ async function runDeployment(mode: string, template: Doc) {
 	const deployment = await deploymentFor(mode);
 	const scripts = await n8nScripts();
 	const fixtures = mkdtempSync(path.join(os.tmpdir(), 'ct-storm-fixtures-'));
+	const memory = new PhaseMemory();
 	try {
 		const { trigger, webhookNode, control, credentials } = workflows(collector);
 		const write = (name: string, value: unknown) => {
@@ -409,6 +443,7 @@ async function runDeployment(mode: string, template: Doc) {
 		])
 			await checkedCli(deployment, args);
 		await deployment.start();
+		memory.start();
 		const triggerUrl = `${deployment.webhookBase}/webhook/${TRIGGER_WEBHOOK_ID}/webhook`;
 		const webhookNodeUrl = `${deployment.webhookBase}/webhook/${WEBHOOK_PATH}`;
 		await waitForWebhook(triggerUrl);
@@ -442,13 +477,17 @@ async function runDeployment(mode: string, template: Doc) {
 		};
 		const webhookPlan = renamedPlan();
 		const controlPlan = renamedPlan();
+		memory.enter("n8n's Webhook node");
 		const webhookRun = await storm(webhookNodeUrl, webhookPlan);
 		await drained(collector);
+		memory.enter('the control');
 		const controlRun = await storm(controlUrl, controlPlan);
 		await drained(collector);
+		memory.enter('Container Tracking Trigger');
 		const triggerRun = await storm(triggerUrl, plan);
 		await drained(collector);
 
+		memory.enter('malformed bodies');
 		const malformed = await storm(triggerUrl, malformedBodies());
 		const healthy = (await fetch(`${deployment.webhookBase}/healthz`)).status === 200;
 		await drained(collector);
@@ -458,10 +497,13 @@ async function runDeployment(mode: string, template: Doc) {
 		const alreadyRan = plan
 			.filter((delivery) => delivery.kind === 'genuine' && (ranBefore.get(delivery.id) ?? 0) > 0)
 			.slice(0, RESTART_REPEATS);
+		memory.enter('restart');
 		await deployment.restart();
 		await waitForWebhook(triggerUrl);
+		memory.enter('repeats after the restart');
 		const afterRestart = await storm(triggerUrl, alreadyRan);
 		await drained(collector, 8000);
+		const memoryMb = memory.stop();
 
 		const count = (id: string) => collector.ran.get(id) ?? 0;
 		const summarize = (
@@ -527,6 +569,8 @@ async function runDeployment(mode: string, template: Doc) {
 				ran: collector.ran.get('(unreadable)') ?? 0,
 				n8n_healthy_after: healthy,
 			},
+			/** n8n's resident memory at its peak in each phase, in MB (2^20 bytes). */
+			memory_peak_mb: memoryMb,
 			after_restart: {
 				repeats: alreadyRan.length,
 				answered_2xx: afterRestart.statuses.filter((s) => s >= 200 && s < 300).length,
@@ -534,6 +578,7 @@ async function runDeployment(mode: string, template: Doc) {
 			},
 		};
 	} finally {
+		memory.stop();
 		await deployment.stop();
 		await collector.close();
 		rmSync(fixtures, { recursive: true, force: true });
@@ -610,6 +655,15 @@ async function main() {
 			`Malformed: ${result.malformed.bodies} bodies answered ${JSON.stringify(result.malformed.answered)}, ${result.malformed.ran} ran, n8n healthy after: ${result.malformed.n8n_healthy_after}.`,
 			`After a restart of every n8n process: ${result.after_restart.repeats} repeats of notifications that had run, ${result.after_restart.answered_2xx} answered 2xx, ${result.after_restart.ran_again} ran again.`,
 		);
+		if (result.memory_peak_mb)
+			lines.push(
+				'',
+				`n8n's memory at its peak (every n8n process and task runner, resident), by phase: ${Object.entries(
+					result.memory_peak_mb,
+				)
+					.map(([phase, mb]) => `${phase} ${mb.toLocaleString('en-US')} MB`)
+					.join('; ')}.`,
+			);
 	}
 	writeFileSync(path.join(dir, 'storm.md'), `${lines.join('\n')}\n`);
 	process.stdout.write(`${lines.join('\n')}\n`);
