@@ -303,6 +303,13 @@ async function main() {
 		started.push(journeys);
 		const digest = sendDigestSoon(n8n.url, cookie, mail);
 		started.push(digest);
+		// Where everything is, for `npm run demo:hold` (scripts/demo-hold.mjs); gone once stopped.
+		const demoFile = path.join(demoDir, 'demo.json');
+		writeFileSync(
+			demoFile,
+			JSON.stringify({ n8nUrl: n8n.url, sandboxUrl, apiKey: API_KEY, mailUrl: mail.webUrl }),
+		);
+		started.push({ stop: async () => rmSync(demoFile, { force: true }) });
 
 		process.stdout.write(`
 Container tracking demo is running.
