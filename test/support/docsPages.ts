@@ -1,0 +1,728 @@
+// The pages' own checks (test/unit/docsPages.test.ts), beside the facts of test/support/docs.ts:
+// the names a page or an example's sticky note gives (nodes, fields, options) against the
+// workflow JSON and the node descriptions; each fact stated with one value wherever it is stated;
+// an option's default as the description has it; and what a user page may not carry (a commit
+// hash, a date) and must open with (one line saying who it is for). Every check is pure: it takes
+// texts and facts, and returns its problems as "file:line: what".
+import { HISTORY_FILES, headings, passages, withoutCode, type DocFile } from './docs';
+
+// ---------------------------------------------------------------------------------------------
+// The example workflows, as far as names go
+
+export interface WorkflowNode {
+	name: string;
+	type: string;
+	parameters?: Record<string, unknown>;
+}
+
+export interface Workflow {
+	/** Its path, e.g. `examples/hold-alerts.json`. */
+	file: string;
+	/** The workflow's name, as the editor shows it. */
+	name: string;
+	nodes: WorkflowNode[];
+}
+
+export const STICKY_NOTE = 'n8n-nodes-base.stickyNote';
+
+export function workflowOf({ file, text }: DocFile): Workflow {
+	const json = JSON.parse(text) as { name?: string; nodes?: WorkflowNode[] };
+	return { file, name: json.name ?? '', nodes: json.nodes ?? [] };
+}
+
+/** Each sticky note of a workflow as a page of its own: `examples/x.json, note "Set up"`. */
+export function stickyNotes(workflow: Workflow): DocFile[] {
+	return workflow.nodes
+		.filter(({ type }) => type === STICKY_NOTE)
+		.map((note) => ({
+			file: `${workflow.file}, note "${note.name}"`,
+			text: String(note.parameters?.content ?? ''),
+		}));
+}
+
+/**
+ * n8n's own buttons and menu items that sticky notes and pages tell the user to click: not in any
+ * workflow's JSON, so named here (a menu path with → is skipped, see nameLike).
+ */
+export const EDITOR_LABELS: ReadonlySet<string> = new Set([
+	'Publish',
+	'Active',
+	'Execute workflow',
+	'Insert new sheet(s)',
+]);
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A name without its trailing parenthetical: "Alert text (placed)" → "Alert text". */
+const stem = (name: string) => name.replace(/\s*\([^()]*\)$/, '');
+/** "From Email" → "fromEmail", as n8n names a field's key after its label. */
+const camel = (name: string) =>
+	name
+		.replace(/[^\p{L}\p{N}]+/gu, ' ')
+		.trim()
+		.split(' ')
+		.map((word, index) =>
+			index === 0 ? word.toLowerCase() : word.charAt(0).toUpperCase() + word.slice(1).toLowerCase(),
+		)
+		.join('');
+const normal = (name: string) => name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+function deepKeysAndStrings(value: unknown, keys: Set<string>, strings: Set<string>): void {
+	if (typeof value === 'string') strings.add(value.trim());
+	else if (Array.isArray(value)) value.forEach((item) => deepKeysAndStrings(item, keys, strings));
+	else if (value && typeof value === 'object') {
+		for (const [key, item] of Object.entries(value)) {
+			keys.add(key);
+			deepKeysAndStrings(item, keys, strings);
+		}
+	}
+}
+
+/** The names a sticky note or a page may give for one workflow, besides the nodes' own. */
+export interface WorkflowNames {
+	workflow: Workflow;
+	/** Node names, and their stems ("Alert text" for "Alert text (placed)"). */
+	nodes: Set<string>;
+	has(name: string): boolean;
+}
+
+/**
+ * What a name in bold may be for a workflow: one of its nodes (or their common stem), a sticky
+ * note's title, any example's workflow name, a field or option of our nodes (`ours`), a field of
+ * one of its nodes (the label whose key the node's parameters hold: "From Email" for
+ * `fromEmail`, "Document" for `documentId`), a value its parameters hold as it is (a Data
+ * Table's name), a column or key its nodes use (`email_to`), or a button of n8n's editor.
+ */
+export function workflowNames(
+	workflow: Workflow,
+	allWorkflows: readonly Workflow[],
+	ours: ReadonlySet<string>,
+): WorkflowNames {
+	const working = workflow.nodes.filter(({ type }) => type !== STICKY_NOTE);
+	const nodes = new Set(working.flatMap(({ name }) => [name, stem(name)]));
+	const titles = new Set(
+		workflow.nodes
+			.filter(({ type }) => type === STICKY_NOTE)
+			.map(({ name }) => normal(name.replace(/^Note:\s*/i, ''))),
+	);
+	const keys = new Set<string>();
+	const strings = new Set<string>();
+	working.forEach(({ parameters }) => deepKeysAndStrings(parameters, keys, strings));
+	const json = JSON.stringify(working);
+	const workflowTitles = new Set(allWorkflows.map(({ name }) => name));
+	return {
+		workflow,
+		nodes,
+		has: (name) =>
+			nodes.has(name) ||
+			titles.has(normal(name)) ||
+			workflowTitles.has(name) ||
+			ours.has(name) ||
+			keys.has(camel(name)) ||
+			keys.has(`${camel(name)}Id`) ||
+			strings.has(name) ||
+			(/^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/.test(name) &&
+				new RegExp(`(?<![\\w])${name}(?![\\w])`).test(json)) ||
+			EDITOR_LABELS.has(name),
+	};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Names in emphasis
+
+export interface Emphasis {
+	name: string;
+	offset: number;
+	bold: boolean;
+}
+
+/** The **bold** and _italic_ (or *italic*) spans of a text, outside code spans. */
+export function emphasized(text: string): Emphasis[] {
+	const prose = withoutCode(text);
+	const found: Emphasis[] = [];
+	for (const match of prose.matchAll(/\*\*([^*\n]+?)\*\*/g)) {
+		found.push({ name: match[1].trim(), offset: (match.index ?? 0) + 2, bold: true });
+	}
+	const noBold = prose.replace(/\*\*[^*\n]+?\*\*/g, (span) => ' '.repeat(span.length));
+	for (const match of noBold.matchAll(
+		/(?<![\p{L}\p{N}_*])([_*])(?![\s_*])([^\n]+?)(?<![\s_*])\1(?![\p{L}\p{N}_*])/gu,
+	)) {
+		found.push({ name: match[2].trim(), offset: (match.index ?? 0) + 1, bold: false });
+	}
+	return found.sort((a, b) => a.offset - b.offset);
+}
+
+/**
+ * Whether an emphasized text reads as a name (of a node, a field, an option, a column), not as a
+ * stressed word or a paragraph's lead: it starts with a capital or a digit, or is a snake_case
+ * key; it is not a sentence ("**What you see.**", "**Events:**"), a menu path ("Overview → Data
+ * tables"), a number or a long phrase.
+ */
+export function nameLike(name: string): boolean {
+	if (/^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/.test(name)) return true;
+	if (!/^\p{Lu}/u.test(name)) return false;
+	if (/[.:,;]$/.test(name) || /→|->|\//.test(name)) return false;
+	return name.split(/\s+/).length <= 7 && name.length <= 60;
+}
+
+function levenshtein(a: string, b: string): number {
+	let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+	for (let i = 1; i <= a.length; i++) {
+		const current = [i];
+		for (let j = 1; j <= b.length; j++) {
+			current[j] = Math.min(
+				previous[j] + 1,
+				current[j - 1] + 1,
+				previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
+			);
+		}
+		previous = current;
+	}
+	return previous[b.length];
+}
+
+/**
+ * The known name that `name` misspells, if any: equal but for spaces and punctuation, or (for a
+ * name of 8 letters or more) a letter apart, two in a long name; never a known name itself, nor
+ * one that differs only in case ("API key" in a sentence) or in a plural's `s`, nor a phrase
+ * that holds the name or is held by it as whole words.
+ */
+export function misspelled(name: string, known: ReadonlySet<string>): string | undefined {
+	if (known.has(name) || known.has(stem(name))) return undefined;
+	const written = normal(name);
+	const lower = name.toLowerCase();
+	let best: [string, number] | undefined;
+	for (const candidate of known) {
+		const target = normal(candidate);
+		const candidateLower = candidate.toLowerCase();
+		if (
+			candidateLower === lower ||
+			candidateLower === `${lower}s` ||
+			`${candidateLower}s` === lower ||
+			// A longer phrase around the name ("On Vessel Arrived…", n8n's own trigger list).
+			new RegExp(`(?:^|\\s)${escape(candidateLower)}(?:\\s|$)`).test(lower) ||
+			new RegExp(`(?:^|\\s)${escape(lower)}(?:\\s|$)`).test(candidateLower) ||
+			Math.abs(target.length - written.length) > 2
+		) {
+			continue;
+		}
+		const distance = levenshtein(written, target);
+		const allowed = target.length < 8 ? 0 : Math.max(1, Math.floor(target.length / 12));
+		if (distance <= allowed && (!best || distance < best[1])) best = [candidate, distance];
+	}
+	return best?.[0];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Check 1: names
+
+/**
+ * In each sticky note, every name-like **bold** text is something its workflow has (see
+ * workflowNames), or a workflow the note refers to (by its `.json` or its name) has: a note that
+ * names a node the workflow lacks, or a field it does not have, is a problem.
+ */
+export function checkStickyNames(
+	workflows: readonly Workflow[],
+	ours: ReadonlySet<string>,
+): string[] {
+	const perWorkflow = new Map(
+		workflows.map((workflow) => [workflow, workflowNames(workflow, workflows, ours)]),
+	);
+	return workflows.flatMap((workflow) =>
+		stickyNotes(workflow).flatMap(({ file, text }) => {
+			const context = [
+				workflow,
+				...referredWorkflows(text, workflows, 'files'),
+				...referredWorkflows(text, workflows, 'names'),
+			].map((each) => perWorkflow.get(each)!);
+			return emphasized(text)
+				.filter(
+					({ bold, name }) => bold && nameLike(name) && !context.some((names) => names.has(name)),
+				)
+				.map(
+					({ name, offset }) =>
+						`${file}:${text.slice(0, offset).split('\n').length}: names **${name}**, which ${workflow.file} has neither as a node, nor as a field or value of its nodes`,
+				);
+		}),
+	);
+}
+
+/** The workflows a text refers to: by file name (`x.json`), or by name (the longest that fit). */
+function referredWorkflows(
+	text: string,
+	workflows: readonly Workflow[],
+	by: 'files' | 'names',
+): Workflow[] {
+	if (by === 'files') {
+		return workflows.filter(({ file }) =>
+			new RegExp(`(?<![\\w-])${escape(file.split('/').pop()!)}`).test(text),
+		);
+	}
+	const named = workflows.filter(({ name }) => text.includes(name));
+	// "Pickup board (Google Sheets)" also contains "Pickup board": the longest names win.
+	return named.filter(
+		(workflow) => !named.some((other) => other !== workflow && other.name.includes(workflow.name)),
+	);
+}
+
+/** The workflows the nearest heading that names one refers to, walking up the heading levels. */
+function sectionWorkflows(
+	line: number,
+	allHeadings: ReadonlyArray<{ line: number; level: number; text: string }>,
+	workflows: readonly Workflow[],
+): Workflow[] {
+	let level = 7;
+	for (const heading of [...allHeadings].reverse()) {
+		if (heading.line > line || heading.level >= level) continue;
+		level = heading.level;
+		const byFile = referredWorkflows(heading.text, workflows, 'files');
+		const referred =
+			byFile.length > 0 ? byFile : referredWorkflows(heading.text, workflows, 'names');
+		if (referred.length > 0) return referred;
+	}
+	return [];
+}
+
+/**
+ * Where a page says plainly that a bold text is a node: "**X** (Edit Fields, …)", giving the
+ * node's type in parentheses, or a numbered set-up step that opens with it, "1. **X**: pick …",
+ * "2. **X** and **Y**: …".
+ */
+function nodeMentions(text: string, step: boolean): Array<{ name: string; offset: number }> {
+	const prose = withoutCode(text);
+	const found: Array<{ name: string; offset: number }> = [];
+	for (const match of prose.matchAll(/\*\*([^*\n]+?)\*\*\s+\((?!section\b)(?=\p{Lu})/gu)) {
+		found.push({ name: match[1].trim(), offset: (match.index ?? 0) + 2 });
+	}
+	const opening = step
+		? /^\s*(?:\d+[.)]\s+)?((?:\*\*[^*\n]+?\*\*(?:,\s*|\s+and\s+)?)+):/.exec(prose)
+		: null;
+	if (opening) {
+		for (const match of opening[1].matchAll(/\*\*([^*\n]+?)\*\*/g)) {
+			found.push({
+				name: match[1].trim(),
+				offset: opening.index + opening[0].indexOf(opening[1]) + (match.index ?? 0) + 2,
+			});
+		}
+	}
+	return found.filter(({ name }) => nameLike(name));
+}
+
+/**
+ * Names in the pages (CHANGELOG.md aside). In a passage about example workflows (it links or
+ * names their `.json`, or a heading above it names one by file or by name), a text the page
+ * plainly calls a node (nodeMentions) is something one of them has (as in their sticky notes),
+ * and no bold text misspells one of their nodes. Anywhere: no emphasized name misspells a node of
+ * an example, an example's name, or a label of our nodes (`ours`); and a name said to be an
+ * option ("the **X** option", "option _X_") is one of those.
+ */
+export function checkPageNames(
+	docs: readonly DocFile[],
+	workflows: readonly Workflow[],
+	ours: ReadonlySet<string>,
+): string[] {
+	const perWorkflow = new Map(
+		workflows.map((workflow) => [workflow, workflowNames(workflow, workflows, ours)]),
+	);
+	const everyNode = workflows.flatMap(({ nodes }) =>
+		nodes.filter(({ type }) => type !== STICKY_NOTE).map(({ name }) => name),
+	);
+	const known = new Set([...everyNode, ...workflows.map(({ name }) => name), ...ours]);
+	return docs
+		.filter(({ file }) => !HISTORY_FILES.has(file))
+		.flatMap(({ file, text }) => {
+			const allHeadings = headings(text);
+			const lines = text.split('\n');
+			return passages(text).flatMap((passage) => {
+				// A numbered step: the passage is the step's first sentence (the number cut off or not).
+				const line = lines[passage.lineAt(0) - 1] ?? '';
+				const step =
+					/^\s*\d+[.)]\s+\*\*/.test(line) &&
+					line.includes(
+						passage.text
+							.trim()
+							.slice(0, 20)
+							.replace(/^\d+[.)]\s*/, ''),
+					);
+				const context = [
+					...new Set([
+						...referredWorkflows(passage.text, workflows, 'files'),
+						...sectionWorkflows(passage.lineAt(0), allHeadings, workflows),
+					]),
+				];
+				const names = context.map((workflow) => perWorkflow.get(workflow)!);
+				const files = context.map(({ file: workflowFile }) => workflowFile).join(' or ');
+				const problems: string[] = [];
+				const flagged = new Set<number>();
+				if (names.length > 0) {
+					for (const { name, offset } of nodeMentions(passage.text, step)) {
+						if (names.some((each) => each.has(name))) continue;
+						flagged.add(offset);
+						problems.push(
+							`${file}:${passage.lineAt(offset)}: names the node **${name}**, which ${files} does not have`,
+						);
+					}
+				}
+				for (const { name, offset, bold } of emphasized(passage.text)) {
+					if (flagged.has(offset) || !nameLike(name)) continue;
+					const where = `${file}:${passage.lineAt(offset)}`;
+					const nearNode =
+						bold && misspelled(name, new Set(names.flatMap((each) => [...each.nodes])));
+					if (nearNode && !names.some((each) => each.has(name))) {
+						problems.push(`${where}: names **${name}**; ${files} has the node **${nearNode}**`);
+						continue;
+					}
+					const near = misspelled(name, known);
+					if (near) {
+						problems.push(`${where}: names ${name}; the name is ${near}`);
+						continue;
+					}
+					const option = new RegExp(
+						`\\boption\\s+[*_]+${escape(name)}[*_]+|[*_]+${escape(name)}[*_]+\\s+option\\b`,
+						'i',
+					);
+					if (
+						option.test(passage.text) &&
+						!known.has(name) &&
+						!known.has(stem(name)) &&
+						!names.some((each) => each.has(name))
+					) {
+						problems.push(`${where}: names the option ${name}, which our nodes do not have`);
+					}
+				}
+				return problems;
+			});
+		});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Our nodes' fields and options
+
+interface PropertyLike {
+	displayName?: string;
+	name?: string;
+	type?: string;
+	default?: unknown;
+	options?: unknown[];
+	values?: unknown[];
+}
+
+export interface OptionDefault {
+	/** The label as the node shows it, e.g. "Batch Window (Seconds)". */
+	label: string;
+	defaults: Set<string>;
+}
+
+/** Every label of our nodes' descriptions (fields, options, option values), with their stems. */
+export function descriptionNames(
+	descriptions: ReadonlyArray<{ displayName: string; properties: readonly unknown[] }>,
+	extra: readonly string[] = [],
+): Set<string> {
+	const names = new Set<string>(extra.flatMap((name) => [name, stem(name)]));
+	const walk = (items: readonly unknown[]) => {
+		for (const item of items as PropertyLike[]) {
+			const label = item.displayName ?? item.name;
+			if (typeof label === 'string' && item.type !== 'notice') {
+				names.add(label);
+				names.add(stem(label));
+			}
+			if (item.options) walk(item.options);
+			if (item.values) walk(item.values);
+		}
+	};
+	for (const { displayName, properties } of descriptions) {
+		names.add(displayName);
+		walk(properties);
+	}
+	names.delete('');
+	return names;
+}
+
+/** Every number or on/off field of our nodes with its defaults (one label may have several). */
+export function optionDefaults(
+	descriptions: ReadonlyArray<{ properties: readonly unknown[] }>,
+): OptionDefault[] {
+	const byLabel = new Map<string, Set<string>>();
+	const walk = (items: readonly unknown[]) => {
+		for (const item of items as PropertyLike[]) {
+			if (
+				item.displayName &&
+				(item.type === 'number' || item.type === 'boolean') &&
+				item.default !== undefined
+			) {
+				const value =
+					item.type === 'boolean' ? (item.default ? 'on' : 'off') : String(item.default);
+				byLabel.set(item.displayName, (byLabel.get(item.displayName) ?? new Set()).add(value));
+			}
+			if (item.options) walk(item.options);
+			if (item.values) walk(item.values);
+		}
+	};
+	descriptions.forEach(({ properties }) => walk(properties));
+	return [...byLabel].map(([label, defaults]) => ({ label, defaults }));
+}
+
+/** For each value a field of ours offers ("Fresh", "Register Automatically"): is it a default? */
+export function valueDefaults(
+	descriptions: ReadonlyArray<{ properties: readonly unknown[] }>,
+): Map<string, boolean> {
+	const values = new Map<string, boolean>();
+	const walk = (items: readonly unknown[]) => {
+		for (const item of items as Array<PropertyLike & { value?: unknown }>) {
+			if ((item.type === 'options' || item.type === 'multiOptions') && item.options) {
+				const chosen = [item.default].flat();
+				for (const option of item.options as Array<{ name?: string; value?: unknown }>) {
+					if (typeof option.name !== 'string' || option.value === undefined) continue;
+					values.set(
+						option.name,
+						(values.get(option.name) ?? false) || chosen.includes(option.value),
+					);
+				}
+			}
+			if (item.options) walk(item.options);
+			if (item.values) walk(item.values);
+		}
+	};
+	descriptions.forEach(({ properties }) => walk(properties));
+	return values;
+}
+
+/**
+ * A value of ours called the default ("_Register Automatically_ (default)", "(**Fresh**, the
+ * default)", "_Infer From Number_ by default") must be the default of a field that offers it.
+ */
+export function checkDefaultValues(
+	docs: readonly DocFile[],
+	values: ReadonlyMap<string, boolean>,
+): string[] {
+	return docs
+		.filter(({ file }) => !HISTORY_FILES.has(file))
+		.flatMap(({ file, text }) =>
+			passages(text).flatMap((passage) =>
+				emphasized(passage.text).flatMap(({ name, offset }) => {
+					if (values.get(name) !== false) return [];
+					const after = passage.text.slice(offset + name.length).replace(/^[*_]+/, '');
+					if (!/^\s*(?:\((?:the\s+)?default\)|,\s+the\s+default\b|by\s+default\b)/.test(after))
+						return [];
+					return [
+						`${file}:${passage.lineAt(offset)}: calls ${name} the default; it is not the default of the fields that offer it`,
+					];
+				}),
+			),
+		);
+}
+
+const DEFAULT_STATED = [
+	/\(default:?\s+([\d,.]+|on|off|true|false)\b/gi,
+	/\bdefault(?:s\s+to|\s+is|:)\s+([\d,.]+|on|off|true|false)\b/gi,
+	/\bdefault\s+([\d,.]+)(?![\d,.]*\s*%)/gi,
+	/\b([\d,.]+|on|off)(?:\s*(?:s|seconds?|minutes?|days?))?\s+by\s+default\b/gi,
+];
+
+/**
+ * An option's default as a page states it ("(default 5)", "default: 1", "defaults to 1", "120 s
+ * by default") must be its default in the description. The option is the label of ours nearest
+ * the statement in its sentence or table row, as written (with or without its unit: "Batch
+ * Window" for "Batch Window (Seconds)").
+ */
+export function checkDefaults(
+	docs: readonly DocFile[],
+	options: readonly OptionDefault[],
+): string[] {
+	const labels = options
+		.flatMap((option) => [
+			{ written: option.label, option },
+			{ written: stem(option.label), option },
+		])
+		.sort((a, b) => b.written.length - a.written.length);
+	return docs
+		.filter(({ file }) => !HISTORY_FILES.has(file))
+		.flatMap(({ file, text }) =>
+			passages(text).flatMap((passage) => {
+				const prose = withoutCode(passage.text);
+				const mentions: Array<{ offset: number; option: OptionDefault }> = [];
+				const taken: boolean[] = [];
+				for (const { written, option } of labels) {
+					for (const match of prose.matchAll(
+						new RegExp(`(?<![\\p{L}])${escape(written)}(?![\\p{L}])`, 'gu'),
+					)) {
+						const start = match.index ?? 0;
+						if (taken[start]) continue;
+						for (let index = start; index < start + written.length; index++) taken[index] = true;
+						mentions.push({ offset: start, option });
+					}
+				}
+				if (mentions.length === 0) return [];
+				const statements = DEFAULT_STATED.flatMap((pattern) =>
+					[...prose.matchAll(pattern)].map((match) => ({
+						offset: (match.index ?? 0) + match[0].indexOf(match[1]),
+						value: match[1].replace(/,/g, '').replace(/\.$/, '').toLowerCase(),
+					})),
+				);
+				const seen = new Set<number>();
+				return statements.flatMap(({ offset, value }) => {
+					if (seen.has(offset)) return [];
+					seen.add(offset);
+					const candidates = passage.cells
+						? mentions.filter(({ offset: at }) => at < prose.indexOf('|', 1))
+						: mentions;
+					const before = candidates.filter(({ offset: at }) => at < offset);
+					const nearest =
+						before.length > 0
+							? before.sort((a, b) => b.offset - a.offset)[0]
+							: candidates.sort((a, b) => a.offset - b.offset)[0];
+					if (!nearest) return [];
+					const stated = value === 'true' ? 'on' : value === 'false' ? 'off' : value;
+					if (nearest.option.defaults.has(stated)) return [];
+					return [
+						`${file}:${passage.lineAt(offset)}: gives ${value} as the default of ${nearest.option.label}; the node's default is ${[...nearest.option.defaults].join(' or ')}`,
+					];
+				});
+			}),
+		);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Check 2: each fact, one value
+
+export interface StatedFact {
+	/** What the fact is, for the message: "the trigger's events". */
+	what: string;
+	/** Where a page states it: global, the value in group 1. */
+	pattern: RegExp;
+	/** The passage must also say this (the fact's subject), when the pattern alone is too loose. */
+	about?: RegExp;
+	/** The passage must not say this. */
+	unless?: RegExp;
+	/** The value from the code or the data; without one, every statement must give the same. */
+	value?: string;
+	/** Where the value comes from, for the message. */
+	source?: string;
+}
+
+/** "2,000" as 2000, and a version's `.0` patch dropped: 1.113.0 is 1.113. */
+const canonical = (value: string) => value.replace(/,/g, '').replace(/^(\d+\.\d+)\.0$/, '$1');
+
+/**
+ * Every statement of each fact (outside the history files) gives its value: the code's or the
+ * data's when there is one, else the one most statements give (every other is a problem, naming
+ * where the others are).
+ */
+export function checkStatedFacts(docs: readonly DocFile[], facts: readonly StatedFact[]): string[] {
+	return facts.flatMap((fact) => {
+		const statements: Array<{ where: string; value: string }> = [];
+		for (const { file, text } of docs.filter(({ file: name }) => !HISTORY_FILES.has(name))) {
+			for (const passage of passages(text)) {
+				const prose = withoutCode(passage.text);
+				if (fact.about && !fact.about.test(prose)) continue;
+				if (fact.unless?.test(prose)) continue;
+				for (const match of prose.matchAll(fact.pattern)) {
+					const value = match.slice(1).find((group) => group !== undefined);
+					if (value === undefined) continue;
+					const offset = (match.index ?? 0) + match[0].indexOf(value);
+					statements.push({
+						where: `${file}:${passage.lineAt(offset)}`,
+						value: canonical(value),
+					});
+				}
+			}
+		}
+		if (fact.value !== undefined) {
+			const expected = canonical(fact.value);
+			return statements
+				.filter(({ value }) => value !== expected)
+				.map(
+					({ where, value }) =>
+						`${where}: gives ${fact.what} as ${value}; ${fact.source ?? 'the code'} has ${expected}`,
+				);
+		}
+		const counts = new Map<string, number>();
+		statements.forEach(({ value }) => counts.set(value, (counts.get(value) ?? 0) + 1));
+		if (counts.size <= 1) return [];
+		const [most] = [...counts].sort((a, b) => b[1] - a[1])[0];
+		const others = statements.filter(({ value }) => value === most).map(({ where }) => where);
+		return statements
+			.filter(({ value }) => value !== most)
+			.map(
+				({ where, value }) =>
+					`${where}: gives ${fact.what} as ${value}; ${others.join(', ')} give${others.length === 1 ? 's' : ''} ${most}`,
+			);
+	});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Check 4: user pages
+
+/** The pages people building workflows read; the rest (CONTRIBUTING, CHANGELOG, docs/design/, bench/results/) are for contributors. */
+export function isUserPage(file: string): boolean {
+	return file === 'README.md' || file === 'examples/README.md' || /^docs\/[^/]+\.md$/.test(file);
+}
+
+/** A commit's hash, as pages write them: 7 to 40 hex digits, with a digit and a letter, alone. */
+const COMMIT_HASH =
+	/(?<![\p{L}\p{N}_\-#./:=])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}(?![\p{L}\p{N}_\-/])/gu;
+const ISO_DATE = /(?<![\w-])\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?![\w-]*\d)/g;
+
+/**
+ * Each user page opens, after its `# Title`, with one italic line saying who it is for
+ * (`_For …_`), and carries no commit hash anywhere and no date outside code (a date in a code
+ * span or block is example data, `"pickup_lfd": "2026-12-01"`).
+ */
+export function checkUserPages(docs: readonly DocFile[]): string[] {
+	return docs
+		.filter(({ file }) => isUserPage(file))
+		.flatMap(({ file, text }) => {
+			const problems: string[] = [];
+			const lines = text.split('\n');
+			const title = lines.findIndex((line) => /^#\s+\S/.test(line));
+			const next = lines.findIndex((line, index) => index > title && line.trim() !== '');
+			if (title < 0) problems.push(`${file}:1: has no # title`);
+			else if (!/^_For\s[^_]*\S_\s*$/.test(lines[next] ?? '')) {
+				problems.push(
+					`${file}:${next < 0 ? title + 1 : next + 1}: the line after the title is not one italic line saying who the page is for (_For …_)`,
+				);
+			}
+			let fenced = false;
+			lines.forEach((line, index) => {
+				if (/^\s{0,3}(`{3,}|~{3,})/.test(line)) fenced = !fenced;
+				for (const match of line.matchAll(COMMIT_HASH)) {
+					problems.push(`${file}:${index + 1}: carries what looks like a commit hash, ${match[0]}`);
+				}
+				if (fenced) return;
+				for (const match of withoutCode(line).matchAll(ISO_DATE)) {
+					problems.push(
+						`${file}:${index + 1}: carries a date, ${match[0]} (dates of runs belong in docs/design or bench/results)`,
+					);
+				}
+			});
+			return problems;
+		});
+}
+
+/** Words as `wc -w` counts them. */
+export const wordCount = (text: string) => text.split(/\s+/).filter(Boolean).length;
+
+/**
+ * The README at most `readme` words, examples/README.md at most `examples`, and no other user
+ * page longer than the README.
+ */
+export function checkWordCounts(
+	docs: readonly DocFile[],
+	limits: { readme: number; examples: number },
+): string[] {
+	const readme = docs.find(({ file }) => file === 'README.md');
+	const readmeWords = readme ? wordCount(readme.text) : limits.readme;
+	return docs
+		.filter(({ file }) => isUserPage(file))
+		.flatMap(({ file, text }) => {
+			const words = wordCount(text);
+			const limit =
+				file === 'README.md'
+					? limits.readme
+					: file === 'examples/README.md'
+						? Math.min(limits.examples, readmeWords)
+						: readmeWords;
+			const whose =
+				file === 'README.md' || file === 'examples/README.md' ? 'its limit' : "the README's length";
+			return words > limit ? [`${file}: ${words} words, over ${whose} (${limit})`] : [];
+		});
+}

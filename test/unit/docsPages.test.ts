@@ -1,0 +1,353 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- a test reading the documentation and the examples from disk; the rule is for the published nodes */
+// The pages as a user reads them (issue 51): every node, field and option a page or an example's
+// sticky note names is one the workflow JSON or the node description has; each fact (a count, a
+// version, a default) has one value wherever it is stated, the code's or the data's when there is
+// one; a user page opens with who it is for and carries no commit hash and no date; and the
+// README and examples/README.md stay within their lengths. Each check is shown failing on a
+// planted mistake first (small made-up pages), then run over the real pages and sticky notes.
+// The checks are in test/support/docsPages.ts; links and anchors are docsLinks.test.ts's.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { ContainerTrackingApi } from '../../credentials/ContainerTrackingApi.credentials';
+import { ContainerTracking } from '../../nodes/ContainerTracking/ContainerTracking.node';
+import { ContainerTrackingTrigger } from '../../nodes/ContainerTracking/ContainerTrackingTrigger.node';
+import { EVENT_OPTIONS } from '../../nodes/ContainerTracking/logic/eventNames';
+import {
+	MAX_BATCH_DELIVERIES,
+	MAX_BATCH_ITEMS,
+} from '../../nodes/ContainerTracking/trigger/batching/deliveryBatches';
+import { docFiles, ROOT, type DocFile } from '../support/docs';
+import {
+	checkDefaults,
+	checkDefaultValues,
+	checkPageNames,
+	checkStatedFacts,
+	checkStickyNames,
+	checkUserPages,
+	checkWordCounts,
+	descriptionNames,
+	optionDefaults,
+	stickyNotes,
+	workflowOf,
+	valueDefaults,
+	type StatedFact,
+	type Workflow,
+} from '../support/docsPages';
+import { importNative } from '../support/importNative';
+
+const action = new ContainerTracking().description;
+const trigger = new ContainerTrackingTrigger().description;
+const credential = new ContainerTrackingApi();
+/** Every label our nodes and credential show: fields, options, values, and the trigger's events. */
+const ours = descriptionNames(
+	[action, trigger, { displayName: credential.displayName, properties: credential.properties }],
+	EVENT_OPTIONS.map(({ name }) => name),
+);
+const defaults = optionDefaults([action, trigger]);
+const values = valueDefaults([action, trigger]);
+
+const docs = docFiles();
+const workflows: Workflow[] = readdirSync(path.join(ROOT, 'examples'))
+	.filter((file) => file.endsWith('.json'))
+	.map((file) =>
+		workflowOf({
+			file: `examples/${file}`,
+			text: readFileSync(path.join(ROOT, 'examples', file), 'utf8'),
+		}),
+	);
+const notes = workflows.flatMap(stickyNotes);
+const boardColumns = readFileSync(path.join(ROOT, 'examples', 'pickup-board-header.csv'), 'utf8')
+	.split('\n')[0]
+	.split(',').length;
+const batchWindow = (trigger.properties.find(({ name }) => name === 'options')?.options ?? []).find(
+	(option) => 'name' in option && option.name === 'batchWindowSeconds',
+) as { typeOptions?: { maxValue?: number } } | undefined;
+
+let oldestN8n: string;
+beforeAll(async () => {
+	oldestN8n = (await importNative<{ OLDEST_SUPPORTED_N8N: string }>('scripts/n8n-runtime.mjs'))
+		.OLDEST_SUPPORTED_N8N;
+});
+
+/**
+ * The facts the pages state, each with where a page states it and, when the code or the data has
+ * it, its value; the others must agree wherever stated. The rate limits, the trigger's node
+ * version, the tested n8n versions and the operations are docsFacts.test.ts's.
+ */
+function facts(): StatedFact[] {
+	return [
+		{
+			what: "the number of the trigger's events",
+			pattern: /\b(\d+)\s+(?:events|event names)\b/g,
+			about: /\btrigger|\bpicker|\bsubscri|\bEvents\b/i,
+			value: String(EVENT_OPTIONS.length),
+			source: 'EVENT_OPTIONS (logic/eventNames.ts)',
+		},
+		{
+			what: "the number of the Pickup board's columns",
+			pattern: /\b(\d+)\s+(?:column names|columns)\b/g,
+			about: /\bboard\b|\bsheet\b|\bheader\b|Board columns/i,
+			unless: /\bTable view\b/,
+			value: String(boardColumns),
+			source: 'examples/pickup-board-header.csv',
+		},
+		{
+			what: 'the oldest n8n supported',
+			pattern: /\b(\d+\.\d+\.\d+)\**\s+(?:or|and)\s+(?:later|newer|above)\b/g,
+			unless: /Data Table|Pickup board|digest|hold alert/i,
+			value: oldestN8n,
+			source: 'OLDEST_SUPPORTED_N8N (scripts/n8n-runtime.mjs)',
+		},
+		{
+			what: 'the n8n version that added Data Tables',
+			pattern:
+				/(?:(?:new|added|since|gained|introduced)\s+(?:in\s+)?(?:n8n\s+)?(\d+\.\d+(?:\.\d+)?)|(?:n8n\s+)?(\d+\.\d+(?:\.\d+)?)\s+or\s+later)/gi,
+			about: /Data Tables?\b/i,
+		},
+		{
+			what: 'the most deliveries one execution holds',
+			pattern: /\bat most ([\d,]+) deliveries\b/gi,
+			value: String(MAX_BATCH_DELIVERIES),
+			source: 'MAX_BATCH_DELIVERIES (trigger/batching/deliveryBatches.ts)',
+		},
+		{
+			what: 'the most items one execution holds',
+			pattern: /\bat most [\d,]+ deliveries or ([\d,]+) items\b/gi,
+			value: String(MAX_BATCH_ITEMS),
+			source: 'MAX_BATCH_ITEMS (trigger/batching/deliveryBatches.ts)',
+		},
+		{
+			what: 'the longest Batch Window',
+			pattern: /Batch\s+Window\b[^.]*?\bat most (\d+)\b/g,
+			value: String(batchWindow?.typeOptions?.maxValue),
+			source: "the Batch Window option's maxValue",
+		},
+	];
+}
+
+const doc = (file: string, ...lines: string[]): DocFile => ({ file, text: lines.join('\n') });
+const workflow = (file: string, name: string, nodes: Workflow['nodes']): Workflow => ({
+	file,
+	name,
+	nodes,
+});
+const note = (name: string, content: string) => ({
+	name,
+	type: 'n8n-nodes-base.stickyNote',
+	parameters: { content },
+});
+
+describe('what the checks compare with', () => {
+	it('is read from the code, the examples and the data', () => {
+		for (const name of ['Batch Window (Seconds)', 'Batch Window', 'Outage Tolerance', 'Get Many'])
+			expect(ours.has(name)).toBe(true);
+		expect(defaults.find(({ label }) => label === 'Batch Window (Seconds)')?.defaults).toEqual(
+			new Set(['1']),
+		);
+		expect(docs.map(({ file }) => file)).toEqual(
+			expect.arrayContaining(['README.md', 'examples/README.md', 'docs/trigger.md']),
+		);
+		expect(workflows.length).toBeGreaterThan(5);
+		expect(notes.length).toBeGreaterThan(workflows.length);
+		expect(boardColumns).toBeGreaterThan(10);
+		expect(batchWindow?.typeOptions?.maxValue).toBeGreaterThan(0);
+		expect(oldestN8n).toMatch(/^\d+\.\d+\.\d+$/);
+	});
+});
+
+describe('each check fails on a planted mistake', () => {
+	const alerts = workflow('examples/alerts.json', 'Container holds → email', [
+		{
+			name: 'Container hold changed',
+			type: 'n8n-nodes-container-tracking.containerTrackingTrigger',
+		},
+		{
+			name: 'Default recipients',
+			type: 'n8n-nodes-base.set',
+			parameters: { assignments: { assignments: [{ name: 'email_to', value: 'a@example.com' }] } },
+		},
+		{
+			name: 'Routing table',
+			type: 'n8n-nodes-base.dataTable',
+			parameters: { dataTableId: { value: 'Alert routing' } },
+		},
+		{ name: 'Alert text (placed)', type: 'n8n-nodes-base.code' },
+		{ name: 'Alert text (released)', type: 'n8n-nodes-base.code' },
+		{
+			name: 'Email: hold placed',
+			type: 'n8n-nodes-base.emailSend',
+			parameters: { fromEmail: 'x' },
+		},
+		note(
+			'Note: set up',
+			[
+				'## Set up',
+				'1. **Container hold changed**: pick your credential; **Expand Holds and Fees** is on.',
+				'2. **Email: hold placed**: set **From Email**; **Alert text** writes the lines.',
+				'3. **Default recipients**: **email_to** (the table **Alert routing**); **Fresh data?** keeps stale boxes apart.',
+				'4. **Publish** the workflow; see **Why this matters.** and **Overview → Data tables**.',
+				'5. **Email: hold relased** sends the rest; **emial_to** holds who.',
+			].join('\n'),
+		),
+	]);
+	const board = workflow('examples/board.json', 'Pickup board', [
+		{ name: 'Get all containers', type: 'n8n-nodes-container-tracking.containerTracking' },
+		{ name: 'Board columns', type: 'n8n-nodes-base.set' },
+	]);
+
+	it('1a. a sticky note naming a node or a field its workflow lacks', () => {
+		expect(checkStickyNames([alerts, board], ours)).toEqual([
+			'examples/alerts.json, note "Note: set up":4: names **Fresh data?**, which examples/alerts.json has neither as a node, nor as a field or value of its nodes',
+			'examples/alerts.json, note "Note: set up":6: names **Email: hold relased**, which examples/alerts.json has neither as a node, nor as a field or value of its nodes',
+			'examples/alerts.json, note "Note: set up":6: names **emial_to**, which examples/alerts.json has neither as a node, nor as a field or value of its nodes',
+		]);
+	});
+
+	it('1b. a page naming a node the workflow it speaks of lacks, a misspelt option, an option our nodes lack', () => {
+		const page = doc(
+			'examples/README.md',
+			'# Example workflows',
+			'',
+			'## 1. Container holds → email (`alerts.json`)',
+			'',
+			'### How it works',
+			'',
+			'- **Container hold changed** (Container Tracking Trigger) with **Expand Holds and Fees**.',
+			'- **Board columns** (Edit Fields) turns the items into rows.',
+			'- **Email: hold placd** sends the alert.',
+			'',
+			'## 2. Pickup board (`board.json`)',
+			'',
+			'- **Get all containers** (Container → Get Many) with **Board columns**.',
+			'',
+			'## Options',
+			'',
+			"Keep the trigger's _Batch Windw_ and raise the **Outage Tolerence**.",
+			'The **Retry Forever** option of the trigger, and option _Check Webhook Every_.',
+			'**Why every hour.** **Publish** it; see [`board.json`](board.json) for **Board columns**.',
+		);
+		expect(checkPageNames([page], [alerts, board], ours)).toEqual([
+			'examples/README.md:8: names the node **Board columns**, which examples/alerts.json does not have',
+			'examples/README.md:9: names **Email: hold placd**; examples/alerts.json has the node **Email: hold placed**',
+			'examples/README.md:17: names Batch Windw; the name is Batch Window',
+			'examples/README.md:17: names Outage Tolerence; the name is Outage Tolerance',
+			'examples/README.md:18: names the option Retry Forever, which our nodes do not have',
+		]);
+	});
+
+	it("2a. a fact stated with a value other than the code's or the data's", () => {
+		const planted = [
+			doc(
+				'README.md',
+				'# Package',
+				'',
+				`The trigger offers the ${EVENT_OPTIONS.length + 2} events the service sends.`,
+				`The Pickup board's sheet has ${boardColumns - 2} columns. In n8n's Table view, 40 columns show.`,
+				`Self-hosted n8n ${oldestN8n} or later; the Pickup board needs n8n 1.113 or later.`,
+			),
+			doc(
+				'docs/trigger.md',
+				'# Trigger',
+				'',
+				`Batches hold at most ${MAX_BATCH_DELIVERIES + 1} deliveries or ${MAX_BATCH_ITEMS} items (_Batch Window (Seconds)_, default 1, at most 9).`,
+				'Needs n8n 1.94.0 and later. The picker lists the 43 events.',
+			),
+			doc('CHANGELOG.md', '- The board had 20 columns; n8n 1.2.3 or later.'),
+		];
+		expect(checkStatedFacts(planted, facts())).toEqual([
+			`README.md:3: gives the number of the trigger's events as ${EVENT_OPTIONS.length + 2}; EVENT_OPTIONS (logic/eventNames.ts) has ${EVENT_OPTIONS.length}`,
+			`README.md:4: gives the number of the Pickup board's columns as ${boardColumns - 2}; examples/pickup-board-header.csv has ${boardColumns}`,
+			`docs/trigger.md:4: gives the oldest n8n supported as 1.94; OLDEST_SUPPORTED_N8N (scripts/n8n-runtime.mjs) has ${oldestN8n}`,
+			`docs/trigger.md:3: gives the most deliveries one execution holds as ${MAX_BATCH_DELIVERIES + 1}; MAX_BATCH_DELIVERIES (trigger/batching/deliveryBatches.ts) has ${MAX_BATCH_DELIVERIES}`,
+			`docs/trigger.md:3: gives the longest Batch Window as 9; the Batch Window option's maxValue has ${batchWindow?.typeOptions?.maxValue}`,
+		]);
+	});
+
+	it('2b. a fact without a value in the code, stated twice with two values', () => {
+		const planted = [
+			doc('README.md', 'The Pickup board needs n8n 1.113 or later, for its Data Table.'),
+			doc('examples/README.md', "It uses n8n's Data tables, new in n8n 1.113.0."),
+			doc('docs/compatibility.md', 'Data Tables came with n8n 1.112 or later.'),
+		];
+		expect(checkStatedFacts(planted, facts())).toEqual([
+			'docs/compatibility.md:1: gives the n8n version that added Data Tables as 1.112; README.md:1, examples/README.md:1 give 1.113',
+		]);
+	});
+
+	it("2c. an option's default other than the description's", () => {
+		const planted = [
+			doc(
+				'README.md',
+				'| Option | What it does |',
+				'| --- | --- |',
+				'| Batch Window (Seconds) | Deliveries within this window start one execution (default 3) |',
+				'| Check Webhook Every (Minutes) | How often the trigger checks its webhook (default 5) |',
+				'',
+				'An outage lasts up to its **Outage Tolerance** (90 s by default, in Options).',
+				'The trigger checks every 10 minutes by default, option _Check Webhook Every_.',
+				'With _Catch-Up Look-Back (Days)_ (default: 7) and **Limit** (default 50).',
+			),
+		];
+		expect(checkDefaults(planted, defaults)).toEqual([
+			"README.md:3: gives 3 as the default of Batch Window (Seconds); the node's default is 1",
+			"README.md:6: gives 90 as the default of Outage Tolerance (Seconds); the node's default is 120",
+			"README.md:7: gives 10 as the default of Check Webhook Every (Minutes); the node's default is 5",
+		]);
+		const choices = doc(
+			'docs/nodes.md',
+			'| Output | _One Item per Change_ (default), or _Latest State per Container_ |',
+			'| Webhook Registration | _Use a Webhook Created Elsewhere_ (default), or _Register Automatically_ |',
+			'| **Data** | `data_fresh` is true (**Fresh**, the default) or false (**Stale**, the default) |',
+		);
+		expect(checkDefaultValues([choices], values)).toEqual([
+			'docs/nodes.md:2: calls Use a Webhook Created Elsewhere the default; it is not the default of the fields that offer it',
+			'docs/nodes.md:3: calls Stale the default; it is not the default of the fields that offer it',
+		]);
+	});
+
+	it('4. a user page without its _For line, with a commit hash or a date; contributor pages exempt', () => {
+		const planted = [
+			doc(
+				'docs/trigger.md',
+				'# Trigger',
+				'',
+				'How the trigger works.',
+				'Measured on 2026-12-03 at a75f692, the burst answered 100 %.',
+				'`"pickup_lfd": "2026-12-01"` and the id `3f5a7c9e-2b46-4a64-8b1d-3f5a7c9e2b46` are data.',
+			),
+			doc(
+				'README.md',
+				'# Package',
+				'',
+				'_For anyone building workflows._',
+				'',
+				'Fixed in 938d153.',
+			),
+			doc('docs/design/trigger.md', '# Trigger, inside', '', 'Measured on 2026-12-03 at a75f692.'),
+			doc('CONTRIBUTING.md', '# Contributing', '', 'Since 975e64c, on 2026-12-02.'),
+		];
+		expect(checkUserPages(planted)).toEqual([
+			'docs/trigger.md:3: the line after the title is not one italic line saying who the page is for (_For …_)',
+			'docs/trigger.md:4: carries what looks like a commit hash, a75f692',
+			'docs/trigger.md:4: carries a date, 2026-12-03 (dates of runs belong in docs/design or bench/results)',
+			'README.md:5: carries what looks like a commit hash, 938d153',
+		]);
+		const long = (file: string, words: number) =>
+			doc(file, '# T', '', ...Array(words).fill('word'));
+		expect(
+			checkWordCounts(
+				[
+					long('README.md', 2990),
+					long('examples/README.md', 2600),
+					long('docs/nodes.md', 3100),
+					long('docs/design/nodes.md', 9000),
+				],
+				{ readme: 3000, examples: 2500 },
+			),
+		).toEqual([
+			'examples/README.md: 2602 words, over its limit (2500)',
+			"docs/nodes.md: 3102 words, over the README's length (2992)",
+		]);
+	});
+});
