@@ -376,6 +376,81 @@ export function checkLinks(docs: readonly DocFile[], tree: Tree, repository: str
 	);
 }
 
+/** A heading's words as a reference quotes them: rendered, its leading number ("5. ") dropped. */
+const headingWords = (text: string) =>
+	renderedHeading(text)
+		.replace(/^\s*\d+[a-z]?[.)]\s+/i, '')
+		.trim()
+		.toLowerCase();
+
+/** The page a reference names: "README" is the root's, "trigger.md" the one Markdown file of that name. */
+function referredPage(name: string, from: string, files: readonly string[]): string | undefined {
+	const wanted = name === 'README' ? 'README.md' : name;
+	if (files.includes(wanted)) return wanted;
+	const sameFolder = path.posix.join(path.posix.dirname(from), wanted);
+	if (files.includes(sameFolder)) return sameFolder;
+	const byName = files.filter((file) => file.endsWith(`/${wanted}`));
+	return byName.length === 1 ? byName[0] : undefined;
+}
+
+/**
+ * A reference to a section by its title lands on that section: a link written
+ * `[trigger.md, "Events"](docs/trigger.md#events)` goes to a heading whose words begin with
+ * "Events"; a reference in prose, `(README, "Docker")` or `README "Docker"`, names a heading the
+ * page has. (docs/service.md's citations are docsReferences.test.ts's.)
+ */
+export function checkSectionReferences(
+	docs: readonly DocFile[],
+	tree: Tree,
+	repository: string,
+): string[] {
+	const own = new Map(docs.map(({ file, text }) => [file, text]));
+	const files = docs.map(({ file }) => file);
+	const read = (file: string) => own.get(file) ?? tree.read(file);
+	return docs.flatMap(({ file, text }) =>
+		passages(text).flatMap((passage) => {
+			const prose = withoutCode(passage.text);
+			const problems: string[] = [];
+			const linked: Array<[number, number]> = [];
+			for (const match of prose.matchAll(
+				/\[([^\]]*?),?\s*"([^"]+)"\s*\]\(\s*<?([^)\s>]+)>?\s*\)/g,
+			)) {
+				linked.push([match.index ?? 0, (match.index ?? 0) + match[0].length]);
+				const target = localTarget(file, match[3], repository);
+				if (!target?.anchor || !target.file.endsWith('.md')) continue;
+				const page = read(target.file);
+				const heading = page && headings(page).find(({ anchor }) => anchor === target.anchor);
+				if (!heading) continue; // checkLinks reports it
+				if (!headingWords(heading.text).startsWith(match[2].trim().toLowerCase())) {
+					problems.push(
+						`${file}:${passage.lineAt(match.index ?? 0)}: says "${match[2]}" but #${target.anchor} is the heading "${heading.text}"`,
+					);
+				}
+			}
+			for (const match of prose.matchAll(
+				/(?<![\w/.-])(README|(?:[\w-]+\/)*[\w-]+\.md),?\s+"([^"]+)"/g,
+			)) {
+				const at = match.index ?? 0;
+				if (linked.some(([start, end]) => at >= start && at < end)) continue;
+				if (/service\.md$/.test(match[1])) continue;
+				const page = referredPage(match[1], file, files);
+				const pageText = page && read(page);
+				if (!pageText) continue;
+				const section = match[2]
+					.trim()
+					.toLowerCase()
+					.replace(/[.,;]$/, '');
+				if (!headings(pageText).some((heading) => headingWords(heading.text).startsWith(section))) {
+					problems.push(
+						`${file}:${passage.lineAt(at)}: refers to ${page}, "${match[2]}", a section it does not have`,
+					);
+				}
+			}
+			return problems;
+		}),
+	);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Node versions
 

@@ -8,7 +8,7 @@
 // (`?utm_source=n8n_app…`) to the codex link (ContainerTracking*.node.json): after a `#fragment`
 // that query would become part of the fragment, and the anchor would never land. So the anchored
 // link is the description's, and the codex links have no fragment.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { ContainerTrackingApi } from '../../credentials/ContainerTrackingApi.credentials';
@@ -17,6 +17,7 @@ import { ContainerTrackingTrigger } from '../../nodes/ContainerTracking/Containe
 import {
 	anchorsOf,
 	checkLinks,
+	checkSectionReferences,
 	diskTree,
 	docFiles,
 	linkProblem,
@@ -26,6 +27,7 @@ import {
 	type DocFile,
 	type Tree,
 } from '../support/docs';
+import { stickyNotes, workflowOf } from '../support/docsPages';
 
 const repository = repositoryAddress(
 	(
@@ -94,6 +96,7 @@ describe('each check of a link fails on a planted break', () => {
 				'and ![a picture](docs/screenshots/board.png), [CHANGELOG](./CHANGELOG.md).',
 				`The [raw example](https://raw.githubusercontent.com/${repository.slice(19)}/main/examples/nope.json),`,
 				`[on GitHub](${repository}/blob/main/docs/reference.md#nope), [n8n](https://docs.n8n.io/#x).`,
+				'Why: [the design](docs/design/reference.md#claims), [leases](docs/design/reference.md#leases).',
 				'`[not a link](#in-code)`',
 				'```md',
 				'[not a link](#in-a-block)',
@@ -104,11 +107,15 @@ describe('each check of a link fails on a planted break', () => {
 			file: 'docs/reference.md',
 			text: '# Reference\n\n## Trigger options\n\n[Back](../README.md#usage)',
 		},
+		{
+			file: 'docs/design/reference.md',
+			text: '# Reference, inside\n\n_For contributors._\n\n## Claims\n\n[The page](../reference.md#trigger-option)',
+		},
 		{ file: 'docs/screenshots/board.png', text: '' },
 		{ file: 'CHANGELOG.md', text: '# Changelog' },
 	];
 
-	it('reports a missing file, a missing anchor, here or elsewhere, and this repository’s own URLs', () => {
+	it('reports a missing file, a missing anchor, here, in another page or in docs/design, and this repository’s own URLs', () => {
 		expect(checkLinks(planted, treeOf(planted), repository)).toEqual([
 			'README.md:4: #installing: README.md has no heading with the anchor #installing',
 			'README.md:4: docs/nodes.md: docs/nodes.md does not exist',
@@ -119,7 +126,34 @@ describe('each check of a link fails on a planted break', () => {
 			expect.stringMatching(
 				/^README\.md:7: https:\/\/github\.com\/.*#nope: docs\/reference\.md has no heading with the anchor #nope$/,
 			),
+			'README.md:8: docs/design/reference.md#leases: docs/design/reference.md has no heading with the anchor #leases',
 			'docs/reference.md:5: ../README.md#usage: README.md has no heading with the anchor #usage',
+			'docs/design/reference.md:7: ../reference.md#trigger-option: docs/reference.md has no heading with the anchor #trigger-option',
+		]);
+	});
+
+	it('reports a reference whose quoted section is not the heading it lands on, or not one the page has', () => {
+		const pages = [
+			...planted,
+			{
+				file: 'docs/trigger.md',
+				text: [
+					'# Trigger',
+					'## 5. Events',
+					'See [reference.md, "Trigger options"](reference.md#trigger-options) and',
+					'[reference.md, "Options"](reference.md#trigger-options), and README "Install", README, "Docker".',
+					'Also (examples/README.md, "Routing") and [README, "Package"](../README.md).',
+				].join('\n'),
+			},
+			{
+				file: 'examples/README.md',
+				text: '# Examples\n\n[trigger.md, "Events"](../docs/trigger.md#5-events)',
+			},
+		];
+		expect(checkSectionReferences(pages, treeOf(pages), repository)).toEqual([
+			'docs/trigger.md:4: says "Options" but #trigger-options is the heading "Trigger options"',
+			'docs/trigger.md:4: refers to README.md, "Docker", a section it does not have',
+			'docs/trigger.md:5: refers to examples/README.md, "Routing", a section it does not have',
 		]);
 	});
 
@@ -144,6 +178,25 @@ describe('every link of the documentation lands', () => {
 
 	it('every relative link and anchor, in every Markdown file', () => {
 		expect(checkLinks(docs, tree, repository)).toEqual([]);
+	});
+
+	it("every link and address in the examples' sticky notes", () => {
+		const notes = readdirSync(path.join(ROOT, 'examples'))
+			.filter((file) => file.endsWith('.json'))
+			.flatMap((file) =>
+				stickyNotes(
+					workflowOf({
+						file: `examples/${file}`,
+						text: readFileSync(path.join(ROOT, 'examples', file), 'utf8'),
+					}),
+				),
+			);
+		expect(notes.length).toBeGreaterThan(5);
+		expect(checkLinks(notes, tree, repository)).toEqual([]);
+	});
+
+	it('every reference to a section by its title lands on that section', () => {
+		expect(checkSectionReferences(docs, tree, repository)).toEqual([]);
 	});
 });
 
