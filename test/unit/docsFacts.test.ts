@@ -28,6 +28,7 @@ import {
 	type Operation,
 	type TestedVersions,
 } from '../support/docs';
+import { stickyNotes, workflowOf } from '../support/docsPages';
 import { importNative } from '../support/importNative';
 
 const packageName = (
@@ -70,6 +71,8 @@ const examples: DocFile[] = readdirSync(path.join(ROOT, 'examples'))
 		file: `examples/${file}`,
 		text: readFileSync(path.join(ROOT, 'examples', file), 'utf8'),
 	}));
+/** The examples' sticky notes, which name versions and limits as the pages do. */
+const notes = examples.flatMap((example) => stickyNotes(workflowOf(example)));
 const doc = (file: string, ...lines: string[]): DocFile => ({ file, text: lines.join('\n') });
 
 describe('the facts read from the code', () => {
@@ -248,7 +251,8 @@ describe('each check fails on a planted disagreement', () => {
 
 describe('the documentation agrees with the code', () => {
 	it("names the trigger's current node version, an older one only as older", () => {
-		expect(checkNodeVersions(docs, nodes)).toEqual([]);
+		expect(notes.length).toBeGreaterThan(examples.length);
+		expect(checkNodeVersions([...docs, ...notes], nodes)).toEqual([]);
 	});
 
 	it("the examples' nodes are the current node versions", () => {
@@ -256,7 +260,7 @@ describe('the documentation agrees with the code', () => {
 	});
 
 	it('gives the rate limits the transport enforces (logic/rateLimits.ts)', () => {
-		expect(checkRateLimits(docs, RATE_LIMITS)).toEqual([]);
+		expect(checkRateLimits([...docs, ...notes], RATE_LIMITS)).toEqual([]);
 	});
 
 	it('calls tested only the n8n versions the tests run on (scripts/n8n-runtime.mjs)', () => {

@@ -351,3 +351,27 @@ describe('each check fails on a planted mistake', () => {
 		]);
 	});
 });
+
+describe('the real pages and sticky notes', () => {
+	it('1a. every sticky note names only what its workflow has', () => {
+		expect(checkStickyNames(workflows, ours)).toEqual([]);
+	});
+
+	it('1b. every page names only nodes, fields and options the workflows and nodes have', () => {
+		expect(checkPageNames(docs, workflows, ours)).toEqual([]);
+	});
+
+	it("2. each fact has one value wherever it is stated, and each default is the node's", () => {
+		expect(checkStatedFacts([...docs, ...notes], facts())).toEqual([]);
+		expect(checkDefaults([...docs, ...notes], defaults)).toEqual([]);
+		expect(checkDefaultValues([...docs, ...notes], values)).toEqual([]);
+	});
+
+	it('4. every user page says who it is for, and carries no commit hash and no date', () => {
+		expect(checkUserPages(docs)).toEqual([]);
+	});
+
+	it('4. the README at most 3,000 words, examples/README.md at most 2,500, no user page longer than the README', () => {
+		expect(checkWordCounts(docs, { readme: 3000, examples: 2500 })).toEqual([]);
+	});
+});
