@@ -122,7 +122,7 @@ export class ContainerTrackingTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					"The service sends its notifications to this workflow's Production URL, so n8n must run at a public address the service can reach, set in n8n's N8N_WEBHOOK_URL (formerly WEBHOOK_URL). Activating the workflow (Publish, in n8n 2) fails while that URL is on localhost or a private network and the credential's Base URL is public. The local sandbox, on this machine, reaches n8n on localhost.",
+					"The service sends its notifications to this workflow's Production URL, so n8n must run at a public address the service can reach, set in n8n's N8N_WEBHOOK_URL (WEBHOOK_URL on n8n 1.x). Activating the workflow (Publish, in n8n 2) fails while that URL is on localhost or a private network and the credential's Base URL is public. The local sandbox, on this machine, reaches n8n on localhost.",
 				name: 'reachabilityNotice',
 				type: 'notice',
 				default: '',

@@ -151,7 +151,7 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 		}>;
 		expect(properties[0].type).toBe('notice');
 		expect(properties[0].displayName).toContain("this workflow's Production URL");
-		expect(properties[0].displayName).toContain('N8N_WEBHOOK_URL (formerly WEBHOOK_URL)');
+		expect(properties[0].displayName).toContain('N8N_WEBHOOK_URL (WEBHOOK_URL on n8n 1.x)');
 		expect(properties[0].displayName).toContain('sandbox');
 	});
 
@@ -198,7 +198,7 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 			const activation = await activateOverRest(n8n.url, n8n.cookie, id, versionId);
 			const unreachableUrl = `http://127.0.0.1:${ctx.port}/webhook/${unreachableWebhookId}/webhook`;
 			expect(activation.error).toBe(
-				`The service at api.example.com cannot reach this workflow's webhook URL ${unreachableUrl}: 127.0.0.1 is a loopback address (127.0.0.0/8); set n8n's N8N_WEBHOOK_URL (formerly WEBHOOK_URL)`,
+				`The service at api.example.com cannot reach this workflow's webhook URL ${unreachableUrl}: 127.0.0.1 is a loopback address (127.0.0.0/8); set n8n's N8N_WEBHOOK_URL (WEBHOOK_URL on n8n 1.x)`,
 			);
 			// n8n's log (default level shows warn): the trigger's warning, naming the URL.
 			await eventually(
@@ -213,7 +213,7 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 				.find((line) => line.includes('Container tracking: The service at api.example.com'));
 			expect(warning).toBeDefined();
 			expect(warning).toContain(unreachableUrl);
-			expect(warning).toContain('N8N_WEBHOOK_URL (formerly WEBHOOK_URL)');
+			expect(warning).toContain('N8N_WEBHOOK_URL (WEBHOOK_URL on n8n 1.x)');
 			// Nothing registered with the sandbox, which this n8n's other workflow still uses.
 			expect(await sandboxWebhooks()).toEqual(webhooksBefore);
 		},

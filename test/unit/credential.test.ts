@@ -79,7 +79,7 @@ describe('Container Tracking Trigger notice', () => {
 		expect(properties[0]).toBe(notice);
 		expect(notice?.displayName).toContain("this workflow's Production URL");
 		expect(notice?.displayName).toContain('public address');
-		expect(notice?.displayName).toContain('N8N_WEBHOOK_URL (formerly WEBHOOK_URL)');
+		expect(notice?.displayName).toContain('N8N_WEBHOOK_URL (WEBHOOK_URL on n8n 1.x)');
 		expect(notice?.displayName).toContain('sandbox');
 	});
 });

@@ -96,7 +96,7 @@ describe('trigger activation: a webhook URL the service cannot reach', () => {
 				await expect(failure).rejects.toThrow(
 					`The service at api.example.com cannot reach this workflow's webhook URL ${webhookUrl}: ${reason}`,
 				);
-				await expect(failure).rejects.toThrow("; set n8n's N8N_WEBHOOK_URL (formerly WEBHOOK_URL)");
+				await expect(failure).rejects.toThrow("; set n8n's N8N_WEBHOOK_URL (WEBHOOK_URL on n8n 1.x)");
 				await expect(failure).rejects.toMatchObject({
 					name: 'NodeOperationError',
 					description: expect.stringContaining('Run n8n at a public address'),

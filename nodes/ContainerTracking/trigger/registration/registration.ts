@@ -178,8 +178,8 @@ async function webhookForUrl(
 	return records.find((webhook) => webhookAttributes(webhook).url === url);
 }
 
-/** n8n's setting for the address its webhook URLs start with (WEBHOOK_URL before n8n 2). */
-const WEBHOOK_URL_SETTING = 'N8N_WEBHOOK_URL (formerly WEBHOOK_URL)';
+/** n8n's setting for the address its webhook URLs start with: n8n 1.x reads only WEBHOOK_URL. */
+const WEBHOOK_URL_SETTING = 'N8N_WEBHOOK_URL (WEBHOOK_URL on n8n 1.x)';
 
 /**
  * Refuses, before any call, a webhook URL the service cannot reach: one on a loopback or private
