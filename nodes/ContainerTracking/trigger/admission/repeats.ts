@@ -1,6 +1,6 @@
 /**
- * Repeated deliveries. The service retries a delivery until it gets a 2xx (12 retries from 5 s,
- * doubling: about 5.7 hours) and sometimes sends a notification twice, so one notification can
+ * Repeated deliveries. The service retries a delivery until it gets a 2xx (12 retries; its schedule
+ * is not documented, docs/service.md) and sometimes sends a notification twice, so one notification can
  * arrive many times; its `data.id` is the idempotency key.
  *
  * The check and the record are one step: `claim` answers whether a key is new and records it
