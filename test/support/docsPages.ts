@@ -183,8 +183,8 @@ function levenshtein(a: string, b: string): number {
 /**
  * The known name that `name` misspells, if any: equal but for spaces and punctuation, or (for a
  * name of 8 letters or more) a letter apart, two in a long name; never a known name itself, nor
- * one that differs only in case ("API key" in a sentence) or in a plural's `s`, nor a phrase
- * that holds the name or is held by it as whole words.
+ * one that differs only in case ("API key" in a sentence), nor a phrase that holds the name or
+ * is held by it as whole words.
  */
 export function misspelled(name: string, known: ReadonlySet<string>): string | undefined {
 	if (known.has(name) || known.has(stem(name))) return undefined;
@@ -196,8 +196,6 @@ export function misspelled(name: string, known: ReadonlySet<string>): string | u
 		const candidateLower = candidate.toLowerCase();
 		if (
 			candidateLower === lower ||
-			candidateLower === `${lower}s` ||
-			`${candidateLower}s` === lower ||
 			// A longer phrase around the name ("On Vessel Arrived…", n8n's own trigger list).
 			new RegExp(`(?:^|\\s)${escape(candidateLower)}(?:\\s|$)`).test(lower) ||
 			new RegExp(`(?:^|\\s)${escape(lower)}(?:\\s|$)`).test(candidateLower) ||
@@ -264,9 +262,13 @@ function referredWorkflows(
 	);
 }
 
-/** The workflows the nearest heading that names one refers to, walking up the heading levels. */
+/**
+ * The workflows a passage's section is about: those the nearest heading that names one refers to
+ * (by file or by name, walking up the levels), else those the section's own text links by file.
+ */
 function sectionWorkflows(
 	line: number,
+	lines: readonly string[],
 	allHeadings: ReadonlyArray<{ line: number; level: number; text: string }>,
 	workflows: readonly Workflow[],
 ): Workflow[] {
@@ -279,7 +281,12 @@ function sectionWorkflows(
 			byFile.length > 0 ? byFile : referredWorkflows(heading.text, workflows, 'names');
 		if (referred.length > 0) return referred;
 	}
-	return [];
+	const own = [...allHeadings].reverse().find((heading) => heading.line <= line);
+	const next = allHeadings.find(
+		(heading) => own && heading.line > own.line && heading.level <= own.level,
+	);
+	const body = lines.slice(own ? own.line : 0, next ? next.line - 1 : lines.length).join('\n');
+	return referredWorkflows(body, workflows, 'files');
 }
 
 /**
@@ -346,7 +353,7 @@ export function checkPageNames(
 				const context = [
 					...new Set([
 						...referredWorkflows(passage.text, workflows, 'files'),
-						...sectionWorkflows(passage.lineAt(0), allHeadings, workflows),
+						...sectionWorkflows(passage.lineAt(0), lines, allHeadings, workflows),
 					]),
 				];
 				const names = context.map((workflow) => perWorkflow.get(workflow)!);
@@ -357,8 +364,9 @@ export function checkPageNames(
 					for (const { name, offset } of nodeMentions(passage.text, step)) {
 						if (names.some((each) => each.has(name))) continue;
 						flagged.add(offset);
+						const near = misspelled(name, new Set(names.flatMap((each) => [...each.nodes])));
 						problems.push(
-							`${file}:${passage.lineAt(offset)}: names the node **${name}**, which ${files} does not have`,
+							`${file}:${passage.lineAt(offset)}: names the node **${name}**, which ${files} does not have${near ? ` (it has **${near}**)` : ''}`,
 						);
 					}
 				}
