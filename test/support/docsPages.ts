@@ -526,9 +526,21 @@ const DEFAULT_STATED = [
 	/\b([\d,.]+|on|off)(?:\s*(?:s|seconds?|minutes?|days?))?\s+by\s+default\b/gi,
 ];
 
+/** A figure in the label's unit: "2 minutes" of an option in seconds is 120. */
+function inUnitOf(value: string, after: string, label: string): string {
+	const unit = /^\s*(seconds?|s|minutes?|min)\b/i.exec(after)?.[1].toLowerCase();
+	const number = Number(value);
+	if (!unit || Number.isNaN(number)) return value;
+	const minutes = unit.startsWith('m');
+	if (minutes && /\(Seconds\)$/.test(label)) return String(number * 60);
+	if (!minutes && /\(Minutes\)$/.test(label)) return String(number / 60);
+	return value;
+}
+
 /**
  * An option's default as a page states it ("(default 5)", "default: 1", "defaults to 1", "120 s
- * by default") must be its default in the description. The option is the label of ours nearest
+ * by default", "_Catch-Up Look-Back (Days)_ (7)") must be its default in the description, in
+ * the option's unit ("default 2 minutes" of an option in seconds is 120). The option is the label of ours nearest
  * the statement in its sentence or table row, as written (with or without its unit: "Batch
  * Window" for "Batch Window (Seconds)").
  */
@@ -548,6 +560,7 @@ export function checkDefaults(
 			passages(text).flatMap((passage) => {
 				const prose = withoutCode(passage.text);
 				const mentions: Array<{ offset: number; option: OptionDefault }> = [];
+				const direct: Array<{ offset: number; value: string; option?: OptionDefault }> = [];
 				const taken: boolean[] = [];
 				for (const { written, option } of labels) {
 					for (const match of prose.matchAll(
@@ -557,29 +570,45 @@ export function checkDefaults(
 						if (taken[start]) continue;
 						for (let index = start; index < start + written.length; index++) taken[index] = true;
 						mentions.push({ offset: start, option });
+						// "_Catch-Up Look-Back (Days)_ (7)": the label with its default in parentheses.
+						const bare = /^[*_]*\s*\((\d[\d,.]*)\)/.exec(prose.slice(start + written.length));
+						if (bare) {
+							const at = start + written.length + bare[0].indexOf(bare[1]);
+							direct.push({ offset: at, value: bare[1], option });
+						}
 					}
 				}
 				if (mentions.length === 0) return [];
-				const statements = DEFAULT_STATED.flatMap((pattern) =>
-					[...prose.matchAll(pattern)].map((match) => ({
-						offset: (match.index ?? 0) + match[0].indexOf(match[1]),
-						value: match[1].replace(/,/g, '').replace(/\.$/, '').toLowerCase(),
-					})),
-				);
+				const statements = [
+					...direct,
+					...DEFAULT_STATED.flatMap((pattern) =>
+						[...prose.matchAll(pattern)].map((match) => ({
+							offset: (match.index ?? 0) + match[0].indexOf(match[1]),
+							value: match[1],
+							option: undefined,
+						})),
+					),
+				];
 				const seen = new Set<number>();
-				return statements.flatMap(({ offset, value }) => {
+				return statements.flatMap(({ offset, value: written, option }) => {
 					if (seen.has(offset)) return [];
 					seen.add(offset);
 					const candidates = passage.cells
 						? mentions.filter(({ offset: at }) => at < prose.indexOf('|', 1))
 						: mentions;
 					const before = candidates.filter(({ offset: at }) => at < offset);
-					const nearest =
-						before.length > 0
+					const nearest = option
+						? { option }
+						: before.length > 0
 							? before.sort((a, b) => b.offset - a.offset)[0]
 							: candidates.sort((a, b) => a.offset - b.offset)[0];
 					if (!nearest) return [];
-					const stated = value === 'true' ? 'on' : value === 'false' ? 'off' : value;
+					const value = written.replace(/,/g, '').replace(/\.$/, '').toLowerCase();
+					const stated = inUnitOf(
+						value === 'true' ? 'on' : value === 'false' ? 'off' : value,
+						prose.slice(offset + written.length),
+						nearest.option.label,
+					);
 					if (nearest.option.defaults.has(stated)) return [];
 					return [
 						`${file}:${passage.lineAt(offset)}: gives ${value} as the default of ${nearest.option.label}; the node's default is ${[...nearest.option.defaults].join(' or ')}`,
@@ -613,7 +642,7 @@ const canonical = (value: string) => value.replace(/,/g, '').replace(/^(\d+\.\d+
 /**
  * Every statement of each fact (outside the history files) gives its value: the code's or the
  * data's when there is one, else the one most statements give (every other is a problem, naming
- * where the others are).
+ * where the others are; on a tie every statement is).
  */
 export function checkStatedFacts(docs: readonly DocFile[], facts: readonly StatedFact[]): string[] {
 	return facts.flatMap((fact) => {
@@ -646,14 +675,16 @@ export function checkStatedFacts(docs: readonly DocFile[], facts: readonly State
 		const counts = new Map<string, number>();
 		statements.forEach(({ value }) => counts.set(value, (counts.get(value) ?? 0) + 1));
 		if (counts.size <= 1) return [];
-		const [most] = [...counts].sort((a, b) => b[1] - a[1])[0];
-		const others = statements.filter(({ value }) => value === most).map(({ where }) => where);
+		const ranked = [...counts].sort((a, b) => b[1] - a[1]);
+		// The value most statements give; on a tie, none: each is reported against the others.
+		const most = ranked[0][1] > ranked[1][1] ? ranked[0][0] : undefined;
 		return statements
 			.filter(({ value }) => value !== most)
-			.map(
-				({ where, value }) =>
-					`${where}: gives ${fact.what} as ${value}; ${others.join(', ')} give${others.length === 1 ? 's' : ''} ${most}`,
-			);
+			.map(({ where, value }) => {
+				const other = most ?? ranked.find(([each]) => each !== value)![0];
+				const at = statements.filter((each) => each.value === other).map((each) => each.where);
+				return `${where}: gives ${fact.what} as ${value}; ${at.join(', ')} give${at.length === 1 ? 's' : ''} ${other}`;
+			});
 	});
 }
 
@@ -668,12 +699,15 @@ export function isUserPage(file: string): boolean {
 /** A commit's hash, as pages write them: 7 to 40 hex digits, with a digit and a letter, alone. */
 const COMMIT_HASH =
 	/(?<![\p{L}\p{N}_\-#./:=])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}(?![\p{L}\p{N}_\-/])/gu;
+/** A bench run's figure: a percentile, a burst's size, a rate, attempts per notification, "measured on". */
+const BENCH_FIGURE =
+	/\bp(?:50|90|95|99)\b|\bN\s?=\s?\d|\b(?:deliveries|notifications|executions)\/s\b|\battempts per (?:notification|delivery)\b|\bmeasured (?:on|at|with)\b|\d\s?% (?:answered )?at the first attempt/gi;
 const ISO_DATE = /(?<![\w-])\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?![\w-]*\d)/g;
 
 /**
  * Each user page opens, after its `# Title`, with one italic line saying who it is for
- * (`_For …_`), and carries no commit hash anywhere and no date outside code (a date in a code
- * span or block is example data, `"pickup_lfd": "2026-12-01"`).
+ * (`_For …_`), and carries no commit hash anywhere, and outside code no bench figure and no date
+ * (a date in a code span or block is example data, `"pickup_lfd": "2026-12-01"`).
  */
 export function checkUserPages(docs: readonly DocFile[]): string[] {
 	return docs
@@ -696,6 +730,11 @@ export function checkUserPages(docs: readonly DocFile[]): string[] {
 					problems.push(`${file}:${index + 1}: carries what looks like a commit hash, ${match[0]}`);
 				}
 				if (fenced) return;
+				for (const match of withoutCode(line).matchAll(BENCH_FIGURE)) {
+					problems.push(
+						`${file}:${index + 1}: carries a bench figure ("${match[0]}"): link bench/results or docs/design instead`,
+					);
+				}
 				for (const match of withoutCode(line).matchAll(ISO_DATE)) {
 					problems.push(
 						`${file}:${index + 1}: carries a date, ${match[0]} (dates of runs belong in docs/design or bench/results)`,

@@ -13,6 +13,7 @@ import { ContainerTrackingApi } from '../../credentials/ContainerTrackingApi.cre
 import { ContainerTracking } from '../../nodes/ContainerTracking/ContainerTracking.node';
 import { ContainerTrackingTrigger } from '../../nodes/ContainerTracking/ContainerTrackingTrigger.node';
 import { EVENT_OPTIONS } from '../../nodes/ContainerTracking/logic/eventNames';
+import { STALE_AFTER_DAYS } from '../../nodes/ContainerTracking/logic/freshness';
 import {
 	MAX_BATCH_DELIVERIES,
 	MAX_BATCH_ITEMS,
@@ -116,6 +117,27 @@ function facts(): StatedFact[] {
 			pattern: /\bat most [\d,]+ deliveries or ([\d,]+) items\b/gi,
 			value: String(MAX_BATCH_ITEMS),
 			source: 'MAX_BATCH_ITEMS (trigger/batching/deliveryBatches.ts)',
+		},
+		{
+			what: "the days after which a container's data is stale",
+			pattern: /\bchecked (?:for )?(?:over|more than) (\d+) days\b/g,
+			value: String(STALE_AFTER_DAYS),
+			source: 'STALE_AFTER_DAYS (logic/freshness.ts)',
+		},
+		{
+			what: 'how often the trigger checks its webhook by default',
+			pattern: /\bcheck\w*\b[^.]*?\bevery (\d+) minutes\b/g,
+			about: /\bwebhook\b|\bwatch\b/i,
+			value: defaults
+				.find(({ label }) => label === 'Check Webhook Every (Minutes)')
+				?.defaults.values()
+				.next().value,
+			source: 'the Check Webhook Every option',
+		},
+		{
+			what: "how often the demo's sandbox changes a container",
+			pattern: /\bevery (\d+) seconds\b/g,
+			about: /\bsandbox\b|\bdemo\b|\bcontainer changes\b|\bscenario\b/i,
 		},
 		{
 			what: 'the longest Batch Window',
@@ -262,6 +284,7 @@ describe('each check fails on a planted mistake', () => {
 				'',
 				`Batches hold at most ${MAX_BATCH_DELIVERIES + 1} deliveries or ${MAX_BATCH_ITEMS} items (_Batch Window (Seconds)_, default 1, at most 9).`,
 				'Needs n8n 1.94.0 and later. The picker lists the 43 events.',
+				'The trigger checks its webhook every 15 minutes; data is stale when the terminal was not checked for over 9 days.',
 			),
 			doc('CHANGELOG.md', '- The board had 20 columns; n8n 1.2.3 or later.'),
 		];
@@ -270,6 +293,8 @@ describe('each check fails on a planted mistake', () => {
 			`README.md:4: gives the number of the Pickup board's columns as ${boardColumns - 2}; examples/pickup-board-header.csv has ${boardColumns}`,
 			`docs/trigger.md:4: gives the oldest n8n supported as 1.94; OLDEST_SUPPORTED_N8N (scripts/n8n-runtime.mjs) has ${oldestN8n}`,
 			`docs/trigger.md:3: gives the most deliveries one execution holds as ${MAX_BATCH_DELIVERIES + 1}; MAX_BATCH_DELIVERIES (trigger/batching/deliveryBatches.ts) has ${MAX_BATCH_DELIVERIES}`,
+			`docs/trigger.md:5: gives the days after which a container's data is stale as 9; STALE_AFTER_DAYS (logic/freshness.ts) has ${STALE_AFTER_DAYS}`,
+			'docs/trigger.md:5: gives how often the trigger checks its webhook by default as 15; the Check Webhook Every option has 5',
 			`docs/trigger.md:3: gives the longest Batch Window as 9; the Batch Window option's maxValue has ${batchWindow?.typeOptions?.maxValue}`,
 		]);
 	});
@@ -279,9 +304,13 @@ describe('each check fails on a planted mistake', () => {
 			doc('README.md', 'The Pickup board needs n8n 1.113 or later, for its Data Table.'),
 			doc('examples/README.md', "It uses n8n's Data tables, new in n8n 1.113.0."),
 			doc('docs/compatibility.md', 'Data Tables came with n8n 1.112 or later.'),
+			doc('README.md', 'In the demo a container changes every 20 seconds.'),
+			doc('docs/sandbox.md', 'The sandbox plays a scenario every 30 seconds.'),
 		];
 		expect(checkStatedFacts(planted, facts())).toEqual([
 			'docs/compatibility.md:1: gives the n8n version that added Data Tables as 1.112; README.md:1, examples/README.md:1 give 1.113',
+			"README.md:1: gives how often the demo's sandbox changes a container as 20; docs/sandbox.md:1 gives 30",
+			"docs/sandbox.md:1: gives how often the demo's sandbox changes a container as 30; README.md:1 gives 20",
 		]);
 	});
 
@@ -297,12 +326,16 @@ describe('each check fails on a planted mistake', () => {
 				'An outage lasts up to its **Outage Tolerance** (90 s by default, in Options).',
 				'The trigger checks every 10 minutes by default, option _Check Webhook Every_.',
 				'With _Catch-Up Look-Back (Days)_ (default: 7) and **Limit** (default 50).',
+				'Each call waits out an outage (**Outage Tolerance**, default 3 minutes); the catch-up reads _Catch-Up Look-Back (Days)_ (14).',
+				'The same with **Outage Tolerance** (default 2 minutes).',
 			),
 		];
 		expect(checkDefaults(planted, defaults)).toEqual([
 			"README.md:3: gives 3 as the default of Batch Window (Seconds); the node's default is 1",
 			"README.md:6: gives 90 as the default of Outage Tolerance (Seconds); the node's default is 120",
 			"README.md:7: gives 10 as the default of Check Webhook Every (Minutes); the node's default is 5",
+			"README.md:9: gives 14 as the default of Catch-Up Look-Back (Days); the node's default is 7",
+			"README.md:9: gives 3 as the default of Outage Tolerance (Seconds); the node's default is 120",
 		]);
 		const choices = doc(
 			'docs/nodes.md',
@@ -316,7 +349,7 @@ describe('each check fails on a planted mistake', () => {
 		]);
 	});
 
-	it('4. a user page without its _For line, with a commit hash or a date; contributor pages exempt', () => {
+	it('4. a user page without its _For line, with a commit hash, a bench figure or a date; contributor pages exempt', () => {
 		const planted = [
 			doc(
 				'docs/trigger.md',
@@ -324,6 +357,7 @@ describe('each check fails on a planted mistake', () => {
 				'',
 				'How the trigger works.',
 				'Measured on 2026-12-03 at a75f692, the burst answered 100 %.',
+				'A burst of N=150 boxes: p95 9.2 s, 85.4 % at the first attempt, 1.15 attempts per notification.',
 				'`"pickup_lfd": "2026-12-01"` and the id `3f5a7c9e-2b46-4a64-8b1d-3f5a7c9e2b46` are data.',
 			),
 			doc(
@@ -340,7 +374,12 @@ describe('each check fails on a planted mistake', () => {
 		expect(checkUserPages(planted)).toEqual([
 			'docs/trigger.md:3: the line after the title is not one italic line saying who the page is for (_For …_)',
 			'docs/trigger.md:4: carries what looks like a commit hash, a75f692',
+			'docs/trigger.md:4: carries a bench figure ("Measured on"): link bench/results or docs/design instead',
 			'docs/trigger.md:4: carries a date, 2026-12-03 (dates of runs belong in docs/design or bench/results)',
+			'docs/trigger.md:5: carries a bench figure ("N=1"): link bench/results or docs/design instead',
+			'docs/trigger.md:5: carries a bench figure ("p95"): link bench/results or docs/design instead',
+			'docs/trigger.md:5: carries a bench figure ("4 % at the first attempt"): link bench/results or docs/design instead',
+			'docs/trigger.md:5: carries a bench figure ("attempts per notification"): link bench/results or docs/design instead',
 			'README.md:5: carries what looks like a commit hash, 938d153',
 		]);
 		const long = (file: string, words: number) =>
@@ -377,7 +416,7 @@ describe('the real pages and sticky notes', () => {
 		expect(checkDefaultValues([...docs, ...notes], values)).toEqual([]);
 	});
 
-	it('4. every user page says who it is for, and carries no commit hash and no date', () => {
+	it('4. every user page says who it is for, and carries no commit hash, no bench figure and no date', () => {
 		expect(checkUserPages(docs)).toEqual([]);
 	});
 
