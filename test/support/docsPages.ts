@@ -350,12 +350,17 @@ export function checkPageNames(
 							.slice(0, 20)
 							.replace(/^\d+[.)]\s*/, ''),
 					);
-				const context = [
-					...new Set([
-						...referredWorkflows(passage.text, workflows, 'files'),
-						...sectionWorkflows(passage.lineAt(0), lines, allHeadings, workflows),
-					]),
-				];
+				// A sticky note (stickyNotes) is about its own workflow; checkStickyNames checks it closely.
+				const note = workflows.filter((workflow) => file.startsWith(`${workflow.file}, note `));
+				const context =
+					note.length > 0
+						? note
+						: [
+								...new Set([
+									...referredWorkflows(passage.text, workflows, 'files'),
+									...sectionWorkflows(passage.lineAt(0), lines, allHeadings, workflows),
+								]),
+							];
 				const names = context.map((workflow) => perWorkflow.get(workflow)!);
 				const files = context.map(({ file: workflowFile }) => workflowFile).join(' or ');
 				const problems: string[] = [];

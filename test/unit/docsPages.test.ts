@@ -266,6 +266,14 @@ describe('each check fails on a planted mistake', () => {
 			'examples/README.md:24: names Outage Tolerence; the name is Outage Tolerance',
 			'examples/README.md:25: names the option Retry Forever, which our nodes do not have',
 		]);
+		// A sticky note's italic names too, against its own workflow.
+		const withNote = workflow('examples/alerts2.json', 'Alerts', [
+			...alerts.nodes.filter(({ type }) => type !== 'n8n-nodes-base.stickyNote'),
+			note('Note: how', 'With *Fetch Container When Mising* the trigger reads the box.'),
+		]);
+		expect(checkPageNames(stickyNotes(withNote), [withNote, board], ours)).toEqual([
+			'examples/alerts2.json, note "Note: how":1: names Fetch Container When Mising; the name is Fetch Container When Missing',
+		]);
 	});
 
 	it("2a. a fact stated with a value other than the code's or the data's", () => {
@@ -406,8 +414,8 @@ describe('the real pages and sticky notes', () => {
 		expect(checkStickyNames(workflows, ours)).toEqual([]);
 	});
 
-	it('1b. every page names only nodes, fields and options the workflows and nodes have', () => {
-		expect(checkPageNames(docs, workflows, ours)).toEqual([]);
+	it('1b. every page (and sticky note) names only nodes, fields and options the workflows and nodes have', () => {
+		expect(checkPageNames([...docs, ...notes], workflows, ours)).toEqual([]);
 	});
 
 	it("2. each fact has one value wherever it is stated, and each default is the node's", () => {
