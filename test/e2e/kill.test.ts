@@ -171,7 +171,7 @@ describe('e2e: n8n killed or stopped while its executions run', () => {
 				retryBaseSeconds: RETRY_BASE_SECONDS,
 				retryCapSeconds: RETRY_CAP_SECONDS,
 			},
-			// As docs/guarantees.md "Capacity" advises, and as the suite's shared n8n runs.
+			// As docs/guarantees.md "Settings for a busy account" advises, and as the suite's shared n8n runs.
 			extra: {
 				N8N_GRACEFUL_SHUTDOWN_TIMEOUT: String(GRACEFUL_SHUTDOWN_SECONDS),
 				N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true',
