@@ -1,9 +1,10 @@
 // The pages' own checks (test/unit/docsPages.test.ts), beside the facts of test/support/docs.ts:
 // the names a page or an example's sticky note gives (nodes, fields, options) against the
 // workflow JSON and the node descriptions; each fact stated with one value wherever it is stated;
-// an option's default as the description has it; and what a user page may not carry (a commit
-// hash, a date) and must open with (one line saying who it is for). Every check is pure: it takes
-// texts and facts, and returns its problems as "file:line: what".
+// an option's default as the description has it; what a user page may not carry (a commit hash,
+// a bench figure, a date) and must open with (one line saying who it is for); and the pages'
+// lengths. Every check is pure: it takes texts and facts, and returns its problems as
+// "file:line: what".
 import { HISTORY_FILES, headings, passages, withoutCode, type DocFile } from './docs';
 
 // ---------------------------------------------------------------------------------------------
