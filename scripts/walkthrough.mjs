@@ -1,10 +1,15 @@
 #!/usr/bin/env node
-// The README's quick start ("Quick start: hold alerts by email"), followed as a newcomer would in
+// The README followed as a newcomer would. First "Try it without an account": `npm start`'s demo
+// (scripts/start.mjs) started as the README says, its printed lines checked against the README's
+// quote, the editor signed in to with the printed login, the published examples, executions and
+// the Pickup board looked at, `npm run demo:hold` ("Check that it works") run and its emails
+// read, and Ctrl-C. Then the quick start ("Quick start: hold alerts by email") in
 // a real n8n (scripts/n8n-runtime.mjs's version) from a fresh user folder: the package installed
 // from its `npm pack` tarball by the README's steps, the credentials created and the example
 // imported, set up and published through the editor (headless Debian Chromium driven by
 // playwright-core), a customs hold played in the local sandbox, and its email awaited in a local
-// MailDev inbox. It writes a transcript (transcript.md: each step, what was typed or clicked,
+// MailDev inbox, then a test delivery ("Check that it works": Webhook → Get and Send Test
+// Delivery, run from the editor) and what it started. It writes a transcript (transcript.md: each step, what was typed or clicked,
 // what the editor said, and a PNG) and lists where the README's wording differs from the editor's.
 //
 //   node_modules/.bin/node scripts/walkthrough.mjs [--out dir] [--keep] [--chromium /usr/bin/chromium]
@@ -12,13 +17,14 @@
 // It does not build: dist/ must be built (`npm run build`). A failed step ends the run with a
 // non-zero exit, a message naming the step and what the page showed, and a PNG of the page.
 // --keep leaves the n8n user folder in place.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import {
 	copyFileSync,
 	existsSync,
 	mkdirSync,
 	mkdtempSync,
 	readdirSync,
+	readFileSync,
 	rmSync,
 	writeFileSync,
 } from 'node:fs';
@@ -38,12 +44,14 @@ import {
 import { startMailServer } from './lib/mail.mjs';
 import { sandboxClient, startSandbox } from './lib/sandboxClient.mjs';
 import {
+	dataTableByName,
 	freePort,
 	listExecutions,
 	login,
 	n8nEnvironment,
 	PACKAGE_NAME,
 	portInUse,
+	processStopper,
 	repoRoot,
 	restCall,
 	startN8n,
@@ -121,11 +129,12 @@ function differ(readme, actual) {
 class StepFailure extends Error {}
 
 /**
- * Runs step `number`: `body({ did, saw, page })` records what was done (`did`) and what the
+ * Runs the next step: `body({ did, saw, page })` records what was done (`did`) and what the
  * editor showed (`saw`); a PNG of the page follows. A failure takes a PNG too and ends the run
  * with the step's name and the page's text.
  */
-async function step(context, number, title, body) {
+async function step(context, title, body) {
+	const number = transcript.length + 1;
 	const entry = { number, title, did: [], saw: [], png: null };
 	transcript.push(entry);
 	say(`step ${number}: ${title}`);
@@ -158,7 +167,7 @@ async function step(context, number, title, body) {
 
 function writeTranscript(outDir, { green, seconds }) {
 	const lines = [
-		`# Walk-through of the README's quick start (n8n ${N8N_VERSION})`,
+		`# Walk-through of the README: Try it, the quick start, Check that it works (n8n ${N8N_VERSION})`,
 		'',
 		`${new Date().toISOString()}, ${green ? 'all steps passed' : 'FAILED'}, ${seconds} s.`,
 		'',
@@ -178,6 +187,101 @@ function writeTranscript(outDir, { green, seconds }) {
 	const file = path.join(outDir, 'transcript.md');
 	writeFileSync(file, lines.join('\n'));
 	return file;
+}
+
+// ---- "Try it without an account" --------------------------------------------------------------
+
+const README = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+
+/** The README's section `## title`, up to the next `## `. */
+function readmeSection(title) {
+	const start = README.indexOf(`\n## ${title}\n`);
+	if (start < 0) throw new Error(`README.md has no section "## ${title}"`);
+	const end = README.indexOf('\n## ', start + 1);
+	return README.slice(start, end < 0 ? undefined : end);
+}
+
+/** A line as printed, its ports and folded spaces aside: the README's quote shows 5678 and 4010. */
+const printedShape = (line) => line.replace(/:\d+/g, ':PORT').replace(/\s+/g, ' ').trim();
+
+/**
+ * `npm start` as the README runs it (scripts/start.mjs; `npm run walkthrough` has built), on free
+ * ports and in a folder of its own. `ready` resolves once it printed the line that ends its
+ * summary; `stop()` is Ctrl-C (SIGINT) and resolves when it has exited.
+ */
+function startDemo(demoDir, n8nPort, sandboxPort) {
+	const child = spawn(
+		process.execPath,
+		[
+			path.join(repoRoot, 'scripts', 'start.mjs'),
+			...['--n8n-port', String(n8nPort), '--sandbox-port', String(sandboxPort)],
+			...['--demo-dir', demoDir],
+		],
+		{ cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+	);
+	let output = '';
+	const exited = new Promise((resolve) => child.once('exit', resolve));
+	const ready = new Promise((resolve, reject) => {
+		const read = (chunk) => {
+			output += chunk;
+			if (output.includes('Press Ctrl-C to stop everything.')) resolve();
+		};
+		child.stdout.on('data', read);
+		child.stderr.on('data', read);
+		exited.then((code) => reject(new Error(`npm start exited with code ${code}:\n${output}`)));
+	});
+	ready.catch(() => undefined);
+	return {
+		ready,
+		output: () => output,
+		stop: processStopper(child, { signal: 'SIGINT', graceMs: 60_000 }),
+	};
+}
+
+/** Signs in on n8n's sign-in page (n8n 2.x's fields). */
+async function signIn(page, editorUrl, email, password) {
+	await page.goto(`${editorUrl}/signin`);
+	await byTestId(page, 'emailOrLdapLoginId').locator('input').fill(email);
+	await byTestId(page, 'password').locator('input').fill(password);
+	await byTestId(page, 'form-submit-button').click();
+	await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 30_000 });
+}
+
+/** The MailDev inbox's emails, as its API lists them. */
+async function inbox(mailUrl) {
+	return await (await fetch(`${mailUrl}/api/email`)).json();
+}
+
+/**
+ * The newest credential of `type` as n8n saved it (`id`, `name`): the name it shows in the nodes'
+ * credential lists, whether or not the rename in its dialog took.
+ */
+async function savedCredential(editorUrl, type) {
+	const cookie = await login(editorUrl, OWNER.email, OWNER.password);
+	const listed = await restCall(editorUrl, cookie, 'GET', '/credentials');
+	const found = (listed.data ?? listed)
+		.filter((entry) => entry.type === type)
+		.sort((a, b) => String(b.createdAt).localeCompare(String(a.createdAt)))[0];
+	if (!found) throw new Error(`n8n lists no ${type} credential`);
+	return { id: found.id, name: found.name };
+}
+
+/** An execution's `resultData` (runData, lastNodeExecuted, error), read with n8n's own `flatted`. */
+async function executionResult(editorUrl, cookie, id, n8nDir) {
+	const detail = await restCall(editorUrl, cookie, 'GET', `/executions/${id}`);
+	const flatted = createRequire(import.meta.url)(path.join(n8nDir, 'node_modules', 'flatted'));
+	return detail?.data ? flatted.parse(detail.data).resultData : undefined;
+}
+
+/** The executions of every workflow of the instance, by workflow name. */
+async function executionsByWorkflow(editorUrl, cookie) {
+	const workflows = await restCall(editorUrl, cookie, 'GET', '/workflows');
+	const counts = {};
+	for (const workflow of workflows.data ?? workflows) {
+		const runs = await listExecutions(editorUrl, cookie, workflow.id);
+		if (runs.length) counts[workflow.name] = runs;
+	}
+	return counts;
 }
 
 // ---- the services ----------------------------------------------------------------------------
@@ -407,14 +511,241 @@ async function main() {
 		});
 	}
 
+	// The browser, launched by the first step that needs it and shared by the rest.
+	let browser = null;
+	const openBrowser = async () => {
+		if (!browser) {
+			browser = await launchBrowser(chromiumPath, chromiumDir);
+			stoppers.push({ what: 'chromium', stop: () => browser.close() });
+		}
+		const page = browser.pages()[0] ?? (await browser.newPage());
+		ctx.page = page;
+		return page;
+	};
+
 	let failure = null;
 	try {
-		// 1. README "From the release's tarball".
+		// ---- README "Try it without an account" ----
+		const tryIt = readmeSection('Try it without an account');
+		const quoted = [...tryIt.matchAll(/^```\w*\n([\s\S]*?)^```$/gm)]
+			.map((match) => match[1])
+			.find((block) => block.startsWith('Container tracking demo is running.'));
+		if (!quoted) throw new Error('README "Try it without an account" quotes no npm start output');
+		const demoDir = path.join(workDir, 'demo');
+		const demoPorts = { n8n: await freePort(), sandbox: await freePort() };
+		while (demoPorts.sandbox === demoPorts.n8n) demoPorts.sandbox = await freePort();
+		let demo;
+		const printed = {};
+		await step(
+			ctx,
+			"Try it: `npm ci && npm start`; what it prints, against the README's quote",
+			async ({ did, saw }) => {
+				const startedAt = Date.now();
+				demo = startDemo(demoDir, demoPorts.n8n, demoPorts.sandbox);
+				stoppers.push({ what: 'the demo (Ctrl-C)', stop: () => demo.stop() });
+				did(
+					`ran \`node scripts/start.mjs --n8n-port ${demoPorts.n8n} --sandbox-port ${demoPorts.sandbox}\` (what \`npm start\` runs after its build; free ports, as a busy machine needs)`,
+				);
+				await demo.ready;
+				const seconds = Math.round((Date.now() - startedAt) / 1000);
+				const lines = demo.output().split('\n');
+				const summary = lines.slice(lines.indexOf('Container tracking demo is running.'));
+				saw(`after ${seconds} s (n8n installed already): "${quote(summary.join(' / '), 1200)}"`);
+				let from = 0;
+				for (const line of quoted.split('\n').filter((text) => text.trim())) {
+					const at = summary.findIndex(
+						(text, index) => index >= from && printedShape(text) === printedShape(line),
+					);
+					if (at < 0) throw new Error(`npm start did not print the README's line "${line.trim()}"`);
+					from = at + 1;
+				}
+				saw(`every line the README quotes was printed, in its order (ports aside)`);
+				for (const [key, pattern] of [
+					['editor', /^\s*n8n editor\s+(\S+)/],
+					['login', /^\s*login\s+(\S+) \/ (\S+)/],
+					['published', /^\s*published\s+(.+)$/],
+					['mail', /^\s*mail inbox\s+(\S+)/],
+				]) {
+					const match = summary.map((text) => pattern.exec(text)).find(Boolean);
+					if (!match) throw new Error(`npm start printed no ${key} line`);
+					printed[key] = match.slice(1);
+				}
+				for (const port of [demoPorts.n8n, demoPorts.sandbox, new URL(printed.mail[0]).port])
+					ports.push(Number(port));
+			},
+		);
+
+		await step(
+			ctx,
+			'Try it: sign in with the printed login; Overview lists the examples, three published',
+			async ({ did, saw }) => {
+				const page = await openBrowser();
+				const [editorUrl] = printed.editor;
+				const [email, password] = printed.login;
+				await signIn(page, editorUrl, email, password);
+				did(`opened ${editorUrl} and signed in as ${email} / ${password}`);
+				await page.goto(`${editorUrl}/home/workflows`);
+				const cards = byTestId(page, 'resources-list-item-workflow');
+				await cards.first().waitFor({ timeout: 30_000 });
+				await page.waitForTimeout(1500);
+				await dismissPopups(page);
+				const listed = await cards.evaluateAll((elements) =>
+					elements.map((element) => ({
+						name: element.querySelector('[data-test-id="workflow-card-name"]')?.textContent?.trim(),
+						published: /Published/.test(
+							element.querySelector('[data-test-id="workflow-card-publish-indicator"]')
+								?.textContent ?? '',
+						),
+					})),
+				);
+				saw(
+					`Overview → Workflows lists: ${listed.map((card) => `"${card.name}"${card.published ? ' (Published)' : ''}`).join(', ')}`,
+				);
+				const published = listed.filter((card) => card.published).map((card) => card.name);
+				const said = printed.published[0].split(', ').map((name) => name.trim());
+				if ([...published].sort().join('|') !== [...said].sort().join('|'))
+					throw new Error(
+						`the published examples are ${published.join(', ')}; npm start printed ${said.join(', ')}`,
+					);
+				if (published.length !== 3)
+					differ('three examples **published**', `${published.length} published`);
+			},
+		);
+
+		await step(
+			ctx,
+			'Try it: within a minute, executions, a hold alert in the mail inbox, the Pickup board',
+			async ({ did, saw }) => {
+				const page = ctx.page;
+				const [editorUrl] = printed.editor;
+				const [mailUrl] = printed.mail;
+				const cookie = await login(editorUrl, ...printed.login);
+				const since = Date.now();
+				const seen = {};
+				while (Date.now() - since < 120_000 && !(seen.execution && seen.email && seen.board)) {
+					await sleep(3000);
+					const elapsed = Math.round((Date.now() - since) / 1000);
+					if (!seen.execution) {
+						const runs = await executionsByWorkflow(editorUrl, cookie);
+						const names = Object.keys(runs);
+						if (names.length)
+							seen.execution = `${elapsed} s: ${names.map((name) => `"${name}" ${runs[name].length}`).join(', ')}`;
+					}
+					if (!seen.email) {
+						const alert = (await inbox(mailUrl)).find((email) =>
+							/ hold (placed|released) on /.test(email.subject),
+						);
+						if (alert)
+							seen.email = `${elapsed} s: "${alert.subject}" to ${alert.to.map((to) => to.address).join(', ')}`;
+					}
+					if (!seen.board) {
+						const { projectId, table } = await dataTableByName(editorUrl, cookie, 'Pickup board');
+						const rows = table
+							? await restCall(
+									editorUrl,
+									cookie,
+									'GET',
+									`/projects/${projectId}/data-tables/${table.id}/rows?take=1`,
+								)
+							: { count: 0 };
+						if (rows.count > 0) seen.board = `${elapsed} s: ${rows.count} row(s)`;
+					}
+				}
+				did(
+					'waited up to two minutes after the summary, reading n8n, the inbox and the Data Table',
+				);
+				saw(`first executions after ${seen.execution ?? 'none in 120 s'}`);
+				saw(`first hold alert in the mail inbox after ${seen.email ?? 'none in 120 s'}`);
+				saw(`the Pickup board after ${seen.board ?? 'no row in 120 s'}`);
+				if (!seen.execution) throw new Error('no execution within two minutes');
+				for (const [what, value] of [
+					['executions fill within a minute', seen.execution],
+					['hold alerts reach the mail inbox within a minute', seen.email],
+					['the Pickup board fills within a minute', seen.board],
+				])
+					if (!value || Number.parseInt(value, 10) > 60)
+						differ(what, value ?? 'not within two minutes');
+				await page.goto(`${editorUrl}/home/datatables`);
+				await page.getByText('Pickup board').first().waitFor({ timeout: 30_000 });
+				await page.waitForTimeout(1000);
+				did('opened Overview → Data tables');
+				saw(
+					`it lists: "${quote(
+						await byTestId(page, 'resources-list-wrapper')
+							.innerText()
+							.catch(() => ''),
+						300,
+					)}"`,
+				);
+			},
+		);
+
+		await step(
+			ctx,
+			'Check that it works (demo): `npm run demo:hold`; both alerts in the mail inbox',
+			async ({ did, saw }) => {
+				const [mailUrl] = printed.mail;
+				const checkIt = readmeSection('Check that it works');
+				if (!checkIt.includes('`npm run demo:hold`'))
+					throw new Error('README "Check that it works" does not name `npm run demo:hold`');
+				const before = (await inbox(mailUrl)).length;
+				const { stdout } = await run(
+					process.execPath,
+					[path.join(repoRoot, 'scripts', 'demo-hold.mjs'), '--demo-dir', demoDir],
+					{ cwd: repoRoot, timeout: 180_000 },
+				);
+				did(
+					`ran \`npm run demo:hold\` (\`node scripts/demo-hold.mjs --demo-dir ${path.relative(workDir, demoDir)}\`, the demo's folder)`,
+				);
+				saw(`it printed: "${quote(stdout.trim().split('\n').join(' / '), 900)}"`);
+				const number = /^Placed a customs hold on (\S+)\.$/m.exec(stdout)?.[1];
+				if (!number) throw new Error('demo:hold printed no "Placed a customs hold on …" line');
+				for (const wanted of [
+					`Customs hold placed on ${number}`,
+					`Cleared the customs hold on ${number}.`,
+					`Customs hold released on ${number}`,
+				])
+					if (!stdout.includes(wanted)) throw new Error(`demo:hold did not print "${wanted}"`);
+				const emails = (await inbox(mailUrl))
+					.slice(before)
+					.filter((email) => email.subject.includes(number));
+				saw(
+					`the inbox has, for ${number}: ${emails.map((email) => `"${email.subject}"`).join(', ')}`,
+				);
+				for (const change of ['placed', 'released'])
+					if (
+						!emails.some((email) => email.subject.startsWith(`Customs hold ${change} on ${number}`))
+					)
+						throw new Error(`no "Customs hold ${change} on ${number}" email in the inbox`);
+				const page = ctx.page;
+				await page.goto(`${mailUrl}/#/email/${encodeURIComponent(emails[0].id)}`);
+				await page.waitForTimeout(1500);
+				did('opened the first of them in the mail inbox');
+			},
+		);
+
+		await step(ctx, 'Try it: Ctrl-C stops everything', async ({ did, saw }) => {
+			ctx.page = null;
+			await demo.stop();
+			did('pressed Ctrl-C (SIGINT to npm start)');
+			const lines = demo.output().trim().split('\n');
+			saw(`it printed: "${quote(lines.slice(-2).join(' / '))}"`);
+			if (!demo.output().includes('stopped; nothing left running'))
+				throw new Error('npm start did not say "stopped; nothing left running"');
+			const busy = [];
+			for (const port of ports) if (await portInUse(port)) busy.push(port);
+			saw(
+				`its ports ${ports.join(', ')}: ${busy.length ? `still in use: ${busy.join(', ')}` : 'all free'}`,
+			);
+			if (busy.length) throw new Error(`ports still in use after Ctrl-C: ${busy.join(', ')}`);
+		});
+
+		// ---- README "Install" and "Quick start: hold alerts by email" ----
+		// 1. README "Install" → "From the tarball" (a clone's `npm pack`: nothing is released yet).
 		let installed;
 		await step(
 			ctx,
-			1,
-			"Install the package from its tarball (README: From the release's tarball)",
+			'Install the package from its tarball (README: Install, From the tarball)',
 			async ({ did, saw }) => {
 				did('did not build: dist/ as it is (`npm run build` beforehand)');
 				installed = await installFromTarball(userFolder);
@@ -443,7 +774,6 @@ async function main() {
 		let editorUrl;
 		await step(
 			ctx,
-			2,
 			'Start the sandbox of the service, a MailDev inbox and n8n (fresh user folder)',
 			async ({ did, saw }) => {
 				const sandboxPort = await freePort();
@@ -484,19 +814,12 @@ async function main() {
 		let page;
 		await step(
 			ctx,
-			3,
 			'Sign in; the nodes panel searched for "Container Tracking"',
 			async ({ did, saw }) => {
-				// The browser: a failed launch is this step's failure.
-				const context = await launchBrowser(chromiumPath, chromiumDir);
-				stoppers.push({ what: 'chromium', stop: () => context.close() });
-				page = context.pages()[0] ?? (await context.newPage());
-				ctx.page = page;
-				await page.goto(`${editorUrl}/signin`);
-				await byTestId(page, 'emailOrLdapLoginId').locator('input').fill(OWNER.email);
-				await byTestId(page, 'password').locator('input').fill(OWNER.password);
-				await byTestId(page, 'form-submit-button').click();
-				await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 30_000 });
+				// The browser (launched by Try it): the demo's session is for another n8n on this host.
+				page = await openBrowser();
+				await browser.clearCookies();
+				await signIn(page, editorUrl, OWNER.email, OWNER.password);
 				did(`signed in as ${OWNER.email}`);
 				await page.goto(`${editorUrl}/workflow/new`);
 				await byTestId(page, 'canvas-add-button').waitFor({ timeout: 60_000 });
@@ -534,7 +857,6 @@ async function main() {
 		// 4. The Container Tracking credential.
 		await step(
 			ctx,
-			4,
 			'Overview → Credentials → Create credential → Container Tracking API; Save tests it',
 			async ({ did, saw }) => {
 				const dialog = await openNewCredential(page, editorUrl, 'Container Tracking API', did);
@@ -562,15 +884,16 @@ async function main() {
 				// README: "save it: n8n tests it and shows _Connection tested successfully_".
 				if (!/Connection tested successfully/.test(verdict))
 					throw new Error(`the connection test did not succeed: "${verdict}"`);
-				await page.screenshot({ path: path.join(outDir, 'step-04-dialog.png') });
+				await page.screenshot({ path: path.join(outDir, 'credential-dialog.png') });
 				await closeCredential(page, dialog);
+				ctx.ctCredential = await savedCredential(editorUrl, 'containerTrackingApi');
+				saw(`n8n saved it as "${ctx.ctCredential.name}"`);
 			},
 		);
 
 		// 5. The SMTP credential.
 		await step(
 			ctx,
-			5,
 			'Create credential → SMTP, pointed at the MailDev inbox; Save',
 			async ({ did, saw }) => {
 				const dialog = await openNewCredential(page, editorUrl, 'SMTP', did);
@@ -621,25 +944,23 @@ async function main() {
 				saw(`the dialog says: "${verdict}"`);
 				if (!/success/i.test(verdict))
 					throw new Error(`the SMTP credential's test did not succeed: "${verdict}"`);
-				await page.screenshot({ path: path.join(outDir, 'step-05-dialog.png') });
+				await page.screenshot({ path: path.join(outDir, 'smtp-dialog.png') });
 				await closeCredential(page, dialog);
+				ctx.smtpCredential = await savedCredential(editorUrl, 'smtp');
+				saw(`n8n saved it as "${ctx.smtpCredential.name}"`);
 			},
 		);
 
-		// 6. A new workflow, the example imported from its file.
-		const exampleFile = path.join(
-			userFolder,
-			'.n8n',
-			'nodes',
-			'node_modules',
-			PACKAGE_NAME,
-			'examples',
-			'hold-alerts.json',
-		);
+		// 6. A new workflow, the example imported from its file. README: "save that file to your
+		// computer (it is also in a clone's `examples/` folder)": the browser's file picker opens on
+		// the user's computer, here a Downloads folder with the clone's copy saved into it.
+		const downloads = path.join(workDir, 'Downloads');
+		mkdirSync(downloads, { recursive: true });
+		const exampleFile = path.join(downloads, 'hold-alerts.json');
+		copyFileSync(path.join(repoRoot, 'examples', 'hold-alerts.json'), exampleFile);
 		let workflowId;
 		await step(
 			ctx,
-			6,
 			'A new workflow; ⋯ → Import → From file → hold-alerts.json',
 			async ({ did, saw }) => {
 				await page.goto(`${editorUrl}/workflow/new`);
@@ -681,7 +1002,7 @@ async function main() {
 				await importItem.click();
 				await (await chooser).setFiles(exampleFile);
 				did(
-					`clicked ${shown(importLabel)} and chose \`${path.relative(userFolder, exampleFile)}\` (in the user folder)`,
+					`saved examples/hold-alerts.json to the computer's \`${path.relative(workDir, exampleFile)}\`, clicked ${shown(importLabel)} and chose it in the file picker`,
 				);
 				await canvasNode(page, TRIGGER).waitFor({ timeout: 30_000 });
 				await page.waitForTimeout(1500);
@@ -707,14 +1028,13 @@ async function main() {
 		// 7. The note's order: the trigger's credential, the emails' credential and addresses; save.
 		await step(
 			ctx,
-			7,
 			'Follow "Set up before you publish": credentials, From Email, Default recipients; Save',
 			async ({ did, saw }) => {
 				await dismissPopups(page);
 				await openNode(page, TRIGGER);
-				const before = await pickCredential(page, CT_CREDENTIAL_NAME);
+				const before = await pickCredential(page, ctx.ctCredential.name);
 				did(
-					`opened "${TRIGGER}", picked "${CT_CREDENTIAL_NAME}" under Credential${before ? ` (it showed "${before}")` : ''}`,
+					`opened "${TRIGGER}", picked "${ctx.ctCredential.name}" under Credential${before ? ` (it showed "${before}")` : ''}`,
 				);
 				const webhookUrls = byTestId(page, 'ndv')
 					.getByText(/Webhook URLs/i)
@@ -734,9 +1054,9 @@ async function main() {
 				await closeNode(page);
 				for (const name of EMAIL_NODES) {
 					await openNode(page, name);
-					const shown = await pickCredential(page, SMTP_CREDENTIAL_NAME);
+					const shown = await pickCredential(page, ctx.smtpCredential.name);
 					did(
-						`opened "${name}", picked "${SMTP_CREDENTIAL_NAME}" under Credential to connect with${shown ? ` (it showed "${shown}")` : ''}`,
+						`opened "${name}", picked "${ctx.smtpCredential.name}" under Credential to connect with${shown ? ` (it showed "${shown}")` : ''}`,
 					);
 					const ndv = byTestId(page, 'ndv');
 					const labels = await ndv
@@ -785,7 +1105,7 @@ async function main() {
 				did(
 					`opened "${DEFAULT_RECIPIENTS}", email_to: "${TO_EMAIL}" (it showed "${quote(shownTo, 80)}")`,
 				);
-				await page.screenshot({ path: path.join(outDir, 'step-07-default-recipients.png') });
+				await page.screenshot({ path: path.join(outDir, 'default-recipients.png') });
 				await closeNode(page);
 				const issues = await page
 					.locator('[data-test-id="canvas-node"] [data-test-id="node-issues"]')
@@ -820,7 +1140,7 @@ async function main() {
 		);
 
 		// 8. Publish.
-		await step(ctx, 8, 'Publish', async ({ did, saw }) => {
+		await step(ctx, 'Publish', async ({ did, saw }) => {
 			await dismissPopups(page);
 			// The header's Publish button opens a dialog (a version name) with its own Publish button.
 			const button = byTestId(page, 'workflow-open-publish-modal-button');
@@ -841,7 +1161,7 @@ async function main() {
 					.filter({ has: confirm })
 					.first();
 				saw(`a dialog: "${quote(await modal.innerText().catch(() => ''), 500)}"`);
-				await page.screenshot({ path: path.join(outDir, 'step-08-dialog.png') });
+				await page.screenshot({ path: path.join(outDir, 'publish-dialog.png') });
 				const confirmLabel = quote(await confirm.innerText());
 				await confirm.click();
 				did(`clicked "${confirmLabel}" in the dialog`);
@@ -880,7 +1200,6 @@ async function main() {
 		// 9. A hold in the sandbox; its email.
 		await step(
 			ctx,
-			9,
 			'A customs hold in the sandbox; its email in the MailDev inbox; Executions',
 			async ({ did, saw }) => {
 				const sandbox = sandboxClient(sandboxUrl, SANDBOX_API_KEY);
@@ -979,8 +1298,8 @@ async function main() {
 					.first()
 					.waitFor({ timeout: 15_000 })
 					.catch(() => undefined);
-				await page.screenshot({ path: path.join(outDir, 'step-09-email.png') });
-				did('opened the first email in the MailDev inbox (step-09-email.png)');
+				await page.screenshot({ path: path.join(outDir, 'hold-email.png') });
+				did('opened the first email in the MailDev inbox (hold-email.png)');
 				const executions = await listExecutions(editorUrl, ctx.cookie, workflowId);
 				saw(
 					`Executions (REST): ${executions.length}, ${executions.map((execution) => execution.status).join(', ')}`,
@@ -997,8 +1316,154 @@ async function main() {
 			},
 		);
 
+		// README "Check that it works", with an account: a test delivery to the trigger's Production
+		// URL, from a workflow Webhook → Get (Include Secret) → Send Test Delivery, run in the editor.
+		await step(
+			ctx,
+			'Check that it works (account): Webhook → Get, Send Test Delivery; Execute workflow; Executions',
+			async ({ did, saw }) => {
+				const checkIt = readmeSection('Check that it works');
+				for (const words of [
+					'**Send Test',
+					'**Include Secret**',
+					'`{{ $json.url }}`',
+					'`{{ $json.secret }}`',
+					'**Execute workflow**',
+					'**Placed or released?**',
+				])
+					if (!checkIt.includes(words))
+						throw new Error(`README "Check that it works" lacks ${words}`);
+				const cookie = ctx.cookie;
+				const sandbox = sandboxClient(sandboxUrl, SANDBOX_API_KEY);
+				const hook = ((await sandbox.api('GET', '/webhooks')).body?.data ?? []).find((record) =>
+					(record.attributes.events ?? []).includes('container.updated'),
+				);
+				if (!hook) throw new Error('the sandbox lists no webhook for container.updated');
+				const credential = ctx.ctCredential;
+				const onCredential = { containerTrackingApi: { id: credential.id, name: credential.name } };
+				const type = `${PACKAGE_NAME}.containerTracking`;
+				const nodes = [
+					{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} },
+					{
+						name: 'Get a webhook',
+						type,
+						typeVersion: 1,
+						parameters: {
+							resource: 'webhook',
+							operation: 'get',
+							webhookId: {
+								__rl: true,
+								mode: 'list',
+								value: hook.id,
+								cachedResultName: hook.attributes.url,
+							},
+							options: { includeSecret: true },
+						},
+						credentials: onCredential,
+					},
+					{
+						name: 'Send a test delivery',
+						type,
+						typeVersion: 1,
+						parameters: {
+							resource: 'webhook',
+							operation: 'sendTestDelivery',
+							url: '={{ $json.url }}',
+							event: 'container.updated',
+							secret: '={{ $json.secret }}',
+						},
+						credentials: onCredential,
+					},
+				].map((node, index) => ({
+					...node,
+					id: `c4ec4000-0000-4000-8000-00000000000${index + 1}`,
+					position: [index * 240, 0],
+				}));
+				const connections = {
+					Start: { main: [[{ node: 'Get a webhook', type: 'main', index: 0 }]] },
+					'Get a webhook': { main: [[{ node: 'Send a test delivery', type: 'main', index: 0 }]] },
+				};
+				const checkWorkflow = await restCall(editorUrl, cookie, 'POST', '/workflows', {
+					name: 'Check: test delivery',
+					nodes,
+					connections,
+					settings: { executionOrder: 'v1' },
+				});
+				did(
+					`made the workflow "Check: test delivery" (through n8n's REST API, as the README lists it): Start → Container Tracking Webhook → Get (From list: ${hook.attributes.url}; Options → Include Secret on) → Webhook → Send Test Delivery (URL {{ $json.url }}, Event container.updated, Secret {{ $json.secret }}), on "${credential.name}"`,
+				);
+				const runsBefore = await listExecutions(editorUrl, cookie, workflowId);
+				const emailsBefore = (await inbox(mail.webUrl)).length;
+				await page.goto(`${editorUrl}/workflow/${checkWorkflow.id}`);
+				await canvasNode(page, 'Send a test delivery').waitFor({ timeout: 60_000 });
+				await dismissPopups(page);
+				const execute = byTestId(page, 'execute-workflow-button');
+				const executeLabel = quote(await execute.innerText());
+				if (executeLabel !== 'Execute workflow')
+					differ('**Execute workflow**', `"${executeLabel}"`);
+				await execute.click();
+				did(`opened it in the editor and clicked "${executeLabel}"`);
+				let manual;
+				for (let waited = 0; !manual; waited += 1000) {
+					if (waited > 60_000)
+						throw new Error('the test delivery workflow did not finish within 60 s');
+					await sleep(1000);
+					manual = (await listExecutions(editorUrl, cookie, checkWorkflow.id)).find(
+						(run) => run.status !== 'running' && run.status !== 'new',
+					);
+				}
+				const sent = (await executionResult(editorUrl, cookie, manual.id, ctx.n8nDir))?.runData?.[
+					'Send a test delivery'
+				]?.[0]?.data?.main?.[0]?.[0]?.json;
+				saw(
+					`the run ${manual.status}; "Send a test delivery" gave: ${quote(JSON.stringify({ succeeded: sent?.succeeded, status_code: sent?.status_code, error: sent?.error, response_body: sent?.response_body }), 300)}`,
+				);
+				await page.waitForTimeout(1000);
+				await openNode(page, 'Send a test delivery');
+				await page.screenshot({ path: path.join(outDir, 'test-delivery-output.png') });
+				await closeNode(page);
+				if (sent?.succeeded !== true)
+					throw new Error(
+						`Send Test Delivery did not say succeeded: true (${quote(JSON.stringify(sent), 300)})`,
+					);
+				let added = [];
+				for (let waited = 0; added.length === 0; waited += 1000) {
+					if (waited > 30_000)
+						throw new Error(
+							'the hold alerts workflow started no run for the test delivery within 30 s',
+						);
+					await sleep(1000);
+					const known = new Set(runsBefore.map((run) => run.id));
+					added = (await listExecutions(editorUrl, cookie, workflowId)).filter(
+						(run) => !known.has(run.id) && run.status !== 'running' && run.status !== 'new',
+					);
+				}
+				const [sample] = added;
+				const result = await executionResult(editorUrl, cookie, sample.id, ctx.n8nDir);
+				const item = result?.runData?.[TRIGGER]?.[0]?.data?.main?.[0]?.[0]?.json ?? {};
+				saw(
+					`the hold alerts' Executions: ${added.length} more, ${sample.status}, last node "${result?.lastNodeExecuted}"; its item: event ${item.event}, container_number ${item.container_number}, warnings ${quote(JSON.stringify(item.warnings ?? []), 200)}`,
+				);
+				await sleep(10_000);
+				const emailsAfter = (await inbox(mail.webUrl)).length;
+				saw(`emails in the inbox 10 s later: ${emailsAfter - emailsBefore} new`);
+				if (added.length !== 1) differ('one more successful run', `${added.length} more runs`);
+				if (sample.status !== 'success') throw new Error(`the sample's run ended ${sample.status}`);
+				if (result?.lastNodeExecuted !== 'Placed or released?')
+					differ('it ends at **Placed or released?**', `it ended at "${result?.lastNodeExecuted}"`);
+				if (item.container_number !== null)
+					differ('it names no container', `container_number ${item.container_number}`);
+				if (emailsAfter !== emailsBefore)
+					differ('no email goes out', `${emailsAfter - emailsBefore} email(s)`);
+				await page.goto(`${editorUrl}/workflow/${workflowId}/executions`);
+				await page.waitForTimeout(2000);
+				await dismissPopups(page);
+				did("opened the hold alerts workflow's Executions tab");
+			},
+		);
+
 		// 10. Stop everything.
-		await step(ctx, 10, 'Stop everything; ports freed', async ({ did, saw }) => {
+		await step(ctx, 'Stop everything; ports freed', async ({ did, saw }) => {
 			ctx.page = null;
 			const busy = await cleanUp();
 			did(

@@ -228,18 +228,18 @@ export async function executeWorkflow(n8nDir, env, workflowId) {
 }
 
 /**
- * Stops a child process: SIGTERM, SIGKILL after 15 s (STOP_TIMEOUT_MS); resolves once it has
- * exited.
+ * Stops a child process: `signal` (SIGTERM; SIGINT is Ctrl-C), SIGKILL after `graceMs` (15 s,
+ * STOP_TIMEOUT_MS); resolves once it has exited.
  */
-export function processStopper(child) {
+export function processStopper(child, { signal = 'SIGTERM', graceMs = STOP_TIMEOUT_MS } = {}) {
 	const exited = new Promise((resolve) => {
 		if (child.exitCode !== null || child.signalCode !== null) resolve();
 		else child.once('exit', resolve);
 	});
 	return async () => {
 		if (child.exitCode !== null || child.signalCode !== null) return;
-		child.kill('SIGTERM');
-		const killer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+		child.kill(signal);
+		const killer = setTimeout(() => child.kill('SIGKILL'), graceMs);
 		await exited;
 		clearTimeout(killer);
 	};

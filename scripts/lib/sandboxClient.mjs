@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 
-import { repoRoot } from './n8n.mjs';
+import { processStopper, repoRoot } from './n8n.mjs';
 
 /**
  * The sandbox in a process of its own on `port`, with the API key `apiKey`: `ready` resolves to
@@ -29,16 +29,7 @@ export function startSandbox(port, apiKey) {
 		});
 		exited.then((code) => reject(new Error(`the sandbox exited with code ${code}: ${output}`)));
 	});
-	return {
-		ready,
-		async stop() {
-			if (child.exitCode !== null || child.signalCode !== null) return;
-			child.kill('SIGTERM');
-			const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-			await exited;
-			clearTimeout(killer);
-		},
-	};
+	return { ready, stop: processStopper(child) };
 }
 
 /** The sandbox's API (`api`) and its control API (`control`), with the API key `apiKey`. */
