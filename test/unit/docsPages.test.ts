@@ -65,6 +65,38 @@ const batchWindow = (trigger.properties.find(({ name }) => name === 'options')?.
 	(option) => 'name' in option && option.name === 'batchWindowSeconds',
 ) as { typeOptions?: { maxValue?: number } } | undefined;
 
+/** A parameter of a node of an example, found by a path of keys. */
+function parameterOf(file: string, node: string, ...keys: Array<string | number>): string {
+	const found = workflows
+		.find((each) => each.file === `examples/${file}`)
+		?.nodes.find(({ name }) => name === node);
+	let value: unknown = found?.parameters;
+	for (const key of keys) value = (value as Record<string | number, unknown> | undefined)?.[key];
+	return String(value);
+}
+const digestDays = parameterOf(
+	'last-free-day-digest.json',
+	'Containers needing attention',
+	'filters',
+	'lastFreeDayDays',
+);
+const digestHour = parameterOf(
+	'last-free-day-digest.json',
+	'Every morning at 7',
+	'rule',
+	'interval',
+	0,
+	'triggerAtHour',
+);
+const boardMinute = parameterOf(
+	'pickup-board.json',
+	'Every hour',
+	'rule',
+	'interval',
+	0,
+	'triggerAtMinute',
+);
+
 let oldestN8n: string;
 beforeAll(async () => {
 	oldestN8n = (await importNative<{ OLDEST_SUPPORTED_N8N: string }>('scripts/n8n-runtime.mjs'))
@@ -88,7 +120,7 @@ function facts(): StatedFact[] {
 		{
 			what: "the number of the Pickup board's columns",
 			pattern: /\b(\d+)\s+(?:column names|columns)\b/g,
-			about: /\bboard\b|\bsheet\b|\bheader\b|Board columns/i,
+			// n8n's Table view shows 40 columns: a figure of n8n's, not of the board.
 			unless: /\bTable view\b/,
 			value: String(boardColumns),
 			source: 'examples/pickup-board-header.csv',
@@ -140,6 +172,27 @@ function facts(): StatedFact[] {
 			about: /\bsandbox\b|\bdemo\b|\bcontainer changes\b|\bscenario\b/i,
 		},
 		{
+			what: 'the days ahead the digest lists',
+			pattern: /\bwithin (\d+) days\b/g,
+			about: /\bdigest\b|\blast free day\b/i,
+			value: digestDays,
+			source: "the digest's Containers needing attention (last-free-day-digest.json)",
+		},
+		{
+			what: 'the hour the digest goes out',
+			pattern: /\b(?:morning at|at) (\d{1,2})(?::00)?\b(?![.:,]\d)/g,
+			about: /\bdigest\b|\bevery morning\b/i,
+			value: digestHour,
+			source: "the digest's Schedule Trigger (last-free-day-digest.json)",
+		},
+		{
+			what: "the minute of the Pickup board's hourly run",
+			pattern: /\bminute (\d+)\b/g,
+			about: /\bhour/i,
+			value: boardMinute,
+			source: "the Pickup board's Every hour (pickup-board.json)",
+		},
+		{
 			what: 'the longest Batch Window',
 			pattern: /Batch\s+Window\b[^.]*?\bat most (\d+)\b/g,
 			value: String(batchWindow?.typeOptions?.maxValue),
@@ -175,6 +228,7 @@ describe('what the checks compare with', () => {
 		expect(boardColumns).toBeGreaterThan(10);
 		expect(batchWindow?.typeOptions?.maxValue).toBeGreaterThan(0);
 		expect(oldestN8n).toMatch(/^\d+\.\d+\.\d+$/);
+		for (const value of [digestDays, digestHour, boardMinute]) expect(value).toMatch(/^\d+$/);
 	});
 });
 
@@ -293,6 +347,7 @@ describe('each check fails on a planted mistake', () => {
 				`Batches hold at most ${MAX_BATCH_DELIVERIES + 1} deliveries or ${MAX_BATCH_ITEMS} items (_Batch Window (Seconds)_, default 1, at most 9).`,
 				'Needs n8n 1.94.0 and later. The picker lists the 43 events.',
 				'The trigger checks its webhook every 15 minutes; data is stale when the terminal was not checked for over 9 days.',
+				`The digest goes out every morning at 8 and lists boxes due within ${Number(digestDays) + 1} days; the board's hourly run is at minute ${boardMinute}.`,
 			),
 			doc('CHANGELOG.md', '- The board had 20 columns; n8n 1.2.3 or later.'),
 		];
@@ -303,6 +358,8 @@ describe('each check fails on a planted mistake', () => {
 			`docs/trigger.md:3: gives the most deliveries one execution holds as ${MAX_BATCH_DELIVERIES + 1}; MAX_BATCH_DELIVERIES (trigger/batching/deliveryBatches.ts) has ${MAX_BATCH_DELIVERIES}`,
 			`docs/trigger.md:5: gives the days after which a container's data is stale as 9; STALE_AFTER_DAYS (logic/freshness.ts) has ${STALE_AFTER_DAYS}`,
 			'docs/trigger.md:5: gives how often the trigger checks its webhook by default as 15; the Check Webhook Every option has 5',
+			`docs/trigger.md:6: gives the days ahead the digest lists as ${Number(digestDays) + 1}; the digest's Containers needing attention (last-free-day-digest.json) has ${digestDays}`,
+			`docs/trigger.md:6: gives the hour the digest goes out as 8; the digest's Schedule Trigger (last-free-day-digest.json) has ${digestHour}`,
 			`docs/trigger.md:3: gives the longest Batch Window as 9; the Batch Window option's maxValue has ${batchWindow?.typeOptions?.maxValue}`,
 		]);
 	});
