@@ -5,6 +5,9 @@
 // a bench figure, a date) and must open with (one line saying who it is for); and the pages'
 // lengths. Every check is pure: it takes texts and facts, and returns its problems as
 // "file:line: what".
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test support, not a published node */
+import path from 'node:path';
+
 import { HISTORY_FILES, headings, passages, withoutCode, type DocFile } from './docs';
 
 // ---------------------------------------------------------------------------------------------
@@ -747,6 +750,49 @@ export function checkUserPages(docs: readonly DocFile[]): string[] {
 					);
 				}
 			});
+			return problems;
+		});
+}
+
+/** The user page a design page was moved out of: docs/design/x.md from docs/x.md (examples.md from examples/README.md, readme.md from README.md). */
+export function userPageOf(design: string): string {
+	const name = path.posix.basename(design);
+	if (name === 'examples.md') return 'examples/README.md';
+	if (name.toLowerCase() === 'readme.md') return 'README.md';
+	return `docs/${name}`;
+}
+
+/**
+ * Each page of docs/design opens, after its title, with who it is for (`_For contributors…`), and
+ * the user page it was moved out of (userPageOf) links it exactly once.
+ */
+export function checkDesignPages(docs: readonly DocFile[]): string[] {
+	const byFile = new Map(docs.map((doc) => [doc.file, doc.text]));
+	return docs
+		.filter(({ file }) => /^docs\/design\/[^/]+\.md$/.test(file))
+		.flatMap(({ file, text }) => {
+			const problems: string[] = [];
+			const lines = text.split('\n');
+			const title = lines.findIndex((line) => /^#\s+\S/.test(line));
+			const next = lines.findIndex((line, index) => index > title && line.trim() !== '');
+			if (title < 0 || !/^_For contributors\b/.test(lines[next] ?? '')) {
+				problems.push(
+					`${file}:${next + 1}: the line after the title does not say it is for contributors (_For contributors…_)`,
+				);
+			}
+			const user = userPageOf(file);
+			const userText = byFile.get(user);
+			if (userText === undefined) return problems;
+			const links = [
+				...withoutCode(userText).matchAll(/\]\(\s*<?([^)\s>#]+)(?:#[^)\s>]*)?>?\s*\)/g),
+			]
+				.map((match) => path.posix.normalize(path.posix.join(path.posix.dirname(user), match[1])))
+				.filter((target) => target === file);
+			if (links.length !== 1) {
+				problems.push(
+					`${user}: links ${file} ${links.length} times; a user page links its design page once`,
+				);
+			}
 			return problems;
 		});
 }

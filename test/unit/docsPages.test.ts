@@ -22,6 +22,7 @@ import { docFiles, ROOT, type DocFile } from '../support/docs';
 import {
 	checkDefaults,
 	checkDefaultValues,
+	checkDesignPages,
 	checkPageNames,
 	checkStatedFacts,
 	checkStickyNames,
@@ -447,6 +448,31 @@ describe('each check fails on a planted mistake', () => {
 			'docs/trigger.md:5: carries a bench figure ("attempts per notification"): link bench/results or docs/design instead',
 			'README.md:5: carries what looks like a commit hash, 938d153',
 		]);
+		const design = [
+			doc('docs/design/trigger.md', '# Trigger, inside', '', '_For contributors: the mechanisms._'),
+			doc(
+				'docs/trigger.md',
+				'# Trigger',
+				'',
+				'_For anyone._',
+				'',
+				'How it works inside: [design](design/trigger.md).',
+			),
+			doc('docs/design/nodes.md', '# Nodes, inside', '', 'The mechanisms.'),
+			doc('docs/nodes.md', '# Nodes', '', '_For anyone._', '', 'No link to the design page.'),
+			doc('docs/design/examples.md', '# Examples, inside', '', '_For contributors._'),
+			doc(
+				'examples/README.md',
+				'# Examples',
+				'',
+				'[one](../docs/design/examples.md), [two](../docs/design/examples.md#x).',
+			),
+		];
+		expect(checkDesignPages(design)).toEqual([
+			'docs/design/nodes.md:3: the line after the title does not say it is for contributors (_For contributors…_)',
+			'docs/nodes.md: links docs/design/nodes.md 0 times; a user page links its design page once',
+			'examples/README.md: links docs/design/examples.md 2 times; a user page links its design page once',
+		]);
 		const long = (file: string, words: number) =>
 			doc(file, '# T', '', ...Array(words).fill('word'));
 		expect(
@@ -483,6 +509,10 @@ describe('the real pages and sticky notes', () => {
 
 	it('4. every user page says who it is for, and carries no commit hash, no bench figure and no date', () => {
 		expect(checkUserPages(docs)).toEqual([]);
+	});
+
+	it('4. each design page says it is for contributors, and the user page it came from links it once', () => {
+		expect(checkDesignPages(docs)).toEqual([]);
 	});
 
 	it('4. the README at most 3,000 words, examples/README.md at most 2,500, no user page longer than the README', () => {
