@@ -705,6 +705,14 @@ export function isUserPage(file: string): boolean {
 	return file === 'README.md' || file === 'examples/README.md' || /^docs\/[^/]+\.md$/.test(file);
 }
 
+/** The first non-empty line after a page's `# Title` (none without a title), and its number. */
+function openingLine(lines: readonly string[]): { text: string; line: number } {
+	const title = lines.findIndex((line) => /^#\s+\S/.test(line));
+	const next =
+		title < 0 ? -1 : lines.findIndex((line, index) => index > title && line.trim() !== '');
+	return { text: next < 0 ? '' : lines[next], line: next < 0 ? Math.max(title, 0) + 1 : next + 1 };
+}
+
 /** A commit's hash, as pages write them: 7 to 40 hex digits, with a digit and a letter, alone. */
 const COMMIT_HASH =
 	/(?<![\p{L}\p{N}_\-#./:=])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}(?![\p{L}\p{N}_\-/])/gu;
@@ -724,12 +732,10 @@ export function checkUserPages(docs: readonly DocFile[]): string[] {
 		.flatMap(({ file, text }) => {
 			const problems: string[] = [];
 			const lines = text.split('\n');
-			const title = lines.findIndex((line) => /^#\s+\S/.test(line));
-			const next = lines.findIndex((line, index) => index > title && line.trim() !== '');
-			if (title < 0) problems.push(`${file}:1: has no # title`);
-			else if (!/^_For\s[^_]*\S_\s*$/.test(lines[next] ?? '')) {
+			const opening = openingLine(lines);
+			if (!/^_For\s[^_]*\S_\s*$/.test(opening.text)) {
 				problems.push(
-					`${file}:${next < 0 ? title + 1 : next + 1}: the line after the title is not one italic line saying who the page is for (_For …_)`,
+					`${file}:${opening.line}: the line after the title is not one italic line saying who the page is for (_For …_)`,
 				);
 			}
 			let fenced = false;
@@ -772,12 +778,10 @@ export function checkDesignPages(docs: readonly DocFile[]): string[] {
 		.filter(({ file }) => /^docs\/design\/[^/]+\.md$/.test(file))
 		.flatMap(({ file, text }) => {
 			const problems: string[] = [];
-			const lines = text.split('\n');
-			const title = lines.findIndex((line) => /^#\s+\S/.test(line));
-			const next = lines.findIndex((line, index) => index > title && line.trim() !== '');
-			if (title < 0 || !/^_For contributors\b/.test(lines[next] ?? '')) {
+			const opening = openingLine(text.split('\n'));
+			if (!/^_For contributors\b/.test(opening.text)) {
 				problems.push(
-					`${file}:${next + 1}: the line after the title does not say it is for contributors (_For contributors…_)`,
+					`${file}:${opening.line}: the line after the title does not say it is for contributors (_For contributors…_)`,
 				);
 			}
 			const user = userPageOf(file);
