@@ -6,6 +6,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
+import type { INodeProperties } from 'n8n-workflow';
+
 export const ROOT = path.resolve(__dirname, '..', '..');
 
 /** One Markdown file: its path from the repository's root and its text. */
@@ -787,6 +789,21 @@ const plain = (cell: string) =>
 		.trim();
 const key = ({ resource, operation }: Operation) => `${resource} → ${operation}`.toLowerCase();
 
+/** Every Resource → Operation pair as the node's fields offer them. */
+export function operationsOf(properties: readonly INodeProperties[]): Operation[] {
+	const resources = properties.find(({ name }) => name === 'resource')?.options ?? [];
+	return resources.flatMap((resource) => {
+		const value = (resource as { value: string }).value;
+		const field = properties.find(
+			({ name, displayOptions }) =>
+				name === 'operation' && displayOptions?.show?.resource?.includes(value),
+		);
+		return (field?.options ?? []).map((option) => ({
+			resource: resource.name,
+			operation: option.name,
+		}));
+	});
+}
 /** The operations table as the documentation may write it: one row per resource. */
 export function operationsTable(operations: readonly Operation[]): string {
 	const byResource = new Map<string, string[]>();

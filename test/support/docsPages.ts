@@ -8,7 +8,14 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test support, not a published node */
 import path from 'node:path';
 
-import { HISTORY_FILES, headings, passages, withoutCode, type DocFile } from './docs';
+import {
+	HISTORY_FILES,
+	headings,
+	passages,
+	withoutCode,
+	type DocFile,
+	type Operation,
+} from './docs';
 
 // ---------------------------------------------------------------------------------------------
 // The example workflows, as far as names go
@@ -409,6 +416,45 @@ export function checkPageNames(
 				return problems;
 			});
 		});
+}
+
+/**
+ * An operation named in prose as the node's picker shows it, "Container → Get Many": the words
+ * after the arrow begin with one of that resource's operations, exactly ("Webhook → Create and
+ * Update" names two). Tables are checkOperations's (test/support/docs.ts).
+ */
+export function checkOperationMentions(
+	docs: readonly DocFile[],
+	operations: readonly Operation[],
+): string[] {
+	const byResource = new Map<string, string[]>();
+	for (const { resource, operation } of operations) {
+		byResource.set(resource, [...(byResource.get(resource) ?? []), operation]);
+	}
+	const resources = [...byResource.keys()].sort((a, b) => b.length - a.length).map(escape);
+	const mention = new RegExp(
+		`(?<![\\p{L}])(${resources.join('|')})[*_]*\\s*→\\s*[*_]*(?=([^|\\n]*))`,
+		'gu',
+	);
+	return docs
+		.filter(({ file }) => !HISTORY_FILES.has(file))
+		.flatMap(({ file, text }) =>
+			passages(text).flatMap((passage) =>
+				[...withoutCode(passage.text).matchAll(mention)].flatMap((match) => {
+					const names = byResource.get(match[1])!;
+					const after = match[2];
+					// The longest operation the words begin with, not followed by another capitalized
+					// word of the same name ("Get All" is not "Get").
+					const longest = names
+						.filter((name) => new RegExp(`^${escape(name)}(?![\\p{L}])`, 'u').test(after))
+						.sort((a, b) => b.length - a.length)[0];
+					if (longest && !/^[*_]*\s+\p{Lu}\p{Ll}/u.test(after.slice(longest.length))) return [];
+					return [
+						`${file}:${passage.lineAt(match.index ?? 0)}: names ${match[1]} → ${/^[*_]*([\p{Lu}\p{N}][\p{L}\p{N}]*(?:\s+\p{Lu}[\p{L}\p{N}]*)*)/u.exec(after)?.[1] ?? after.slice(0, 20)}, not an operation of ${match[1]} (${names.join(', ')})`,
+					];
+				}),
+			),
+		);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -8,8 +8,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { INodeProperties } from 'n8n-workflow';
-
 import { ContainerTracking } from '../../nodes/ContainerTracking/ContainerTracking.node';
 import { ContainerTrackingTrigger } from '../../nodes/ContainerTracking/ContainerTrackingTrigger.node';
 import { RATE_LIMITS } from '../../nodes/ContainerTracking/logic/rateLimits';
@@ -22,10 +20,10 @@ import {
 	docFiles,
 	newest,
 	nodeFacts,
+	operationsOf,
 	operationsTable,
 	ROOT,
 	type DocFile,
-	type Operation,
 	type TestedVersions,
 } from '../support/docs';
 import { stickyNotes, workflowOf } from '../support/docsPages';
@@ -38,21 +36,6 @@ const action = new ContainerTracking().description;
 const nodes = [nodeFacts(new ContainerTrackingTrigger().description), nodeFacts(action)];
 const [trigger] = nodes;
 
-/** Every Resource → Operation pair as the node's fields offer them. */
-function operationsOf(properties: readonly INodeProperties[]): Operation[] {
-	const resources = properties.find(({ name }) => name === 'resource')?.options ?? [];
-	return resources.flatMap((resource) => {
-		const value = (resource as { value: string }).value;
-		const field = properties.find(
-			({ name, displayOptions }) =>
-				name === 'operation' && displayOptions?.show?.resource?.includes(value),
-		);
-		return (field?.options ?? []).map((option) => ({
-			resource: resource.name,
-			operation: option.name,
-		}));
-	});
-}
 const operations = operationsOf(action.properties);
 
 let versions: TestedVersions;

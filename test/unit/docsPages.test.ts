@@ -18,11 +18,12 @@ import {
 	MAX_BATCH_DELIVERIES,
 	MAX_BATCH_ITEMS,
 } from '../../nodes/ContainerTracking/trigger/batching/deliveryBatches';
-import { docFiles, ROOT, type DocFile } from '../support/docs';
+import { docFiles, operationsOf, ROOT, type DocFile } from '../support/docs';
 import {
 	checkDefaults,
 	checkDefaultValues,
 	checkDesignPages,
+	checkOperationMentions,
 	checkPageNames,
 	checkStatedFacts,
 	checkStickyNames,
@@ -46,6 +47,7 @@ const ours = descriptionNames(
 	[action, trigger, { displayName: credential.displayName, properties: credential.properties }],
 	EVENT_OPTIONS.map(({ name }) => name),
 );
+const operations = operationsOf(action.properties);
 const defaults = optionDefaults([action, trigger]);
 const values = valueDefaults([action, trigger]);
 
@@ -331,6 +333,23 @@ describe('each check fails on a planted mistake', () => {
 		]);
 	});
 
+	it('1c. an operation named in prose that its resource lacks', () => {
+		const planted = doc(
+			'docs/nodes.md',
+			'Container → Get Many and **Container → Refresh** work; Webhook → Create and Update too.',
+			'The Container → Get All operation, and Tracking Request → Infer Number.',
+			"n8n's Data table → Row → Upsert and Google Sheets → Append are not ours.",
+		);
+		expect(checkOperationMentions([planted], operations)).toEqual([
+			expect.stringMatching(
+				/^docs\/nodes\.md:2: names Container → Get All, not an operation of Container \(Get, Get Many/,
+			),
+			expect.stringMatching(
+				/^docs\/nodes\.md:2: names Tracking Request → Infer Number, not an operation of Tracking Request/,
+			),
+		]);
+	});
+
 	it("2a. a fact stated with a value other than the code's or the data's", () => {
 		const planted = [
 			doc(
@@ -497,8 +516,10 @@ describe('the real pages and sticky notes', () => {
 		expect(checkStickyNames(workflows, ours)).toEqual([]);
 	});
 
-	it('1b. every page (and sticky note) names only nodes, fields and options the workflows and nodes have', () => {
+	it('1b, 1c. every page (and sticky note) names only nodes, fields, options and operations the workflows and nodes have', () => {
 		expect(checkPageNames([...docs, ...notes], workflows, ours)).toEqual([]);
+		expect(operations.length).toBeGreaterThan(10);
+		expect(checkOperationMentions([...docs, ...notes], operations)).toEqual([]);
 	});
 
 	it("2. each fact has one value wherever it is stated, and each default is the node's", () => {
