@@ -59,9 +59,8 @@ describe('Container Tracking API credential', () => {
 			'developer settings',
 			'/v2',
 			'webhook documentation',
-			'N8N_WEBHOOK_URL',
-			'WEBHOOK_URL',
-			'Production URL',
+			// Reachability is stated once, in its own section, and linked from here.
+			'[Make n8n reachable](#make-n8n-reachable)',
 			// n8n tests a credential when it is saved (no Test button in 2.x): what it then says.
 			'Saving the credential tests it',
 			'_Connection tested successfully_',
