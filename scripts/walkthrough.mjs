@@ -43,6 +43,7 @@ import {
 } from './lib/editor.mjs';
 import { startMailServer } from './lib/mail.mjs';
 import { sandboxClient, startSandbox } from './lib/sandboxClient.mjs';
+import { installDebianPackages } from './lib/services.mjs';
 import {
 	dataTableByName,
 	freePort,
@@ -60,6 +61,7 @@ import {
 import { ensureN8n } from './n8n-runtime.mjs';
 
 const run = promisify(execFile);
+const DEBIAN_CHROMIUM = '/usr/bin/chromium';
 const OWNER = { email: 'demo@example.com', password: 'Demo-password-1' };
 // The sandbox's own defaults (sandbox/server.ts DEFAULT_OPTIONS): the key start.mjs passes and
 // the header it signs deliveries in.
@@ -90,7 +92,7 @@ function options() {
 		options: {
 			out: { type: 'string' },
 			keep: { type: 'boolean', default: false },
-			chromium: { type: 'string', default: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' },
+			chromium: { type: 'string', default: process.env.CHROMIUM_PATH ?? DEBIAN_CHROMIUM },
 			help: { type: 'boolean' },
 		},
 	});
@@ -470,7 +472,12 @@ async function pickCredential(page, name) {
 
 async function main() {
 	const { keep, chromiumPath, ...chosen } = options();
-	// Nothing is started, and no folder made, when the browser is missing.
+	// Debian's Chromium is installed when the default path has none (as the queue-mode suite
+	// installs Postgres and Redis); nothing is started, and no folder made, when it stays missing.
+	if (!existsSync(chromiumPath) && chromiumPath === DEBIAN_CHROMIUM) {
+		process.stdout.write('[walkthrough] installing Debian\'s chromium (apt-get)\n');
+		await installDebianPackages(['chromium'], 'the walkthrough');
+	}
 	if (!existsSync(chromiumPath)) {
 		process.stderr.write(
 			`[walkthrough] no Chromium at ${chromiumPath} (Debian: apt-get install chromium; or --chromium <path>)\n`,

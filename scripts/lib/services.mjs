@@ -37,11 +37,11 @@ export function aptCommand(args, root = isRoot()) {
 		: ['sudo', ['-n', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', ...args]];
 }
 
-/** Installs Debian's `postgresql` and `redis-server` when their binaries are missing. */
-export async function ensureServices() {
-	const missing = [];
-	if (!postgresBin()) missing.push('postgresql');
-	if (!redisBin()) missing.push('redis-server');
+/**
+ * Installs the Debian packages `missing` names (none: nothing to do) with apt-get; `needs` says in
+ * an error what wanted them.
+ */
+export async function installDebianPackages(missing, needs) {
 	if (missing.length === 0) return;
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 	const apt = async (args) => {
@@ -54,13 +54,22 @@ export async function ensureServices() {
 					? 'not root, so apt-get ran through `sudo -n`, which needs passwordless sudo: run as root, allow this user sudo without a password, or install them first'
 					: 'run as root';
 			throw new Error(
-				`${command} ${commandArgs.join(' ')} failed (queue mode needs ${missing.join(' and ')}; ${how}):\n${String(error.stderr ?? error).slice(-2000)}`,
+				`${command} ${commandArgs.join(' ')} failed (${needs} needs ${missing.join(' and ')}; ${how}):\n${String(error.stderr ?? error).slice(-2000)}`,
 			);
 		}
 	};
 	await apt(['update', '-qq']);
 	// The packages' own services are not needed: only their binaries.
 	await apt(['install', '-y', '-qq', '--no-install-recommends', ...missing]);
+}
+
+/** Installs Debian's `postgresql` and `redis-server` when their binaries are missing. */
+export async function ensureServices() {
+	const missing = [];
+	if (!postgresBin()) missing.push('postgresql');
+	if (!redisBin()) missing.push('redis-server');
+	if (missing.length === 0) return;
+	await installDebianPackages(missing, 'queue mode');
 	if (!postgresBin() || !redisBin())
 		throw new Error(`installing ${missing.join(', ')} left no binaries`);
 }
