@@ -685,6 +685,8 @@ export interface StatedFact {
 	about?: RegExp;
 	/** The passage must not say this. */
 	unless?: RegExp;
+	/** Values the pattern finds that are other facts (the oldest n8n beside the Data Tables one). */
+	ignore?: readonly string[];
 	/** The value from the code or the data; without one, every statement must give the same. */
 	value?: string;
 	/** Where the value comes from, for the message. */
@@ -709,7 +711,7 @@ export function checkStatedFacts(docs: readonly DocFile[], facts: readonly State
 				if (fact.unless?.test(prose)) continue;
 				for (const match of prose.matchAll(fact.pattern)) {
 					const value = match.slice(1).find((group) => group !== undefined);
-					if (value === undefined) continue;
+					if (value === undefined || fact.ignore?.includes(value)) continue;
 					const offset = (match.index ?? 0) + match[0].indexOf(value);
 					statements.push({
 						where: `${file}:${passage.lineAt(offset)}`,

@@ -138,8 +138,9 @@ function facts(): StatedFact[] {
 		{
 			what: 'the n8n version that added Data Tables',
 			pattern:
-				/(?:(?:new|added|since|gained|introduced)\s+(?:in\s+)?(?:n8n\s+)?(\d+\.\d+(?:\.\d+)?)|(?:n8n\s+)?(\d+\.\d+(?:\.\d+)?)\s+or\s+later)/gi,
+				/(?:(?:new|added|since|gained|introduced|before)\s+(?:in\s+)?(?:n8n\s+)?(\d+\.\d+(?:\.\d+)?)|(?:n8n\s+)?(\d+\.\d+(?:\.\d+)?)\s+(?:or|and)\s+later)/gi,
 			about: /Data Tables?\b/i,
+			ignore: [oldestN8n],
 		},
 		{
 			what: 'the most deliveries one execution holds',
@@ -389,11 +390,15 @@ describe('each check fails on a planted mistake', () => {
 			doc('README.md', 'The Pickup board needs n8n 1.113 or later, for its Data Table.'),
 			doc('examples/README.md', "It uses n8n's Data tables, new in n8n 1.113.0."),
 			doc('docs/compatibility.md', 'Data Tables came with n8n 1.112 or later.'),
+			doc(
+				'docs/trigger.md',
+				`The nodes run on n8n ${oldestN8n} and later; on n8n before 1.113 there are no Data Tables.`,
+			),
 			doc('README.md', 'In the demo a container changes every 20 seconds.'),
 			doc('docs/sandbox.md', 'The sandbox plays a scenario every 30 seconds.'),
 		];
 		expect(checkStatedFacts(planted, facts())).toEqual([
-			'docs/compatibility.md:1: gives the n8n version that added Data Tables as 1.112; README.md:1, examples/README.md:1 give 1.113',
+			'docs/compatibility.md:1: gives the n8n version that added Data Tables as 1.112; README.md:1, examples/README.md:1, docs/trigger.md:1 give 1.113',
 			"README.md:1: gives how often the demo's sandbox changes a container as 20; docs/sandbox.md:1 gives 30",
 			"docs/sandbox.md:1: gives how often the demo's sandbox changes a container as 30; README.md:1 gives 20",
 		]);
