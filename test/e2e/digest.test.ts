@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
-// The last free day digest (examples/last-free-day-digest.json) in a real n8n 2.40.7 with the
+// The last free day digest (examples/last-free-day-digest.json) in a real n8n with the
 // packed package, its SMTP credential pointing at a local mail server (scripts/lib/mail.mjs).
 // Run by hand (`n8n execute`, its Manual Trigger: the Schedule Trigger feeds the same chain):
 // with nothing to report it sends nothing; with boxes in known states it sends one email whose

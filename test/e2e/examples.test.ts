@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
-// The example workflows of examples/ in a real n8n 2.40.7 with the packed package, as
+// The example workflows of examples/ in a real n8n with the packed package, as
 // examples/README.md tells users to run them. Bulk tracking runs with `n8n execute`; the hold
 // alerts by email are published with their SMTP credential pointing at a local mail server
 // (scripts/lib/mail.mjs), and a customs hold played in the sandbox must arrive there as exactly
