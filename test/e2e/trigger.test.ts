@@ -68,17 +68,27 @@ describe('e2e: Container Tracking Trigger in a real n8n', () => {
 	const executions = async () => await storedExecutions(n8n, WORKFLOW_ID);
 	const executionCount = async () => (await executions()).length;
 	/** The stored executions once there are `count` and every one has ended. */
-	const executionsEnded = async (count: number, what: string) =>
-		await eventually(
+	const executionsEnded = async (count: number, what: string) => {
+		// What was stored at the last look: on a timeout the assertion below shows it.
+		let last: Array<{ status: string }> = [];
+		const ended = await eventually(
 			async () => {
 				const found = await executions();
+				last = found;
 				return found.length === count &&
 					found.every(({ status }) => !['new', 'running'].includes(status))
 					? found
 					: undefined;
 			},
 			{ timeoutMs: generous(EXECUTION_QUIET_MS), what },
-		);
+		).catch(() => undefined);
+		expect({ what, ended: ended !== undefined, stored: last.map(({ status }) => status) }).toEqual({
+			what,
+			ended: true,
+			stored: last.map(({ status }) => status),
+		});
+		return ended ?? [];
+	};
 	const postToN8n = (body: string, headers: Record<string, string>) =>
 		fetch(webhookUrl, {
 			method: 'POST',
