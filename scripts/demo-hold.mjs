@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
+import { inboxEmails } from './lib/mail.mjs';
 import { sandboxClient } from './lib/sandboxClient.mjs';
 
 /** The hold names the sandbox's control API takes (sandbox/control.ts HOLD_NAMES). */
@@ -77,9 +78,7 @@ async function awaitEmail(mailUrl, number, change, seen) {
 	const deadline = Date.now() + EMAIL_TIMEOUT_MS;
 	while (Date.now() < deadline) {
 		await sleep(2000);
-		const emails = await fetch(`${mailUrl}/api/email`)
-			.then((response) => response.json())
-			.catch(() => []);
+		const emails = await inboxEmails(mailUrl).catch(() => []);
 		const found = emails.find(
 			(email) =>
 				!seen.has(email.id) &&

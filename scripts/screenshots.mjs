@@ -42,6 +42,7 @@ import {
 	openNode,
 	VIEWPORT,
 } from './lib/editor.mjs';
+import { inboxEmails } from './lib/mail.mjs';
 import { pickupBoardTable } from './lib/pickupBoardTable.mjs';
 import { ALERT_ROUTING_TABLE } from './lib/alertRoutingTable.mjs';
 
@@ -229,7 +230,7 @@ function lastNodeExecuted(execution) {
 async function emailInInbox(inboxUrl, subject, what, timeoutMs) {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const emails = await (await fetch(`${inboxUrl}/api/email`)).json();
+		const emails = await inboxEmails(inboxUrl);
 		const found = emails.find((email) => subject.test(email.subject));
 		if (found) return found;
 		if (Date.now() > deadline)

@@ -41,7 +41,7 @@ import {
 	launchBrowser,
 	openNode,
 } from './lib/editor.mjs';
-import { startMailServer } from './lib/mail.mjs';
+import { inboxEmails, startMailServer } from './lib/mail.mjs';
 import { sandboxClient, startSandbox } from './lib/sandboxClient.mjs';
 import { installDebianPackages } from './lib/services.mjs';
 import {
@@ -247,11 +247,6 @@ async function signIn(page, editorUrl, email, password) {
 	await byTestId(page, 'password').locator('input').fill(password);
 	await byTestId(page, 'form-submit-button').click();
 	await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 30_000 });
-}
-
-/** The MailDev inbox's emails, as its API lists them. */
-async function inbox(mailUrl) {
-	return await (await fetch(`${mailUrl}/api/email`)).json();
 }
 
 /**
@@ -639,7 +634,7 @@ async function main() {
 							seen.execution = `${elapsed} s: ${names.map((name) => `"${name}" ${runs[name].length}`).join(', ')}`;
 					}
 					if (!seen.email) {
-						const alert = (await inbox(mailUrl)).find((email) =>
+						const alert = (await inboxEmails(mailUrl)).find((email) =>
 							/ hold (placed|released) on /.test(email.subject),
 						);
 						if (alert)
@@ -695,7 +690,7 @@ async function main() {
 				const checkIt = readmeSection('Check that it works');
 				if (!checkIt.includes('`npm run demo:hold`'))
 					throw new Error('README "Check that it works" does not name `npm run demo:hold`');
-				const before = (await inbox(mailUrl)).length;
+				const before = (await inboxEmails(mailUrl)).length;
 				const { stdout } = await run(
 					process.execPath,
 					[path.join(repoRoot, 'scripts', 'demo-hold.mjs'), '--demo-dir', demoDir],
@@ -713,7 +708,7 @@ async function main() {
 					`Customs hold released on ${number}`,
 				])
 					if (!stdout.includes(wanted)) throw new Error(`demo:hold did not print "${wanted}"`);
-				const emails = (await inbox(mailUrl))
+				const emails = (await inboxEmails(mailUrl))
 					.slice(before)
 					.filter((email) => email.subject.includes(number));
 				saw(
@@ -1260,7 +1255,7 @@ async function main() {
 				let emails = [];
 				while (emails.length < 2 && Date.now() < deadline) {
 					await sleep(2000);
-					emails = await (await fetch(`${mail.webUrl}/api/email`)).json();
+					emails = await inboxEmails(mail.webUrl);
 					if (emails.length >= 1 && Date.now() > deadline - EMAIL_TIMEOUT_MS + 60_000) break;
 				}
 				if (emails.length === 0) {
@@ -1400,7 +1395,7 @@ async function main() {
 					`made the workflow "Check: test delivery" (through n8n's REST API, as the README lists it): Start → Container Tracking Webhook → Get (From list: ${hook.attributes.url}; Options → Include Secret on) → Webhook → Send Test Delivery (URL {{ $json.url }}, Event container.updated, Secret {{ $json.secret }}), on "${credential.name}"`,
 				);
 				const runsBefore = await listExecutions(editorUrl, cookie, workflowId);
-				const emailsBefore = (await inbox(mail.webUrl)).length;
+				const emailsBefore = (await inboxEmails(mail.webUrl)).length;
 				await page.goto(`${editorUrl}/workflow/${checkWorkflow.id}`);
 				await canvasNode(page, 'Send a test delivery').waitFor({ timeout: 60_000 });
 				await dismissPopups(page);
@@ -1452,7 +1447,7 @@ async function main() {
 					`the hold alerts' Executions: ${added.length} more, ${sample.status}, last node "${result?.lastNodeExecuted}"; its item: event ${item.event}, container_number ${item.container_number}, warnings ${quote(JSON.stringify(item.warnings ?? []), 200)}`,
 				);
 				await sleep(10_000);
-				const emailsAfter = (await inbox(mail.webUrl)).length;
+				const emailsAfter = (await inboxEmails(mail.webUrl)).length;
 				saw(`emails in the inbox 10 s later: ${emailsAfter - emailsBefore} new`);
 				if (added.length !== 1) differ('one more successful run', `${added.length} more runs`);
 				if (sample.status !== 'success') throw new Error(`the sample's run ended ${sample.status}`);

@@ -49,6 +49,11 @@ export async function startMailServer({ smtpPort = 0, webPort = 0, holdable = fa
 	};
 }
 
+/** The emails of the MailDev inbox at `webUrl`, as its REST API lists them. */
+export async function inboxEmails(webUrl) {
+	return await (await fetch(`${webUrl}/api/email`)).json();
+}
+
 /**
  * A gate in front of the SMTP port, for tests that need an execution to stop at its Send Email
  * node (a mail server that does not answer yet): while held, a connection is accepted and left
