@@ -1,5 +1,6 @@
 import { defineResource } from '../operation';
 import * as create from './create';
+import * as findNumbers from './findNumbers';
 import * as get from './get';
 import * as getMany from './getMany';
 import * as inferNumber from './inferNumber';
@@ -7,6 +8,6 @@ import * as inferNumber from './inferNumber';
 export const trackingRequest = defineResource({
 	value: 'trackingRequest',
 	name: 'Tracking Request',
-	operations: { create, get, getMany, inferNumber },
+	operations: { create, findNumbers, get, getMany, inferNumber },
 	defaultOperation: 'inferNumber',
 });
