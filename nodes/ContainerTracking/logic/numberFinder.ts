@@ -15,8 +15,7 @@
  *
  * - A container number with a wrong check digit is kept and reported (logic/iso6346.ts says
  *   why), never dropped. Its owner code must be written in capitals, as ISO 6346 marks it; in
- *   lower case it counts only written as one word with a right check digit, so that prose
- *   ("menu 1234567") gives none.
+ *   lower case it counts only written as one word, so that prose ("menu 1234567") gives none.
  * - A number inside a container number's span is not read again as a bill of lading.
  * - Shipment numbers are 6 to 20 letters and digits with at least 4 digits; dates are not.
  */
@@ -61,7 +60,7 @@ const CONTAINER =
 
 /** Labels of shipment numbers and the kind each names; matched whole words, any case. */
 const LABEL =
-	/(?<![A-Za-z0-9])(bills?[ \t]+of[ \t]+lading|master[ \t]+bill|[mh]?b\/ls?|[mh]bl|bol|bkg|booking(?:[ \t]+(?:ref(?:erence)?|confirmation|number))?)(?![A-Za-z0-9])/gi;
+	/(?<![A-Za-z0-9])(bills?[ \t]+of[ \t]+lading|master[ \t]+bill|[mh]?b\/ls?|[mh]bl|bol|bkg|booking(?:[ \t]+(?:ref(?:erence)?|confirmation|number))?)(?![A-Za-z0-9]|-[A-Za-z0-9])/gi;
 
 /** What may stand between a label and its number: "No.", "Nos.:", "#", "Ref:", "=". */
 const AFTER_LABEL =
@@ -192,7 +191,7 @@ function findContainers(text: string, findings: Findings, spans: Spans): void {
 		const check = checkContainerNumber(owner + firstDigits + nextDigits + checkDigit);
 		const capitals = owner === owner.toUpperCase();
 		const oneWord = /^[A-Za-z]{4}\d{7}$/.test(written);
-		if (!capitals && !(oneWord && check.isValid)) continue;
+		if (!capitals && !oneWord) continue;
 		spans.add(match.index, match.index + written.length);
 		findings.add(check.normalized, written, match.index, 'container', null, check);
 	}
