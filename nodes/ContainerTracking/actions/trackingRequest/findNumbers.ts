@@ -96,8 +96,13 @@ function textToSearch(context: IExecuteFunctions, itemIndex: number): string {
 	const error = (message: string, description: string) =>
 		new NodeOperationError(context.getNode(), message, { itemIndex, description });
 	if (typeof value !== 'string') {
+		const kind = Array.isArray(value)
+			? 'a list'
+			: typeof value === 'object'
+				? 'an object'
+				: `a ${typeof value}`;
 		throw error(
-			`The field "Text" holds ${Array.isArray(value) ? 'a list' : `a ${typeof value}`}, not text`,
+			`The field "Text" holds ${kind}, not text`,
 			'Map the text itself, e.g. {{ $json.text }} or {{ $json.textPlain }}.',
 		);
 	}
