@@ -11,6 +11,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { apiRoutes, type Route } from './api';
+import { mailRoutes } from './arrivalNotice';
 import { SandboxClock } from './clock';
 import { controlRoutes, type ControlRoute } from './control';
 import { driftDocument, driftRecord, type DriftSwitch } from './drift';
@@ -322,8 +323,8 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 		reportError,
 	);
 	const api = compile<Route>(apiRoutes(world, dispatcher));
-	const control = compile<ControlRoute>(
-		controlRoutes(
+	const control = compile<ControlRoute>([
+		...controlRoutes(
 			world,
 			faults,
 			dispatcher,
@@ -332,7 +333,8 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 			outage,
 			stats,
 		),
-	);
+		...mailRoutes(world),
+	]);
 
 	/** Authenticates, routes, rate-limits and runs the handler; undefined for an unknown route. */
 	const processApi = async (
