@@ -124,6 +124,18 @@ const cases: Array<{ name: string; text: string; expected: ReturnType<typeof see
 		expected: [],
 	},
 	{
+		name: 'an HTML email: a key and value table, a column table, entities',
+		text: `<html><body><p>Dear&nbsp;customer,</p><table><tr><td><b>B/L No.</b></td><td>MEDUFR030803</td></tr>
+<tr><td>Booking&nbsp;#</td><td>254839714</td></tr></table>
+<table><tr><th>Container</th><th>Bill of Lading</th></tr><tr><td>CSQU&nbsp;305438&#45;3</td><td>OOLU2136060632</td></tr></table></body></html>`,
+		expected: [
+			{ number: 'MEDUFR030803', kind: 'bill_of_lading', valid: null, label: 'B/L' },
+			{ number: '254839714', kind: 'booking', valid: null, label: 'Booking' },
+			{ number: 'CSQU3054383', kind: 'container', valid: true, label: null },
+			{ number: 'OOLU2136060632', kind: 'bill_of_lading', valid: null, label: 'Bill of Lading' },
+		],
+	},
+	{
 		name: 'a check digit in brackets and a slash before it',
 		text: 'Units CSQU 305438 (3) and CSQU305438/3 are the same box.',
 		expected: [{ number: 'CSQU3054383', kind: 'container', valid: true, label: null }],

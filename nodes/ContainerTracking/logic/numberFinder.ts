@@ -64,7 +64,7 @@ const LABEL =
 
 /** What may stand between a label and its number: "No.", "Nos.:", "#", "Ref:", "=". */
 const AFTER_LABEL =
-	/[ \t]*(?:(?:nos?|nr|numbers?|ref|reference|id)(?![A-Za-z0-9])\.?)?[ \t]*[:#=.-]?[ \t]*/iy;
+	/[ \t]*(?:(?:nos?|nr|numbers?|ref|reference|id)(?![A-Za-z0-9])\.?)?[ \t]*(?:[:#=.|-][ \t]*){0,2}/iy;
 
 /** One number of a list after a label: letters and digits, dash-joined parts allowed. */
 const LISTED_TOKEN = /[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*/y;
@@ -277,21 +277,26 @@ function findInTables(text: string, findings: Findings, spans: Spans): void {
 	let lineStart = 0;
 	for (const line of text.split('\n')) {
 		const cells = cellsOf(line, lineStart);
-		if (cells.length >= 2 && columns.length > 0 && cells.length === width) {
+		const headers =
+			cells.length >= 2
+				? cells.flatMap((cell, position) =>
+						WHOLE_LABEL.test(cell.text) ? [{ position, label: cell.text }] : [],
+					)
+				: [];
+		if (headers.length > 0) {
+			// A row of headers starts a table (a key and its value in one row start one too).
+			columns = headers;
+			width = cells.length;
+		} else if (columns.length > 0 && cells.length === width) {
 			for (const { position, label } of columns) {
 				const cell = cells[position];
-				if (cell && shipmentNumberShape(cell.text))
+				if (shipmentNumberShape(cell.text))
 					addShipmentNumber(findings, spans, cell.text, cell.index, labelKind(label), label);
 			}
-		} else if (!(cells.length === width && cells.every((cell) => /^[-=:+ ]*$/.test(cell.text)))) {
-			// Any other row ends the table; a row of headers starts one.
+		} else {
+			// Any other row ends the table.
 			columns = [];
-			if (cells.length >= 2) {
-				cells.forEach((cell, position) => {
-					if (WHOLE_LABEL.test(cell.text)) columns.push({ position, label: cell.text });
-				});
-			}
-			width = columns.length > 0 ? cells.length : 0;
+			width = 0;
 		}
 		lineStart += line.length + 1;
 	}
@@ -325,8 +330,45 @@ export function textProblem(text: string): string | null {
 	return `The text looks like binary data: ${control} of its ${text.length} characters are control characters (the first at offset ${first})`;
 }
 
-/** Every container, bill of lading and booking number candidate in the text, each once. */
-export function findNumbers(text: string): FoundNumber[] {
+const HTML = /<(?:html|body|table|tr|td|th|br|p|div|span)\b[^>]*>/i;
+
+const ENTITIES: Record<string, string> = {
+	nbsp: ' ',
+	amp: '&',
+	lt: '<',
+	gt: '>',
+	quot: '"',
+	apos: "'",
+};
+
+/**
+ * An HTML email body as the text a reader sees, so that its tables read as the passes for tables
+ * and labels expect: a row per line, each cell after a "|" (a label's value in the next cell is
+ * the label's). Text that is not HTML is returned as it is.
+ */
+export function readableText(text: string): string {
+	if (!HTML.test(text)) return text;
+	return text
+		.replace(/<(script|style)\b[^>]*>[^]*?<\/\1\s*>/gi, ' ')
+		.replace(/<\/?(?:tr|br|p|div|li|h[1-6]|table)\b[^>]*>/gi, '\n')
+		.replace(/<t[dh]\b[^>]*>/gi, ' | ')
+		.replace(/<[^>]*>/g, '')
+		.replace(
+			/&(?:#(\d{1,6})|([a-z]{2,6}));/gi,
+			(entity, code: string | undefined, name: string | undefined) =>
+				code !== undefined
+					? String.fromCodePoint(Number(code))
+					: (ENTITIES[name!.toLowerCase()] ?? entity),
+		)
+		.replace(/[ \t]*\n[ \t\n]*/g, '\n');
+}
+
+/**
+ * Every container, bill of lading and booking number candidate in the text, each once. An HTML
+ * text is read as readableText gives it; offsets, lines and columns are then in that text.
+ */
+export function findNumbers(input: string): FoundNumber[] {
+	const text = readableText(input);
 	const findings = new Findings(lineLocator(text));
 	const spans = new Spans();
 	findContainers(text, findings, spans);
