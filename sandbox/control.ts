@@ -287,6 +287,24 @@ function durationMs(body: unknown): number {
 	return total;
 }
 
+/** How far an estimate moves: `hours` and/or `days`, either sign, not 0 in all. */
+function signedDurationMs(body: unknown): number {
+	let total = 0;
+	for (const [name, unit] of [
+		['days', DAY],
+		['hours', HOUR],
+	] as const) {
+		const value = field<unknown>(body, name);
+		if (value === undefined) continue;
+		if (typeof value !== 'number' || !Number.isFinite(value))
+			throw unprocessable(`${name} must be a number (negative: earlier)`, `/${name}`, 'invalid');
+		total += value * unit;
+	}
+	if (total === 0)
+		throw unprocessable('give hours or days to move the estimate by, not 0', '/hours', 'blank');
+	return total;
+}
+
 /** `GET` and `PATCH /webhook_settings`: the delivery options, as the control API names them. */
 function webhookSettingsBody(dispatcher: WebhookDispatcher): Record<string, unknown> {
 	const options = dispatcher.options;
@@ -545,6 +563,22 @@ export function controlRoutes(
 				status: 200,
 				body: { data: world.setShipmentOwner(request.params.id, shipmentOwner(request.body)) },
 			}),
+		},
+		{
+			// docs/sandbox.md, "Moving an arrival": `hours` or `days` (negative: earlier), `arrival`.
+			method: 'POST',
+			pattern: '/shipments/:id/eta',
+			handle: (request) => {
+				const arrival = field<unknown>(request.body, 'arrival');
+				const kind =
+					arrival === undefined
+						? undefined
+						: (oneOf(arrival, ['port', 'inland'], 'arrival') as 'port' | 'inland');
+				return {
+					status: 200,
+					body: world.moveArrival(request.params.id, signedDurationMs(request.body), kind),
+				};
+			},
 		},
 		{
 			method: 'POST',

@@ -4,7 +4,7 @@
  * container when too few boxes are still to be picked up. It keeps a mix on the pickup board at
  * every moment: a box made ready when none is, a hold placed when no box is blocked, never the
  * last ready box held or picked up; and it turns through holds, exams, demurrage, last free day
- * changes and pickups so that the alerts differ from one round to the next. It picks only
+ * changes, arrivals moved and pickups so that the alerts differ from one round to the next. It picks only
  * scenarios the control API would accept (sandbox/scenarios.ts, `scenarioRefusal`).
  */
 import { pickupReadiness } from '../nodes/ContainerTracking/logic/readiness';
@@ -27,18 +27,21 @@ export interface DemoMove {
 	blocked: number;
 }
 
-type Intent = 'hold' | 'exam' | 'fees' | 'lfd' | 'ready' | 'pickup';
+type Intent = 'hold' | 'exam' | 'fees' | 'lfd' | 'ready' | 'pickup' | 'eta';
 
 /** One intent per round, in turn; a round whose intent fits no box takes the next that does. */
 const ROTATION: Intent[] = [
 	'hold',
+	'eta',
 	'fees',
 	'exam',
 	'lfd',
+	'eta',
 	'ready',
 	'hold',
 	'fees',
 	'pickup',
+	'eta',
 	'exam',
 	'hold',
 	'lfd',
@@ -52,6 +55,7 @@ const SCENARIOS_FOR: Record<Intent, ScenarioName[]> = {
 	lfd: ['last_free_day_changes'],
 	ready: ['ready_for_pickup'],
 	pickup: ['journey'],
+	eta: ['eta_moved'],
 };
 
 /** What the demo tracks when it starts: a container, bills of lading of two lines, the test SCAC. */
@@ -215,6 +219,9 @@ export class DemoDirector {
 			.sort(
 				(a, b) =>
 					(intent === 'pickup' ? this.playsOf(b) - this.playsOf(a) : 0) ||
+					// The shipment moved most before: its next move is told against the last one
+					// (examples/arrival-moved.json records a shipment's first estimate without an email).
+					(intent === 'eta' ? this.arrivalMoves(b) - this.arrivalMoves(a) : 0) ||
 					(this.lastPlayed.get(a.id) ?? -1) - (this.lastPlayed.get(b.id) ?? -1) ||
 					a.number.localeCompare(b.number),
 			);
@@ -225,6 +232,11 @@ export class DemoDirector {
 			if (box) return { box, scenario };
 		}
 		return undefined;
+	}
+
+	private arrivalMoves(box: Box): number {
+		const shipment = this.world.store.related(this.world.requireContainer(box.id), 'shipment')[0];
+		return shipment ? this.world.arrivalMovesOf(shipment.id) : 0;
 	}
 
 	private playsOf(box: Box): number {

@@ -120,6 +120,12 @@ export const DRIFT_SUBSETS = {
 	'container.equipment_height': 'container.equipment_height',
 	'container.extra_hold': 'container.extra_hold#1',
 	'container.extra_fee': 'container.extra_fee',
+	/**
+	 * Deliveries only: a move of the vessel's ETA also comes as a `container.updated` of the
+	 * container with `pod_eta_at` in its changeset, which the interface does not list
+	 * (sandbox/world/world.ts, `sendEtaChangesWithDrift`).
+	 */
+	'container.pod_eta_at_change': 'container.pod_eta_at_change',
 	/** Deliveries only: the included container's `relationships.shipment` is `{data: null}`. */
 	'container.shipment_null': 'container.shipment_null#10',
 	'shipment.ref_numbers_null': 'shipment.ref_numbers_null#2',

@@ -22,7 +22,7 @@ import {
 	waitsForPickup,
 	type Phase,
 } from './world/phase';
-import { isoTimestamp, lastFreeDay } from './world/time';
+import { DAY, HOUR, isoTimestamp, lastFreeDay } from './world/time';
 import type { World } from './world/world';
 
 export const SCENARIOS = [
@@ -33,6 +33,7 @@ export const SCENARIOS = [
 	'last_free_day_changes',
 	'ready_for_pickup',
 	'hold_on_available_box',
+	'eta_moved',
 ] as const;
 
 export type ScenarioName = (typeof SCENARIOS)[number];
@@ -66,7 +67,32 @@ const PHASES: Record<Exclude<ScenarioName, 'journey'>, readonly Phase[]> = {
 	last_free_day_changes: ['on_ship', 'at_port_terminal', 'on_rail', 'at_inland_facility'],
 	ready_for_pickup: ['on_ship', 'at_port_terminal', 'on_rail', 'at_inland_facility'],
 	hold_on_available_box: ['at_port_terminal', 'at_inland_facility'],
+	eta_moved: ['on_ship', 'on_rail'],
 };
+
+/**
+ * `eta_moved`: the hours each move of a shipment's arrival takes, in turn (the n-th move of that
+ * shipment takes the n-th): a first estimate, a move of two days, one back, then two small ones
+ * that add up to more than a day, as the example "Arrival moved" coalesces them.
+ */
+export const ETA_MOVES_HOURS = [30, 50, -30, 8, 20] as const;
+
+/** The hours the next `eta_moved` of the container's shipment takes: never into the past. */
+function nextEtaMoveHours(world: World, containerId: string): number {
+	const container = world.requireContainer(containerId);
+	const shipment = world.store.related(container, 'shipment')[0];
+	const moves = shipment ? world.arrivalMovesOf(shipment.id) : 0;
+	const hours = ETA_MOVES_HOURS[moves % ETA_MOVES_HOURS.length];
+	const eta = Date.parse(
+		String(
+			container.attributes.pod_arrived_at
+				? container.attributes.ind_eta_at
+				: shipment?.attributes.pod_eta_at,
+		),
+	);
+	// An estimate is never moved to less than a day from now: an earlier move becomes a later one.
+	return eta + hours * HOUR > world.clock.now() + DAY ? hours : Math.abs(hours);
+}
 
 function isScenario(name: string): name is ScenarioName {
 	return (SCENARIOS as readonly string[]).includes(name);
@@ -109,6 +135,14 @@ export function scenarioRefusal(world: World, containerId: string, name: string)
 			if (attributes.available_for_pickup !== true)
 				return `it is not available for pickup (${describePhase(attributes)})`;
 			return null;
+		case 'eta_moved': {
+			const shipment = world.store.related(world.requireContainer(containerId), 'shipment')[0];
+			if (phase === 'on_ship' && !shipment?.attributes.pod_ata_at) return null;
+			if (phase === 'on_rail' && attributes.ind_eta_at && !attributes.ind_ata_at) return null;
+			return phase === 'on_ship'
+				? 'its vessel has arrived'
+				: 'it has no inland estimate that can move';
+		}
 		default:
 			return null;
 	}
@@ -161,6 +195,17 @@ export function playScenario(
 	const refusal = scenarioRefusal(world, containerId, scenario);
 	if (refusal) throw scenarioConflict(world, containerId, scenario, refusal);
 	const play = world.scenariosPlayed++;
+	if (scenario === 'eta_moved') {
+		// One move of the whole shipment's arrival (World.moveArrival), at its start.
+		const hours = nextEtaMoveHours(world, containerId);
+		const shipment = world.store.related(world.requireContainer(containerId), 'shipment')[0];
+		world.scheduler.schedule(startAt, () => {
+			if (scenarioRefusal(world, containerId, scenario) === null)
+				world.moveArrival(shipment.id, hours * HOUR);
+		});
+		world.scheduler.runDue();
+		return 1;
+	}
 	let journeySteps = 0;
 	if (scenario === 'ready_for_pickup')
 		journeySteps = world.playJourney(containerId, gapMs, 'available', startAt);
@@ -242,7 +287,7 @@ export function playScenarioOnMany(
 function scenarioSteps(
 	world: World,
 	containerId: string,
-	name: Exclude<ScenarioName, 'journey'>,
+	name: Exclude<ScenarioName, 'journey' | 'eta_moved'>,
 	play: number,
 ): Step[] {
 	const plan = world.journeyPlanOf(containerId);

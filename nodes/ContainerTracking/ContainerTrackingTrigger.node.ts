@@ -262,6 +262,8 @@ export class ContainerTrackingTrigger implements INodeType {
 						type: 'multiOptions',
 						options: [
 							{ name: 'Available for Pickup', value: 'available_for_pickup' },
+							{ name: 'Estimated Arrival at Port', value: 'pod_eta_at' },
+							{ name: 'Estimated Inland Arrival', value: 'ind_eta_at' },
 							{ name: 'Fees', value: 'fees_at_pod_terminal' },
 							{ name: 'Holds', value: 'holds_at_pod_terminal' },
 							{ name: 'Last Free Day', value: 'pickup_lfd' },

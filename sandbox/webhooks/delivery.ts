@@ -143,6 +143,7 @@ export class WebhookDispatcher {
 	 * ones; an inactive one gets a `failed` record when `logWhileInactive` is on, else nothing.
 	 */
 	dispatch(notification: Notification): void {
+		if (notification.onlyWithDrift && !this.drift.enabled) return;
 		for (const webhook of this.store.list('webhook')) {
 			const attributes = webhook.attributes as { active: boolean; events: string[]; url: string };
 			if (!attributes.events.includes(notification.event)) continue;

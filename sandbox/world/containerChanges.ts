@@ -15,9 +15,13 @@ import type {
 /** The sandbox writes every amount as a number; the service may send numeric strings. */
 export type TerminalFee = ServedFee & { amount: number };
 
-/** Container attributes whose changes the terminal reports through `container.updated`. */
+/**
+ * Container attributes whose changes the terminal (and, for `ind_eta_at`, the rail carrier)
+ * reports through `container.updated`.
+ */
 export const CHANGESET_ATTRIBUTES = [
 	'available_for_pickup',
+	'ind_eta_at',
 	'holds_at_pod_terminal',
 	'fees_at_pod_terminal',
 	'pickup_lfd',

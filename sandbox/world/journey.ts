@@ -59,19 +59,14 @@ export function planJourney(plan: ContainerPlan, trackedAt: number): JourneyStep
 	const add = (name: string, at: number, apply: StepBody) => steps.push({ name, at, apply });
 	const podZone = String(plan.pod.attributes.time_zone);
 	const eta = plan.etaAt;
-	// The line revises its estimate once while the vessel is at sea.
+	// The line revises its estimate once while the vessel is at sea (once per shipment: the
+	// first of its containers to get there; not once the ETA was moved on demand).
 	const revisedEta = eta + (plan.freeDays % 2 === 0 ? 1 : -1) * 7 * HOUR;
 	const arrival = revisedEta;
 	const discharge = arrival + 18 * HOUR;
 
 	add('eta_revised', trackedAt + 6 * HOUR, (context) => {
-		// Moot once the vessel is in (another box of the shipment may have got there first).
-		let arrived = false;
-		context.updateShipment((shipment) => {
-			arrived = Boolean(shipment.pod_ata_at);
-			return arrived ? {} : { pod_eta_at: isoTimestamp(revisedEta) };
-		});
-		if (!arrived) context.estimatedArrival(isoTimestamp(eta), isoTimestamp(revisedEta));
+		context.reviseArrival(isoTimestamp(revisedEta));
 	});
 
 	add('vessel_arrived', arrival, (context) => {
@@ -295,9 +290,11 @@ function railLeg(plan: ContainerPlan, start: number): JourneyStep[] {
 		});
 	});
 	add('rail_departed', departed, (context) => {
+		// From when it really left: an arrival moved on demand moves the rest of the journey.
+		const estimate = isoTimestamp(context.at + (estimatedArrival - departed));
 		context.change((attributes) => {
 			attributes.pod_rail_departed_at = isoTimestamp(context.at);
-			attributes.ind_eta_at = isoTimestamp(estimatedArrival);
+			attributes.ind_eta_at = estimate;
 		});
 		context.transportEvent('container.transport.rail_departed', {
 			place: 'pod',
@@ -306,7 +303,7 @@ function railLeg(plan: ContainerPlan, start: number): JourneyStep[] {
 		context.transportEvent('container.transport.estimated.arrived_at_inland_destination', {
 			place: 'destination',
 			dataSource: 'terminal',
-			timestamp: isoTimestamp(estimatedArrival),
+			timestamp: estimate,
 		});
 	});
 	if (inland.interchange) {

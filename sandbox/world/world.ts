@@ -13,7 +13,8 @@ import type { z } from 'zod';
 import type { trackingRequestAttributes } from '../../nodes/ContainerTracking/schemas';
 import type { SandboxClock } from '../clock';
 import { ClockScheduler } from '../clock';
-import { ApiError, ValidationErrors, notFound } from '../http/jsonApi';
+import { inDriftSubset } from '../drift';
+import { ApiError, ValidationErrors, conflict, notFound, unprocessable } from '../http/jsonApi';
 import { copy } from '../http/documents';
 import {
 	buildChangeset,
@@ -41,6 +42,11 @@ export interface Notification {
 	/** Undefined for deliveries that carry only the reference object. */
 	included: Resource[] | undefined;
 	createdAt: string;
+	/**
+	 * Sent only while drift is on: what real accounts send beyond the interface (a `pod_eta_at`
+	 * change in `container.updated`, sandbox/drift.ts).
+	 */
+	onlyWithDrift?: boolean;
 }
 
 export interface WorldOptions {
@@ -90,11 +96,30 @@ interface ContainerJourney {
 	next: number;
 	/** When the next daily demurrage check is due (sandbox ms), once one is armed. */
 	accrualAt?: number;
+	/** Bumped when the remaining steps move in time: a step scheduled before then is void. */
+	generation: number;
+}
+
+/** Which arrival an estimate is of: the vessel's at the port of discharge, or the box's inland. */
+export type ArrivalKind = 'port' | 'inland';
+
+/** What `moveArrival` changed: each estimate as `[old, new]`. */
+export interface ArrivalMove {
+	shipment_id: string;
+	arrival: ArrivalKind;
+	moved_hours: number;
+	pod_eta_at?: [unknown, string];
+	destination_eta_at?: [unknown, string];
+	containers: Array<{ id: string; number: string; ind_eta_at?: [unknown, string] }>;
 }
 
 export class World {
 	readonly scheduler: ClockScheduler;
 	private readonly journeys = new Map<string, ContainerJourney>();
+	/** Shipments whose line revised its estimate, or whose estimate was moved on demand. */
+	private readonly revisedArrivals = new Set<string>();
+	/** Moves on demand of each shipment's arrival (`moveArrival`), by shipment id. */
+	private readonly arrivalMoves = new Map<string, number>();
 	/** Scenarios played so far: picks the wording of the next hold, so that texts vary. */
 	scenariosPlayed = 0;
 
@@ -275,7 +300,7 @@ export class World {
 
 	private startJourney(plan: ContainerPlan, at: number): void {
 		const steps = planJourney(plan, at);
-		const journey: ContainerJourney = { plan, steps, next: 0 };
+		const journey: ContainerJourney = { plan, steps, next: 0, generation: 0 };
 		this.journeys.set(plan.containerId, journey);
 		this.recordHistory(plan);
 		this.scheduleNextNaturalStep(journey);
@@ -298,9 +323,10 @@ export class World {
 		const step = journey.steps[journey.next];
 		if (!step) return;
 		const index = journey.next;
+		const generation = journey.generation;
 		this.scheduler.schedule(step.at, (at) => {
-			// A scenario may already have played this step.
-			if (journey.next !== index) return;
+			// A scenario may already have played this step, or its time moved (moveArrival).
+			if (journey.next !== index || journey.generation !== generation) return;
 			this.runStep(journey, at);
 			this.scheduleNextNaturalStep(journey);
 		});
@@ -372,8 +398,7 @@ export class World {
 				shipment.attributes = { ...shipment.attributes, ...values };
 			},
 			transportEvent: (event, options) => this.addTransportEvent(plan, event, at, options),
-			estimatedArrival: (previousEta, newEta) =>
-				this.sendEstimatedArrival(plan, previousEta, newEta, at),
+			reviseArrival: (newEta) => this.reviseArrival(plan, newEta, at),
 		};
 	}
 
@@ -539,6 +564,7 @@ export class World {
 		container: Resource,
 		changeset: Record<string, [unknown, unknown]>,
 		at: number,
+		onlyWithDrift = false,
 	): void {
 		const shipment = this.store.related(container, 'shipment')[0];
 		const plan = this.journeys.get(container.id)?.plan;
@@ -569,6 +595,7 @@ export class World {
 			updatedEvent,
 			compact([shipment, place, facility, container, updatedEvent]),
 			at,
+			onlyWithDrift,
 		);
 	}
 
@@ -663,14 +690,14 @@ export class World {
 		return portPlace(plan.pod, plan.podTerminal);
 	}
 
-	private sendEstimatedArrival(
-		plan: ContainerPlan,
-		previousEta: string | null,
-		newEta: string,
-		at: number,
-	): void {
-		const shipment = this.store.get('shipment', plan.shipmentId);
-		if (!shipment) return;
+	/**
+	 * `shipment.estimated.arrival` (an `estimated_event`: the published example carries no previous
+	 * estimate, so neither does this) and one `container.transport.estimated.vessel_arrived` per
+	 * container of the shipment (the transport event alone, as the published example sends it).
+	 */
+	private sendEstimatedArrival(shipment: Resource, plans: ContainerPlan[], at: number): void {
+		const plan = plans[0];
+		const newEta = String(shipment.attributes.pod_eta_at);
 		const estimatedEvent = this.store.put({
 			id: randomUuid(),
 			type: 'estimated_event',
@@ -682,7 +709,6 @@ export class World {
 				location_locode: plan.pod.attributes.code,
 				timezone: plan.pod.attributes.time_zone,
 				data_source: 'shipping_line',
-				previous_estimated_timestamp: previousEta,
 			},
 			relationships: {
 				shipment: relationshipTo(shipment),
@@ -696,12 +722,163 @@ export class World {
 			[shipment, plan.pod, estimatedEvent],
 			at,
 		);
-		this.addTransportEvent(plan, 'container.transport.estimated.vessel_arrived', at, {
-			place: 'pod',
-			dataSource: 'shipping_line',
-			withVessel: true,
-			timestamp: newEta,
+		for (const each of plans)
+			this.addTransportEvent(each, 'container.transport.estimated.vessel_arrived', at, {
+				place: 'pod',
+				dataSource: 'shipping_line',
+				withVessel: true,
+				timestamp: newEta,
+			});
+	}
+
+	/** The journeys of a shipment's containers. */
+	private journeysOf(shipmentId: string): ContainerJourney[] {
+		return [...this.journeys.values()].filter((journey) => journey.plan.shipmentId === shipmentId);
+	}
+
+	/** The journey's steps still to come happen `deltaMs` later (earlier when negative). */
+	private shiftJourney(journey: ContainerJourney, deltaMs: number): void {
+		for (const step of journey.steps.slice(journey.next)) step.at += deltaMs;
+		journey.generation += 1;
+		this.scheduleNextNaturalStep(journey);
+	}
+
+	private reviseArrival(plan: ContainerPlan, newEta: string, at: number): void {
+		const shipment = this.store.get('shipment', plan.shipmentId);
+		if (!shipment || shipment.attributes.pod_ata_at || this.revisedArrivals.has(shipment.id))
+			return;
+		this.revisedArrivals.add(shipment.id);
+		const old = shipment.attributes.pod_eta_at;
+		shipment.attributes = { ...shipment.attributes, pod_eta_at: newEta };
+		const journeys = this.journeysOf(shipment.id);
+		this.sendEstimatedArrival(
+			shipment,
+			journeys.map((journey) => journey.plan),
+			at,
+		);
+		this.sendEtaChangesWithDrift(journeys, old, newEta, at);
+	}
+
+	/**
+	 * Real accounts also send the shipment's new `pod_eta_at` as a change of each container
+	 * (`container.updated`), which the interface does not list: sent with drift on, for the
+	 * containers of drift's subset (sandbox/drift.ts, `container.pod_eta_at_change`).
+	 */
+	private sendEtaChangesWithDrift(
+		journeys: ContainerJourney[],
+		old: unknown,
+		newEta: string,
+		at: number,
+	): void {
+		for (const journey of journeys) {
+			const container = this.store.get('container', journey.plan.containerId);
+			if (!container || !inDriftSubset('container.pod_eta_at_change', container)) continue;
+			this.sendContainerUpdated(container, { pod_eta_at: [old, newEta] }, at, true);
+		}
+	}
+
+	/**
+	 * The line (port) or the rail carrier (inland) moves its estimated arrival by `deltaMs`, as
+	 * the service reports it (docs/sandbox.md, "Moving an arrival"):
+	 * - `port`: the shipment's `pod_eta_at` (and `destination_eta_at`, when the line gave one),
+	 *   `shipment.estimated.arrival`, and one `container.transport.estimated.vessel_arrived` per
+	 *   container; the rest of each container's journey moves with it;
+	 * - `inland`: each container on its way inland with an estimate: `ind_eta_at`
+	 *   (`container.updated`) and `container.transport.estimated.arrived_at_inland_destination`;
+	 *   the shipment's `destination_eta_at` moves too.
+	 * Without `arrival`: the port while the vessel is at sea, else inland. 409 when that arrival
+	 * has happened, or when the new estimate would be in the past.
+	 */
+	arrivalMovesOf(shipmentId: string): number {
+		return this.arrivalMoves.get(shipmentId) ?? 0;
+	}
+
+	moveArrival(shipmentId: string, deltaMs: number, arrival?: ArrivalKind): ArrivalMove {
+		const shipment = this.store.get('shipment', shipmentId);
+		if (!shipment) throw notFound();
+		if (!Number.isFinite(deltaMs) || deltaMs === 0)
+			throw unprocessable('the move must be a number of hours other than 0', '/hours', 'invalid');
+		const at = this.clock.now();
+		const bl = String(shipment.attributes.bill_of_lading_number);
+		const kind: ArrivalKind = arrival ?? (shipment.attributes.pod_ata_at ? 'inland' : 'port');
+		const later = (value: unknown) => isoTimestamp(Date.parse(String(value)) + deltaMs);
+		const journeys = this.journeysOf(shipmentId);
+		const move: ArrivalMove = {
+			shipment_id: shipmentId,
+			arrival: kind,
+			moved_hours: deltaMs / 3_600_000,
+			containers: [],
+		};
+		const destination = () => {
+			const { destination_eta_at: old, destination_ata_at: actual } = shipment.attributes;
+			if (typeof old !== 'string' || actual) return {};
+			move.destination_eta_at = [old, later(old)];
+			return { destination_eta_at: later(old) };
+		};
+		if (kind === 'port') {
+			const old = shipment.attributes.pod_eta_at;
+			if (shipment.attributes.pod_ata_at)
+				throw conflict(`the vessel of shipment ${bl} has arrived: its ETA cannot move`, {
+					pointer: '/arrival',
+				});
+			if (typeof old !== 'string' || Date.parse(later(old)) <= at)
+				throw conflict(`the new ETA of shipment ${bl} would not be in the future`, {
+					pointer: '/hours',
+				});
+			this.revisedArrivals.add(shipmentId);
+			this.arrivalMoves.set(shipmentId, this.arrivalMovesOf(shipmentId) + 1);
+			move.pod_eta_at = [old, later(old)];
+			shipment.attributes = { ...shipment.attributes, pod_eta_at: later(old), ...destination() };
+			this.sendEstimatedArrival(
+				shipment,
+				journeys.map((journey) => journey.plan),
+				at,
+			);
+			this.sendEtaChangesWithDrift(journeys, old, later(old), at);
+			for (const journey of journeys) {
+				this.shiftJourney(journey, deltaMs);
+				move.containers.push({
+					id: journey.plan.containerId,
+					number: String(this.requireContainer(journey.plan.containerId).attributes.number),
+				});
+			}
+			return move;
+		}
+		const inland = journeys.filter((journey) => {
+			const attributes = this.store.get('container', journey.plan.containerId)?.attributes;
+			return (
+				journey.plan.inland &&
+				typeof attributes?.ind_eta_at === 'string' &&
+				!attributes.ind_ata_at &&
+				Date.parse(later(attributes.ind_eta_at)) > at
+			);
 		});
+		if (inland.length === 0)
+			throw conflict(
+				`no container of shipment ${bl} is on its way inland with an estimate that can move there`,
+				{ pointer: '/arrival' },
+			);
+		this.arrivalMoves.set(shipmentId, this.arrivalMovesOf(shipmentId) + 1);
+		shipment.attributes = { ...shipment.attributes, ...destination() };
+		for (const journey of inland) {
+			const changeset = this.changeContainer(journey.plan.containerId, at, (attributes) => {
+				attributes.ind_eta_at = later(attributes.ind_eta_at);
+			});
+			const eta = changeset.ind_eta_at as [unknown, string];
+			this.addTransportEvent(
+				journey.plan,
+				'container.transport.estimated.arrived_at_inland_destination',
+				at,
+				{ place: 'destination', dataSource: 'terminal', timestamp: eta[1] },
+			);
+			this.shiftJourney(journey, deltaMs);
+			move.containers.push({
+				id: journey.plan.containerId,
+				number: String(this.requireContainer(journey.plan.containerId).attributes.number),
+				ind_eta_at: eta,
+			});
+		}
+		return move;
 	}
 
 	// ---------------------------------------------------------------- webhooks
@@ -784,6 +961,7 @@ export class World {
 		reference: Resource,
 		included: Resource[] | undefined,
 		at: number,
+		onlyWithDrift = false,
 	): void {
 		if (this.trackingStopped(reference)) return;
 		this.notify({
@@ -792,6 +970,7 @@ export class World {
 			reference: copy(reference),
 			included: included?.map((record) => copy(record)),
 			createdAt: isoTimestamp(at),
+			...(onlyWithDrift ? { onlyWithDrift } : {}),
 		});
 	}
 }
@@ -823,7 +1002,11 @@ export interface StepContext {
 			| ((attributes: Record<string, unknown>) => Record<string, unknown>),
 	): void;
 	transportEvent(event: string, options: TransportEventOptions): Resource;
-	estimatedArrival(previousEta: string | null, newEta: string): void;
+	/**
+	 * The line revises the vessel's estimated arrival to `newEta`: once per shipment, and not
+	 * once the vessel is in or the estimate was moved on demand.
+	 */
+	reviseArrival(newEta: string): void;
 }
 
 function compact(records: Array<Resource | undefined | null>): Resource[] {

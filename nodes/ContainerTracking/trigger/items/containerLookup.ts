@@ -249,6 +249,10 @@ function nameContainer(item: IDataObject, container: IDataObject): void {
 	if (!item.shipment_id) item.shipment_id = (container.shipment_id as string | undefined) ?? null;
 	if (!item.bill_of_lading_number && typeof shipment?.bill_of_lading_number === 'string')
 		item.bill_of_lading_number = shipment.bill_of_lading_number;
+	// An estimated arrival whose delivery did not name its shipment: now it does.
+	const estimate = item.arrival_estimate as IDataObject | undefined;
+	if (estimate && !estimate.bill_of_lading_number && item.bill_of_lading_number)
+		estimate.bill_of_lading_number = item.bill_of_lading_number;
 	item.container = container;
 }
 

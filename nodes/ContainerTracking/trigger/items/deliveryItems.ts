@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { containerItem } from '../../actions/container/summary';
+import { arrivalEstimate, type ArrivalSources } from '../../logic/arrivalEstimate';
 import { splitChangeset } from '../../logic/changeset';
 import { withEventLabel } from '../../logic/eventNames';
 import { holdMeaning } from '../../logic/holdNames';
@@ -165,6 +166,27 @@ function commonFields(notification: Delivery, included: IncludedIndex): IDataObj
 	});
 }
 
+/** The ports and metro areas a delivery includes: where an arrival's zone and name are read. */
+function placesOf(included: IncludedIndex): IDataObject[] {
+	return [...included.values()]
+		.filter((record) => record.type === 'port' || record.type === 'metro_area')
+		.map(attributesOf);
+}
+
+/**
+ * `arrival_estimate` (logic/arrivalEstimate.ts) on the item of an estimated-arrival event or of a
+ * change of an ETA attribute; nothing on any other item.
+ */
+function withArrivalEstimate(
+	item: IDataObject,
+	sources: Omit<ArrivalSources, 'places'>,
+	included: IncludedIndex,
+): IDataObject {
+	const estimate = arrivalEstimate({ ...sources, places: placesOf(included) });
+	if (estimate) item.arrival_estimate = { ...estimate };
+	return item;
+}
+
 /** `warnings` on an item only when there are some, so items of clean deliveries stay as they were. */
 function withWarnings(item: IDataObject, warnings: DataWarning[]): IDataObject {
 	return warnings.length > 0 ? { ...item, warnings: warnings as unknown as IDataObject[] } : item;
@@ -210,6 +232,17 @@ function containerUpdatedItems(
 			item.pickup_status = readiness.pickup_status;
 		}
 		if (state) item.container = state;
+		withArrivalEstimate(
+			item,
+			{
+				event: 'container.updated',
+				reference: attributes,
+				change,
+				shipment: attributesOf(shipment),
+				container: attributesOf(container),
+			},
+			included,
+		);
 		const fieldWarnings = warning ? [{ record: referenceLabel, ...warning }] : [];
 		return withWarnings(item, [...warnings, ...fieldWarnings]);
 	});
@@ -243,6 +276,16 @@ function eventItem(
 	if (container)
 		item.container = workedOutContainer(notification, container, included, now, shipment);
 	if (shipment && shipment !== reference) item.shipment = flattenResource(shipment, included, 0);
+	withArrivalEstimate(
+		item,
+		{
+			event: String(notification.data.attributes.event),
+			reference: attributesOf(reference),
+			shipment: attributesOf(shipment),
+			container: attributesOf(container),
+		},
+		included,
+	);
 	return withWarnings(item, warnings);
 }
 
