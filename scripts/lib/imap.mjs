@@ -165,7 +165,7 @@ namespace inbox {
 
 /**
  * Starts a private dovecot (ensureDovecot() first) with one user, `user`/`password` (generated
- * when not given). Returns `{ host, port, user, password, log(), stop() }`; `stop` ends it and
+ * when not given). Returns `{ host, port, user, password, log(), logins(), stop() }`; `stop` ends it and
  * removes its folder.
  */
 export async function startImapServer({
@@ -215,7 +215,16 @@ export async function startImapServer({
 		await stop();
 		throw new Error(`${error.message}\n${seen.slice(-3000)}`);
 	}
-	return { host: '127.0.0.1', port, user, password, log, stop };
+	return {
+		host: '127.0.0.1',
+		port,
+		user,
+		password,
+		log,
+		/** How many logins the server has taken: an IMAP trigger that is listening has logged in. */
+		logins: () => (log().match(/imap-login: Info: Login: /g) ?? []).length,
+		stop,
+	};
 }
 
 /** The IMAP credential examples/track-from-email.json names; `npm start` and the tests create it. */

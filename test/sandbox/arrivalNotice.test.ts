@@ -11,21 +11,10 @@ import { checkContainerNumber } from '../../nodes/ContainerTracking/logic/iso634
 import { composeArrivalNotice, type NoticeNumber } from '../../sandbox/arrivalNotice';
 import { inferNumber } from '../../sandbox/inferNumber';
 import { generous } from '../support/bounds';
+import { startImap, type ImapServer } from '../support/imap';
 import { importNative } from '../support/importNative';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
 
-interface ImapServer {
-	host: string;
-	port: number;
-	user: string;
-	password: string;
-	log(): string;
-	stop(): Promise<void>;
-}
-interface ImapLib {
-	ensureDovecot(): Promise<void>;
-	startImapServer(options?: { user?: string; password?: string }): Promise<ImapServer>;
-}
 interface PdfJs {
 	getDocument(options: { data: Uint8Array; isEvalSupported: boolean; verbosity: number }): {
 		promise: Promise<{
@@ -197,9 +186,7 @@ describe('sandbox: POST /_sandbox/mail/arrival-notice into a real IMAP server', 
 	let imap: ImapServer;
 
 	beforeAll(async () => {
-		const lib = await importNative<ImapLib>('scripts/lib/imap.mjs');
-		await lib.ensureDovecot();
-		imap = await lib.startImapServer({ user: 'arrivals@example.com' });
+		({ imap } = await startImap('arrivals@example.com'));
 		handle = await startTestSandbox({ trackingDelaySeconds: 0 });
 	}, IMAP_SETUP_TIMEOUT);
 	afterAll(async () => {
