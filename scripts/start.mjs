@@ -24,6 +24,7 @@ import { createAlertRoutingTable } from './lib/alertRoutingTable.mjs';
 import { createPickupBoardTable } from './lib/pickupBoardTable.mjs';
 import { sandboxClient, startSandbox } from './lib/sandboxClient.mjs';
 import { smtpCredential, startMailServer } from './lib/mail.mjs';
+import { ensureDovecot, imapCredential, startImapServer } from './lib/imap.mjs';
 
 const OWNER = {
 	email: 'demo@example.com',
@@ -189,6 +190,72 @@ function sendDigestSoon(n8nUrl, cookie, mail) {
 	};
 }
 
+/** Published only when the demo has its mailbox: the Email Trigger needs an IMAP server. */
+const TRACK_FROM_EMAIL = { id: 'ctTrackFromEmail', name: 'Track from email' };
+const ARRIVALS = 'arrivals@example.com';
+/** The sandbox mails its arrival notice this long after the mailbox is watched. */
+const NOTICE_AFTER_MS = 30_000;
+
+/**
+ * The mailbox the Track from email example reads: a private dovecot (scripts/lib/imap.mjs),
+ * installed when missing. Without it (no root, no passwordless sudo) the example is imported and
+ * left unpublished, and the demo says so.
+ */
+async function startArrivalsMailbox() {
+	try {
+		await ensureDovecot();
+		return await startImapServer({ user: ARRIVALS });
+	} catch (error) {
+		say(
+			`no IMAP server, so "${TRACK_FROM_EMAIL.name}" is imported but not published: ${error.message.split('\n')[0]}`,
+		);
+		return undefined;
+	}
+}
+
+/**
+ * Once the Email Trigger has logged in to the mailbox, has the sandbox mail an arrival notice
+ * with a PDF into it (`POST /_sandbox/mail/arrival-notice`, sandbox/arrivalNotice.ts), and says
+ * what the example answered once its reply is in the mail inbox.
+ */
+function mailArrivalNoticeSoon(sandbox, imap, mail) {
+	let stopped = false;
+	let timer;
+	const wait = (ms) => new Promise((resolve) => (timer = setTimeout(resolve, ms)));
+	const run = async () => {
+		while (!stopped && imap.logins() === 0) await wait(1_000);
+		await wait(NOTICE_AFTER_MS);
+		if (stopped) return;
+		const { status, body } = await sandbox.control('POST', '/mail/arrival-notice', {
+			imap: { host: imap.host, port: imap.port, user: imap.user, password: imap.password },
+		});
+		if (status !== 201)
+			throw new Error(`the sandbox answered HTTP ${status}: ${JSON.stringify(body)}`);
+		say(`mailed an arrival notice with a PDF to ${ARRIVALS}: "${body.subject}"`);
+		for (let waited = 0; !stopped && waited < 120_000; waited += 1_000) {
+			const reply = mail.messages.find((message) => message.subject === `Re: ${body.subject}`);
+			if (reply) {
+				const count = (title) =>
+					String(reply.text).split(`${title}:\n`)[1]?.split('\n\n')[0].split('\n').length ?? 0;
+				say(
+					`"${TRACK_FROM_EMAIL.name}" answered (mail inbox): ${count('Now tracked')} now tracked, ${count('Already tracked')} already tracked, ${count('Could not be tracked')} could not be tracked`,
+				);
+				return;
+			}
+			await wait(1_000);
+		}
+	};
+	run().catch((error) => {
+		if (!stopped) say(`the arrival notice was not mailed: ${error.message}`);
+	});
+	return {
+		async stop() {
+			stopped = true;
+			clearTimeout(timer);
+		},
+	};
+}
+
 async function main() {
 	const { n8nPort, sandboxPort, demoDir } = options();
 	try {
@@ -241,6 +308,8 @@ async function main() {
 		// The hold alerts' emails go to a local inbox: nothing leaves the machine.
 		const mail = await startMailServer();
 		started.push(mail);
+		const imap = await startArrivalsMailbox();
+		if (imap) started.push(imap);
 
 		const credentialsFile = path.join(demoDir, 'credentials.json');
 		writeFileSync(
@@ -256,6 +325,7 @@ async function main() {
 					},
 				},
 				smtpCredential(mail),
+				...(imap ? [imapCredential(imap)] : []),
 			]),
 		);
 		say('importing the credential and the example workflows');
@@ -268,6 +338,8 @@ async function main() {
 		const importDir = path.join(demoDir, 'workflows');
 		const published = prepareWorkflows(importDir);
 		await checked(['import:workflow', '--separate', `--input=${importDir}`]);
+		// The Email Trigger is no trigger by its type's name: published here, when there is a mailbox.
+		if (imap) published.push(TRACK_FROM_EMAIL);
 		for (const workflow of published) {
 			await checked(activateWorkflowArgs(workflow.id));
 		}
@@ -303,6 +375,7 @@ async function main() {
 		started.push(journeys);
 		const digest = sendDigestSoon(n8n.url, cookie, mail);
 		started.push(digest);
+		if (imap) started.push(mailArrivalNoticeSoon(sandboxClient(sandboxUrl, API_KEY), imap, mail));
 		// Where everything is, for `npm run demo:hold` (scripts/demo-hold.mjs); gone once stopped.
 		const demoFile = path.join(demoDir, 'demo.json');
 		writeFileSync(
@@ -320,6 +393,7 @@ Container tracking demo is running.
   published     ${published.map((workflow) => workflow.name).join(', ')}
   pickup board  the Data Table "Pickup board" (n8n: Overview → Data tables)
   mail inbox    ${mail.webUrl}   (the hold alerts' emails; SMTP on 127.0.0.1:${mail.smtpPort})
+  arrivals      ${imap ? `IMAP ${imap.host}:${imap.port}, ${imap.user} / ${imap.password} (Track from email reads it; an arrival notice arrives in about ${NOTICE_AFTER_MS / 1000} seconds, the reply in the mail inbox)` : 'no IMAP server: Track from email is not published'}
 
 The sandbox plays a container scenario every 20 seconds; executions appear in n8n within a
 minute, and the last free day digest is sent once in ${DIGEST_AFTER_MS / 1000} seconds (then every
