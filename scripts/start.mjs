@@ -21,6 +21,7 @@ import {
 	startN8n,
 } from './lib/n8n.mjs';
 import { createAlertRoutingTable } from './lib/alertRoutingTable.mjs';
+import { createArrivalNoticesTable } from './lib/arrivalNoticesTable.mjs';
 import { createPickupBoardTable } from './lib/pickupBoardTable.mjs';
 import { sandboxClient, startSandbox } from './lib/sandboxClient.mjs';
 import { smtpCredential, startMailServer } from './lib/mail.mjs';
@@ -371,6 +372,10 @@ async function main() {
 			],
 		});
 		say('created the Data Table "Alert routing", with rows for Acme Imports and Blue Harbor Foods');
+		// The ETA last told to each recipient, for "Arrival moved → email": the demo's ETA moves
+		// (sandbox/demo.ts, eta_moved) then reach the mail inbox.
+		await createArrivalNoticesTable(n8n.url, cookie);
+		say('created the Data Table "Arrival notices"');
 		const journeys = playJourneys(sandboxClient(sandboxUrl, API_KEY));
 		started.push(journeys);
 		const digest = sendDigestSoon(n8n.url, cookie, mail);
