@@ -749,6 +749,40 @@ export async function storedExecutions(
 	return answer.body.data.results;
 }
 
+/**
+ * A file's own n8n beside a sandbox that answers tracking requests at once: the sandbox
+ * credential and the examples' SMTP one (to `mail`), the example workflows `files` (of
+ * examples/) imported, `published` published and running, its trigger's webhook registered.
+ */
+export async function startWithExamples(
+	mail: MailServer,
+	files: string[],
+	published: { id: string; webhookId: string },
+): Promise<{ ctx: E2eContext; n8n: { url: string; cookie: string; log(): string } }> {
+	const examples = path.resolve(__dirname, '..', '..', 'examples');
+	const ctx = await startE2e({ sandbox: { trackingDelaySeconds: 0 }, ownN8n: true });
+	await ctx.importCredentials([sandboxCredential()], mail);
+	await ctx.importWorkflows(
+		files.map((file) => JSON.parse(readFileSync(path.join(examples, file), 'utf8'))),
+	);
+	await ctx.activate(published.id);
+	const n8n = await ctx.start();
+	await eventually(
+		async () =>
+			(await sandboxWebhooks(ctx.handle)).some(
+				(webhook) => webhook.attributes.url === ctx.webhookUrl(published.webhookId),
+			)
+				? true
+				: undefined,
+		{
+			timeoutMs: generous(ACTIVATION_QUIET_MS),
+			intervalMs: 200,
+			what: `${published.id} to register its webhook`,
+		},
+	);
+	return { ctx, n8n };
+}
+
 /** The webhooks registered with the sandbox right now. */
 export async function sandboxWebhooks(handle: SandboxHandle): Promise<SandboxWebhook[]> {
 	return (await handle.api.get('/webhooks')).data.data as SandboxWebhook[];

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
 // Every alert reaches the person who acts on it (examples/README.md, "Routing"): in a real n8n,
 // the routing table made by examples/alert-routing-table.json, with rows for two of three
 // customers and a tag, routes the hold alerts (examples/hold-alerts.json) and the last free day
@@ -6,9 +5,6 @@
 // customers, of a tagged box and of a box without a customer: each alert reaches exactly its
 // rows' recipients (or the default row's), once, naming customer, bill of lading and references;
 // the digest sends each recipient one email with only its boxes.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-
 import { DateTime } from 'luxon';
 
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
@@ -21,19 +17,16 @@ import {
 	EXECUTION_QUIET_MS,
 	N8N_START_QUIET_MS,
 	n8nLib,
-	sandboxCredential,
-	sandboxWebhooks,
 	SETUP_TIMEOUT,
 	sleep,
-	startE2e,
 	startMailServer,
+	startWithExamples,
 	TEARDOWN_TIMEOUT,
 	type E2eContext,
 	type MailServer,
 	type ReceivedMail,
 } from './helpers';
 
-const EXAMPLES = path.resolve(__dirname, '..', '..', 'examples');
 interface AlertRoutingLib {
 	ALERT_ROUTING_SETUP: { id: string; trigger: string };
 	createAlertRoutingTable(
@@ -95,28 +88,11 @@ describe('e2e: alerts and digests routed by customer and tag in a real n8n', () 
 
 	beforeAll(async () => {
 		mail = await startMailServer();
-		ctx = await startE2e({ sandbox: { trackingDelaySeconds: 0 }, ownN8n: true });
-		await ctx.importCredentials([sandboxCredential()], mail);
-		await ctx.importWorkflows(
-			['alert-routing-table.json', 'hold-alerts.json', 'last-free-day-digest.json'].map((file) =>
-				JSON.parse(readFileSync(path.join(EXAMPLES, file), 'utf8')),
-			),
-		);
-		await ctx.activate(HOLD_ALERTS.id);
-		n8n = await ctx.start();
-		await eventually(
-			async () =>
-				(await sandboxWebhooks(ctx.handle)).some(
-					(webhook) => webhook.attributes.url === ctx.webhookUrl(HOLD_ALERTS.webhookId),
-				)
-					? true
-					: undefined,
-			{
-				timeoutMs: generous(ACTIVATION_QUIET_MS),
-				intervalMs: 200,
-				what: 'the hold alerts to register their webhook',
-			},
-		);
+		({ ctx, n8n } = await startWithExamples(
+			mail,
+			['alert-routing-table.json', 'hold-alerts.json', 'last-free-day-digest.json'],
+			HOLD_ALERTS,
+		));
 
 		// The table as examples/README.md says to make it: run the setup workflow, add the rows.
 		const lib = await importNative<AlertRoutingLib>('scripts/lib/alertRoutingTable.mjs');

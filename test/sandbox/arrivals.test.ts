@@ -3,7 +3,6 @@
 // published examples show them (../shared/fixtures/notifications: shipment.estimated.arrival with
 // no previous estimate, container.transport.estimated.vessel_arrived as the transport event
 // alone). Assertions read HTTP answers and deliveries; the in-process world only picks inputs.
-import { generateShipment } from '../../sandbox/world/generator';
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import { inDriftSubset } from '../../sandbox/drift';
 import { startTestSandbox, trackContainer, type SandboxHandle } from '../support/sandbox';
@@ -13,6 +12,7 @@ import {
 	deliveriesFor,
 	eventuallyPasses,
 	expectValidDelivery,
+	findBillOfLading,
 	type Json,
 	referenceRecord,
 	subscribe,
@@ -25,23 +25,6 @@ const ARRIVAL_EVENTS = [
 	'container.updated',
 ];
 const HOUR = 3_600_000;
-
-/** A bill of lading of MSCU whose shipment has the wanted shape (the generator is deterministic). */
-function billOfLading(wanted: (plans: ReturnType<typeof generateShipment>['plans']) => boolean) {
-	for (let serial = 0; serial < 5000; serial++) {
-		const number = `MEDUAR${String(410_000 + serial * 37).padStart(6, '0')}`;
-		const { plans } = generateShipment({
-			number,
-			scac: 'MSCU',
-			requestType: 'bill_of_lading',
-			refNumbers: [],
-			tags: [],
-			createdAt: 0,
-		});
-		if (wanted(plans)) return number;
-	}
-	throw new Error('no bill of lading found for the wanted shipment');
-}
 
 async function shipmentOf(handle: SandboxHandle, id: string): Promise<Json> {
 	const answer = await handle.api.get(`/shipments/${id}`);
@@ -64,7 +47,7 @@ describe('moving an arrival', () => {
 	});
 
 	it('a vessel two days late: the shipment’s ETA, one shipment.estimated.arrival, one estimated vessel arrival per container', async () => {
-		const number = billOfLading((plans) => plans.length >= 2);
+		const number = findBillOfLading((plans) => plans.length >= 2);
 		const { shipmentId, containerIds } = await trackContainer(
 			handle,
 			number,
@@ -236,7 +219,7 @@ describe('moving an arrival', () => {
 	});
 
 	it('a box on rail: ind_eta_at moves (container.updated) with its estimated inland arrival, and the line’s destination ETA', async () => {
-		const number = billOfLading((plans) => plans.every((plan) => plan.inland !== null));
+		const number = findBillOfLading((plans) => plans.every((plan) => plan.inland !== null));
 		const { shipmentId, containerIds } = await trackContainer(
 			handle,
 			number,
@@ -299,7 +282,7 @@ describe('moving an arrival', () => {
 	});
 
 	it('the line revises a shipment’s ETA once, however many containers it has, and not after a move on demand', async () => {
-		const number = billOfLading((plans) => plans.length >= 2);
+		const number = findBillOfLading((plans) => plans.length >= 2);
 		const { shipmentId } = await trackContainer(handle, number, 'MSCU', 'bill_of_lading');
 		await handle.control.post('/clock/advance', { hours: 7 });
 		await eventuallyPasses(() =>

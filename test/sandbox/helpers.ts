@@ -285,6 +285,26 @@ export function findContainerNumber(
 	throw new Error(`no ${prefix} number found for the wanted plan`);
 }
 
+/** A bill of lading of MSCU (`MEDU<infix>` and six digits) whose shipment's plans are `wanted`. */
+export function findBillOfLading(
+	wanted: (plans: ContainerPlan[]) => boolean,
+	infix = 'AR',
+): string {
+	for (let serial = 0; serial < 5000; serial++) {
+		const number = `MEDU${infix}${String(410_000 + serial * 37).padStart(6, '0')}`;
+		const { plans } = generateShipment({
+			number,
+			scac: 'MSCU',
+			requestType: 'bill_of_lading',
+			refNumbers: [],
+			tags: [],
+			createdAt: 0,
+		});
+		if (wanted(plans)) return number;
+	}
+	throw new Error('no bill of lading found for the wanted shipment');
+}
+
 export async function controlChange(
 	handle: SandboxHandle,
 	containerId: string,
