@@ -304,6 +304,51 @@ describe('moving an arrival', () => {
 	});
 });
 
+describe("the demo's arrivals", () => {
+	let handle: SandboxHandle;
+	let receiver: WebhookReceiver;
+
+	beforeAll(async () => {
+		handle = await startTestSandbox({ drift: false, trackingDelaySeconds: 0 });
+		receiver = await startWebhookReceiver();
+		await subscribe(handle, receiver, ['shipment.estimated.arrival']);
+	});
+	afterAll(async () => {
+		await handle.stop();
+		await receiver.close();
+	});
+
+	it('within its first minutes, the demo moves a shipment’s ETA twice, the second time by a day or more (what examples/arrival-moved.json emails)', async () => {
+		expect((await handle.control.post('/demo/start')).status).toBe(201);
+		await handle.control.post('/clock/advance', { seconds: 4 });
+		const ROUND_SECONDS = 20;
+		let told: number | undefined;
+		for (let round = 0; round < 30 && told === undefined; round++) {
+			const move = await handle.control.post('/demo/next', { gap_seconds: 4 });
+			expect(move.status).toBe(200);
+			await handle.control.post('/clock/advance', { seconds: ROUND_SECONDS });
+			// Each shipment's estimates in order: a move of a day or more after a first one.
+			const byShipment = new Map<string, number[]>();
+			for (const delivery of deliveriesFor(receiver, { event: 'shipment.estimated.arrival' })) {
+				const estimate = referenceRecord(delivery);
+				const shipment = estimate.relationships.shipment.data.id as string;
+				byShipment.set(shipment, [
+					...(byShipment.get(shipment) ?? []),
+					Date.parse(estimate.attributes.estimated_timestamp),
+				]);
+			}
+			if (
+				[...byShipment.values()].some((etas) =>
+					etas.some((eta, index) => index > 0 && Math.abs(eta - etas[index - 1]) >= 24 * HOUR),
+				)
+			)
+				told = round;
+		}
+		// 20 s a round: an email within ten minutes of the demo's start (round 10 when written).
+		expect(told).toBeLessThan(30);
+	});
+});
+
 describe('moving an arrival with drift on', () => {
 	let handle: SandboxHandle;
 	let receiver: WebhookReceiver;
