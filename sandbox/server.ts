@@ -240,6 +240,22 @@ const PLACEHOLDER_ANSWER: ApiAnswer = {
 	body: { data: { id: '00000000-0000-0000-0000-000000000000', type: 'unknown' } },
 };
 
+/** What a `refused` fault answers: a 422 the client must not take for "already tracked". */
+const REFUSED_ANSWER: ApiAnswer = {
+	status: 422,
+	body: {
+		errors: [
+			{
+				status: '422',
+				title: 'Unprocessable Entity',
+				detail: 'Request number is not accepted by the shipping line',
+				code: 'invalid',
+				source: { pointer: '/data/attributes/request_number' },
+			},
+		],
+	},
+};
+
 const INTERNAL_SERVER_ERROR: ApiAnswer = {
 	status: 500,
 	body: { errors: [{ status: '500', title: 'Internal Server Error' }] },
@@ -391,6 +407,9 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
 				return;
 			case 'malformed':
 				sendTruncated(response, fault.when === 'after' ? answer : PLACEHOLDER_ANSWER);
+				return;
+			case 'refused':
+				send(response, REFUSED_ANSWER);
 				return;
 			default:
 				return;

@@ -12,20 +12,27 @@
  *
  * `when` says whether the fault strikes `before` the request is processed (nothing happens on
  * the service's side) or `after` it (a tracking request or webhook IS created, then its answer
- * is lost: a 500, a dropped connection or a truncated body instead). `rate_limited` and `slow`
- * only strike before. `malformed` truncates the real answer, so it defaults to `after`; before,
+ * is lost: a 500, a dropped connection or a truncated body instead). `rate_limited`, `slow` and
+ * `refused` (a 422 for a request the service will not take, not a duplicate) only strike before. `malformed` truncates the real answer, so it defaults to `after`; before,
  * it truncates a placeholder document and nothing is processed.
  */
 import { SeededRandom } from '../world/random';
 
-export const FAULT_KINDS = ['error_500', 'rate_limited', 'slow', 'malformed', 'drop'] as const;
+export const FAULT_KINDS = [
+	'error_500',
+	'rate_limited',
+	'slow',
+	'malformed',
+	'drop',
+	'refused',
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export const FAULT_TIMINGS = ['before', 'after'] as const;
 export type FaultTiming = (typeof FAULT_TIMINGS)[number];
 
 /** Kinds that only make sense before the request is processed. */
-export const BEFORE_ONLY_FAULT_KINDS: readonly FaultKind[] = ['rate_limited', 'slow'];
+export const BEFORE_ONLY_FAULT_KINDS: readonly FaultKind[] = ['rate_limited', 'slow', 'refused'];
 
 /** Seed of the rate faults' generator until one is given, and again after a clear. */
 export const DEFAULT_FAULT_SEED = 'sandbox-faults';

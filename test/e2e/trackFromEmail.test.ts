@@ -236,6 +236,39 @@ describe('e2e: Track from email, a real IMAP server and a real n8n', () => {
 	);
 
 	it(
+		'a number the service refuses is listed with its reason; the others of the email are tracked',
+		async () => {
+			// The service refuses the next tracking request (a 422 that is not "already tracked").
+			const fault = await ctx.handle.control.post('/faults', {
+				path: '/tracking_requests',
+				method: 'POST',
+				kind: 'refused',
+				count: 1,
+			});
+			expect(fault.status).toBe(201);
+			const answer = await ctx.handle.control.post('/mail/arrival-notice', { imap: account() });
+			expect(answer.status).toBe(201);
+			const sent = answer.data as { subject: string; numbers: ArrivalNoticeNumbers };
+			const reply = await replyTo(sent.subject);
+			const wanted = sent.numbers.to_track.map((entry) => entry.number);
+			const refused = section(reply, 'Could not be tracked').filter((line) =>
+				line.includes('the service did not take it: '),
+			);
+			expect(refused).toHaveLength(1);
+			expect(refused[0]).toContain('Request number is not accepted by the shipping line');
+			const refusedNumber = refused[0].split(' ')[0];
+			expect(wanted).toContain(refusedNumber);
+			const trackedNow = section(reply, 'Now tracked').map((line) => line.split(' ')[0]);
+			expect(trackedNow.sort()).toEqual(wanted.filter((number) => number !== refusedNumber).sort());
+			const requested = trackingRequests().filter((request) =>
+				request.ref_numbers.includes(sent.subject),
+			);
+			expect(requested.map((request) => request.request_number).sort()).toEqual(trackedNow);
+		},
+		TEST_TIMEOUT,
+	);
+
+	it(
 		'an email without numbers gets a reply saying none were found, and tracks nothing; our own reply in the mailbox is left alone',
 		async () => {
 			const before = trackingRequests().length;

@@ -1124,6 +1124,29 @@ describe('injected faults', () => {
 		expectOk(await handle.api.get('/containers'), 200, containerListDocument);
 	});
 
+	it('refuses a tracking request with a 422 that is not a duplicate, creating nothing', async () => {
+		await inject({ path: '/tracking_requests', method: 'post', kind: 'refused', count: 1 });
+		const body = {
+			data: {
+				type: 'tracking_request',
+				attributes: {
+					request_number: 'MSCU1234565',
+					request_type: 'container',
+					scac: 'MSCU',
+				},
+			},
+		};
+		const refused = await handle.api.post('/tracking_requests', body);
+		expectApiError(refused, 422);
+		expect(refused.data.errors[0].code).not.toBe('duplicate');
+		expect(handle.sandbox.world.store.list('tracking_request')).toEqual([]);
+		expect((await handle.api.post('/tracking_requests', body)).status).toBe(201);
+		// Only before: a refusal with the request created would be a duplicate.
+		expect(
+			(await handle.control.post('/faults', { path: '/x', kind: 'refused', when: 'after' })).status,
+		).toBe(422);
+	});
+
 	it('drops the connection without an answer, then answers normally', async () => {
 		await inject({ path: '/containers', kind: 'drop', count: 1 });
 		const failure: unknown = await handle.api.get('/containers').then(
