@@ -1,5 +1,7 @@
 // Find Numbers in Text, run by n8n's engine against a started sandbox: what the service is asked,
 // what each number's item says, and what bad input gives.
+import type { INodeParameters } from 'n8n-workflow';
+
 import { countRequests, API_KEY, startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import { runContainerTrackingNode } from '../support/engine';
 
@@ -11,7 +13,7 @@ Booking No.: 254839711`;
 describe('Container Tracking node: find numbers in text', () => {
 	let handle: SandboxHandle;
 	const credentials = () => ({ apiKey: API_KEY, baseUrl: handle.sandbox.url });
-	const parameters = (options: Record<string, unknown> = {}, inferCarrier = true) => ({
+	const parameters = (options: INodeParameters = {}, inferCarrier = true): INodeParameters => ({
 		resource: 'trackingRequest',
 		operation: 'findNumbers',
 		text: '={{ $json.text }}',
