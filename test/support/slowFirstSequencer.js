@@ -14,6 +14,7 @@ const LONGEST_FIRST = [
 	'test/e2e/pickupBoard.test.ts',
 	'test/engine/serviceOutage.test.ts',
 	'test/e2e/burst.test.ts',
+	'test/e2e/trackFromEmail.test.ts',
 ];
 
 const rank = (test) => {
