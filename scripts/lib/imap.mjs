@@ -5,7 +5,7 @@
 // several run at once and none touches a system dovecot. Mail reaches it by IMAP APPEND, as any
 // IMAP server takes it (appendMessage in sandbox/arrivalNotice.ts; the sandbox's
 // `POST /_sandbox/mail/arrival-notice` mails an arrival notice so).
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
 	chmodSync,
@@ -19,12 +19,10 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 
 import { freePort, portInUse, processStopper } from './n8n.mjs';
 import { installDebianPackages } from './services.mjs';
 
-const run = promisify(execFile);
 const DOVECOT = '/usr/sbin/dovecot';
 /** Generous: 5x the quiet second dovecot takes to listen. */
 const START_TIMEOUT_MS = 30_000;
@@ -36,21 +34,6 @@ export async function ensureDovecot() {
 	if (existsSync(DOVECOT)) return;
 	await installDebianPackages(['dovecot-imapd'], 'the Track from email example');
 	if (!existsSync(DOVECOT)) throw new Error('installing dovecot-imapd left no /usr/sbin/dovecot');
-}
-
-/** Whether dovecot is installed, or could be (as root, or with passwordless sudo). */
-export async function dovecotAvailable() {
-	if (existsSync(DOVECOT)) return { available: true };
-	if (isRoot()) return { available: true };
-	try {
-		await run('sudo', ['-n', 'true']);
-		return { available: true };
-	} catch {
-		return {
-			available: false,
-			why: 'dovecot is not installed and apt-get needs root or passwordless sudo (apt-get install dovecot-imapd)',
-		};
-	}
 }
 
 /** uid and gid of a system user, from /etc/passwd. */
@@ -88,19 +71,24 @@ function accounts() {
 		return {
 			login: login.name,
 			internal: internal.name,
+			internalGroup: groupName(internal.gid) ?? 'dovecot',
 			mail: { ...mail, group: groupName(mail.gid) ?? String(mail.gid) },
 		};
 	}
 	const self = os.userInfo();
 	const user = { name: self.username, uid: self.uid, gid: self.gid };
+	const group = groupName(self.gid) ?? String(self.gid);
 	return {
 		login: self.username,
 		internal: self.username,
-		mail: { ...user, group: groupName(self.gid) ?? String(self.gid) },
+		internalGroup: group,
+		mail: { ...user, group },
 	};
 }
 
 function configuration({ root, port, instance, users, accounts: who }) {
+	// Without root, no process can chroot.
+	const unprivileged = !isRoot();
 	return `# A private dovecot (scripts/lib/imap.mjs), nothing shared with a system one.
 instance_name = ${instance}
 base_dir = ${root}/run
@@ -114,6 +102,7 @@ auth_mechanisms = plain login
 log_path = ${root}/dovecot.log
 default_login_user = ${who.login}
 default_internal_user = ${who.internal}
+default_internal_group = ${who.internalGroup}
 first_valid_uid = ${who.mail.uid}
 last_valid_uid = ${who.mail.uid}
 first_valid_gid = ${who.mail.gid}
@@ -129,7 +118,7 @@ userdb {
   driver = static
   args = uid=${who.mail.uid} gid=${who.mail.gid} home=${root}/home/%u
 }
-service imap-login {
+service imap-login {${unprivileged ? '\n  chroot =' : ''}
   inet_listener imap {
     address = 127.0.0.1
     port = ${port}
@@ -156,7 +145,7 @@ service lmtp {
     mode = 0600
   }
 }
-namespace inbox {
+${unprivileged ? 'service anvil {\n  chroot =\n}\n' : ''}namespace inbox {
   inbox = yes
   separator = /
 }
