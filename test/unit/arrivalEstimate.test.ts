@@ -36,6 +36,7 @@ describeWithFixtures('arrival estimates of the published examples', () => {
 				locode: 'USLAX',
 				place_name: 'Los Angeles',
 				bill_of_lading_number: 'OOLU2136060630',
+				arrived_at: null,
 			},
 		]);
 	});
@@ -67,6 +68,7 @@ describeWithFixtures('arrival estimates of the published examples', () => {
 				locode: 'USLAX',
 				place_name: null,
 				bill_of_lading_number: null,
+				arrived_at: null,
 			},
 		]);
 	});
@@ -115,7 +117,16 @@ describe('arrivalEstimate', () => {
 			locode: 'USLGB',
 			place_name: 'Long Beach',
 			bill_of_lading_number: 'MEDUFR030802',
+			arrived_at: null,
 		});
+		// Once the vessel is in, the estimate says so: it moved to what happened.
+		expect(
+			arrivalEstimate({
+				event: 'container.updated',
+				change: { field: 'pod_eta_at', old_value: 'a', new_value: '2026-11-25T14:00:00Z' },
+				shipment: { ...shipment, pod_ata_at: '2026-11-25T14:00:00Z' },
+			})?.arrived_at,
+		).toBe('2026-11-25T14:00:00Z');
 	});
 
 	it('a change of ind_eta_at while the box is at the port: read in its final destination’s zone, not the port event’s', () => {
@@ -198,6 +209,7 @@ describe('arrival estimates of deliveries the sandbox makes', () => {
 			expect(received('container.updated')).toHaveLength(1);
 		});
 		const common = {
+			arrived_at: null,
 			arrival: 'port_of_discharge',
 			estimated_arrival_at: newEta,
 			time_zone: shipment.pod_timezone,
@@ -270,7 +282,19 @@ describe('arrival estimates of deliveries the sandbox makes', () => {
 			locode: shipment.destination_locode,
 			place_name: shipment.destination_name,
 			bill_of_lading_number: shipment.bill_of_lading_number,
+			arrived_at: null,
 		});
+		// At its arrival the rail carrier's estimate moves to the actual: the item says it arrived.
+		handle.sandbox.world.playJourney(containerIds[0], 0, 'arrived_at_inland_destination');
+		handle.sandbox.world.scheduler.runDue();
+		const arrival = await eventuallyPasses(() => {
+			const found = received('container.updated')
+				.flatMap(estimateOf)
+				.filter((estimate) => estimate?.arrived_at);
+			expect(found).toHaveLength(1);
+			return found[0]!;
+		});
+		expect(arrival.estimated_arrival_at).toBe(arrival.arrived_at);
 		const inland = await eventuallyPasses(() => {
 			const found = received('container.transport.estimated.arrived_at_inland_destination')
 				.flatMap(estimateOf)

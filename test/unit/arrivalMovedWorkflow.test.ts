@@ -151,11 +151,13 @@ describe('Recipients: one change per shipment and arrival, routed', () => {
 			inlandChange('MSCU1000022', null, '2026-12-01T05:00:00Z'),
 			inlandChange('MSKU4807969', '2026-11-30T05:00:00Z', '2026-12-01T07:00:00Z'),
 		]);
+		// Inland, the rail carrier estimates each box: one change per box.
 		expect(changes.map((change) => [change.key, change.estimated_arrival_at])).toEqual([
 			['port_of_discharge:MEDUFR030802', '2026-11-26T14:00:00Z'],
-			['inland_destination:MEDUFR030802', '2026-12-01T07:00:00Z'],
+			['inland_destination:MEDUFR030802:MSCU1000022', '2026-12-01T05:00:00Z'],
+			['inland_destination:MEDUFR030802:MSKU4807969', '2026-12-01T07:00:00Z'],
 		]);
-		expect(changes[1].container_numbers).toEqual(['MSCU1000022', 'MSKU4807969']);
+		expect(changes[1].container_numbers).toEqual(['MSCU1000022']);
 		expect(changes[1].time_zone).toBe('America/Chicago');
 		// The customer's row and the tag's, each address once, with the free days of its first row.
 		expect(changes[0].recipients).toEqual([
@@ -164,6 +166,19 @@ describe('Recipients: one change per shipment and arrival, routed', () => {
 			{ email: 'reefers@example.com', free_days: null },
 		]);
 		expect(changes[0].route_note).toBeNull();
+	});
+
+	it('an estimate of an arrival that happened is not a move', () => {
+		const arrived = inlandChange(
+			'MSCU1000022',
+			'2026-12-04T05:00:00Z',
+			'2026-12-01T05:00:00Z',
+		) as unknown as {
+			included: Array<{ type: string; attributes: Json }>;
+		};
+		arrived.included.find((record) => record.type === 'container')!.attributes.ind_ata_at =
+			'2026-12-01T05:00:00Z';
+		expect(recipients([arrived as unknown as Delivery])).toEqual([]);
 	});
 
 	it('an estimate that names no shipment tells no one; an unread table sends to the default recipients, saying why', () => {

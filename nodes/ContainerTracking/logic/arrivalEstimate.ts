@@ -14,7 +14,10 @@
  * the arrival place's zone from the records at hand (the shipment's `pod_timezone` or
  * `destination_timezone`, the container's `final_destination_timezone`, the port or metro area of
  * that code). A `container.updated` event's `timezone` is where the box is handled, not where it
- * arrives: it is the last resort there. Nothing is invented: what no record says is null.
+ * arrives: it is the last resort there. `arrived_at` is the actual arrival when the records say
+ * it happened (the shipment's `pod_ata_at`, the box's `ind_ata_at` or the shipment's
+ * `destination_ata_at`): an estimate then moves to what happened, and tells no one it moved.
+ * Nothing is invented: what no record says is null.
  */
 
 type Attributes = Record<string, unknown>;
@@ -33,6 +36,8 @@ export interface ArrivalEstimate {
 	locode: string | null;
 	place_name: string | null;
 	bill_of_lading_number: string | null;
+	/** When that arrival happened, if the records at hand say it did. */
+	arrived_at: string | null;
 }
 
 /** Event names whose items carry an arrival estimate, and the arrival each is of. */
@@ -111,5 +116,11 @@ export function arrivalEstimate(sources: ArrivalSources): ArrivalEstimate | unde
 			place?.name,
 		),
 		bill_of_lading_number: text(shipment.bill_of_lading_number),
+		arrived_at: port
+			? first(shipment.pod_ata_at, container.pod_arrived_at)
+			: first(
+					change?.field === 'destination_eta_at' ? undefined : container.ind_ata_at,
+					shipment.destination_ata_at,
+				),
 	};
 }
