@@ -31,18 +31,18 @@ type Intent = 'hold' | 'exam' | 'fees' | 'lfd' | 'ready' | 'pickup' | 'eta';
 
 /** One intent per round, in turn; a round whose intent fits no box takes the next that does. */
 const ROTATION: Intent[] = [
-	'hold',
 	'eta',
+	'hold',
 	'fees',
 	'exam',
 	'lfd',
-	'eta',
 	'ready',
+	'eta',
 	'hold',
 	'fees',
 	'pickup',
-	'eta',
 	'exam',
+	'eta',
 	'hold',
 	'lfd',
 	'ready',
