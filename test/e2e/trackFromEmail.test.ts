@@ -271,6 +271,39 @@ describe('e2e: Track from email, a real IMAP server and a real n8n', () => {
 	);
 
 	it(
+		'an HTML-only email: the numbers in its tables, a label beside its value and a column of containers, are tracked',
+		async () => {
+			const billOfLading = `MEDUHT${String(Date.now()).slice(-6)}`;
+			const container = withCheckDigit(`MSCU${String(Date.now()).slice(-6)}`);
+			const subject = 'Arrival notice (HTML) for PO 5120';
+			await appendMessage(
+				account(),
+				await new MailComposer({
+					from: 'Import desk <imports@forwarder.example>',
+					to: imap.user,
+					subject,
+					html: `<html><body><p>Dear&nbsp;customer,</p><table>
+<tr><td><b>B/L No.</b></td><td>${billOfLading}</td></tr></table>
+<table><tr><th>Container</th><th>Size</th></tr><tr><td>${container.slice(0, 4)}&nbsp;${container.slice(4, 10)}-${container.slice(10)}</td><td>40HC</td></tr></table></body></html>`,
+				})
+					.compile()
+					.build(),
+			);
+			const reply = await replyTo(subject);
+			expect(
+				section(reply, 'Now tracked')
+					.map((line) => line.split(' ')[0])
+					.sort(),
+			).toEqual([billOfLading, container].sort());
+			const requested = trackingRequests().filter((request) =>
+				[billOfLading, container].includes(String(request.request_number)),
+			);
+			expect(requested.map((request) => request.ref_numbers)).toEqual([[subject], [subject]]);
+		},
+		TEST_TIMEOUT,
+	);
+
+	it(
 		'an email without numbers gets a reply saying none were found, and tracks nothing; our own reply in the mailbox is left alone',
 		async () => {
 			const before = trackingRequests().length;
