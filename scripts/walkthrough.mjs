@@ -579,7 +579,7 @@ async function main() {
 
 		await step(
 			ctx,
-			'Try it: sign in with the printed login; Overview lists the examples, three published',
+			'Try it: sign in with the printed login; Overview lists the examples, five published',
 			async ({ did, saw }) => {
 				const page = await openBrowser();
 				const [editorUrl] = printed.editor;
@@ -609,8 +609,8 @@ async function main() {
 					throw new Error(
 						`the published examples are ${published.join(', ')}; npm start printed ${said.join(', ')}`,
 					);
-				if (published.length !== 3)
-					differ('three examples **published**', `${published.length} published`);
+				if (published.length !== 5)
+					differ('five examples **published**', `${published.length} published`);
 			},
 		);
 
