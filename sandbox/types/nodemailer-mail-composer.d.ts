@@ -9,7 +9,8 @@ declare module 'nodemailer/lib/mail-composer' {
 		from: string;
 		to: string;
 		subject: string;
-		text: string;
+		/** Absent: an HTML-only email. */
+		text?: string;
 		html?: string;
 		messageId?: string;
 		date?: Date;

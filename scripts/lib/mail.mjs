@@ -38,6 +38,8 @@ export async function startMailServer({ smtpPort = 0, webPort = 0, holdable = fa
 		messages,
 		/** Holdable only: new SMTP connections wait, unanswered, until `release()`. */
 		hold: () => gate?.hold(),
+		/** Holdable only: new SMTP connections are closed at once (a server that is down) until `release()`. */
+		refuse: () => gate?.refuse(),
 		release: () => gate?.release(),
 		/** Holdable only: the connections waiting now. */
 		waiting: () => gate?.waiting() ?? 0,
@@ -57,10 +59,12 @@ export async function inboxEmails(webUrl) {
 /**
  * A gate in front of the SMTP port, for tests that need an execution to stop at its Send Email
  * node (a mail server that does not answer yet): while held, a connection is accepted and left
- * waiting, as a slow server leaves it; released, it goes through.
+ * waiting, as a slow server leaves it; while refusing, it is closed at once, as a server that is
+ * down closes it; released, it goes through.
  */
 async function startGate(smtpPort) {
 	let held = false;
+	let refusing = false;
 	const parked = [];
 	const sockets = new Set();
 	const through = (client) => {
@@ -83,15 +87,18 @@ async function startGate(smtpPort) {
 	const server = net.createServer((client) => {
 		sockets.add(client);
 		client.on('error', () => client.destroy());
-		if (held) parked.push(client);
+		if (refusing) client.destroy();
+		else if (held) parked.push(client);
 		else through(client);
 	});
 	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 	return {
 		port: server.address().port,
 		hold: () => (held = true),
+		refuse: () => (refusing = true),
 		release: () => {
 			held = false;
+			refusing = false;
 			for (const client of parked.splice(0)) through(client);
 		},
 		waiting: () => parked.filter((client) => !client.destroyed).length,

@@ -158,6 +158,8 @@ export interface MailServer {
 	 * Email node) until `release()`; `waiting()` counts them.
 	 */
 	hold(): void;
+	/** Started `holdable` only: new SMTP connections are closed at once until `release()`. */
+	refuse(): void;
 	release(): void;
 	waiting(): number;
 	stop(): Promise<void>;
