@@ -25,22 +25,13 @@ import { computeCheckDigit } from '../nodes/ContainerTracking/logic/iso6346';
 import { findNumbers } from '../nodes/ContainerTracking/logic/numberFinder';
 import { registerNodeType, runContainerTrackingNode, runNode } from '../test/support/engine';
 import { prose, random } from '../test/support/prose';
+import { median, timesOf } from './timing';
 
 const RUNS = 7;
 const SIZES_KB = [1, 4, 16, 64, 256, 1024];
 
-const median = (values: number[]) =>
-	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
 async function timed(run: () => unknown): Promise<number> {
-	await run();
-	const times: number[] = [];
-	for (let index = 0; index < RUNS; index++) {
-		const started = process.hrtime.bigint();
-		await run();
-		times.push(Number(process.hrtime.bigint() - started) / 1e6);
-	}
-	return Math.round(median(times) * 100) / 100;
+	return Math.round(median(await timesOf(run, RUNS)) * 100) / 100;
 }
 
 /**

@@ -23,21 +23,13 @@ import {
 	triggerLoadOptionsWithNode,
 } from '../test/support/engine';
 import { countRequests, startTestSandbox, trackManyContainers } from '../test/support/sandbox';
+import { median, timesOf } from './timing';
 
 const CONTAINERS = 2000;
 const RUNS = 7;
 
-const median = (values: number[]) =>
-	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
 async function timed(run: () => Promise<unknown>): Promise<{ ms: number; worst: number }> {
-	await run();
-	const times: number[] = [];
-	for (let index = 0; index < RUNS; index++) {
-		const started = process.hrtime.bigint();
-		await run();
-		times.push(Number(process.hrtime.bigint() - started) / 1e6);
-	}
+	const times = await timesOf(run, RUNS);
 	return {
 		ms: Math.round(median(times) * 10) / 10,
 		worst: Math.round(Math.max(...times) * 10) / 10,

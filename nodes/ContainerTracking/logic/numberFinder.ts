@@ -93,14 +93,18 @@ const PREFIXED = new RegExp(
 
 const DATE_SHAPES = [/^\d{4}[-/.]\d{1,2}[-/.]\d{1,2}$/, /^\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}$/];
 
+function digitCount(text: string): number {
+	let digits = 0;
+	for (const character of text) if (character >= '0' && character <= '9') digits++;
+	return digits;
+}
+
 /** Whether a compacted number has the shape of a bill of lading or booking number. */
 function shipmentNumberShape(written: string): boolean {
 	if (DATE_SHAPES.some((shape) => shape.test(written))) return false;
 	const number = compactNumber(written);
 	if (!/^[A-Z0-9]{6,20}$/.test(number)) return false;
-	let digits = 0;
-	for (const character of number) if (character >= '0' && character <= '9') digits++;
-	return digits >= 4;
+	return digitCount(number) >= 4;
 }
 
 function labelKind(label: string): FoundNumberKind {
@@ -305,9 +309,7 @@ function findInTables(text: string, findings: Findings, spans: Spans): void {
 function findPrefixed(text: string, findings: Findings, spans: Spans): void {
 	for (const match of text.matchAll(PREFIXED)) {
 		const [written, , rest] = match;
-		let digits = 0;
-		for (const character of rest) if (character >= '0' && character <= '9') digits++;
-		if (digits < 5) continue;
+		if (digitCount(rest) < 5) continue;
 		addShipmentNumber(findings, spans, written, match.index, null, null);
 	}
 }
