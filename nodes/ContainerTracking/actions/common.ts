@@ -216,6 +216,24 @@ export function askedOnce<Key, Value>(
 	return pending;
 }
 
+/**
+ * The answer for `key` within one run of the node (`context`, which n8n gives all items of the
+ * run), asked for once: askedOnce with a cache per run, dropped with the run.
+ */
+export function askedOncePerRun<Value>(
+	runs: WeakMap<IExecuteFunctions, Map<string, Promise<Value>>>,
+	context: IExecuteFunctions,
+	key: string,
+	ask: () => Promise<Value>,
+): Promise<Value> {
+	let cache = runs.get(context);
+	if (!cache) {
+		cache = new Map();
+		runs.set(context, cache);
+	}
+	return askedOnce(cache, key, ask);
+}
+
 /** A list given as a list, or as comma-separated text (how an expression or a typed field gives it). */
 export function commaList(value: unknown): string[] {
 	if (Array.isArray(value))

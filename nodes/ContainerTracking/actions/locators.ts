@@ -10,7 +10,7 @@ import { checkContainerNumber, looksLikeContainerNumber } from '../logic/iso6346
 import { membersOf } from '../schemas';
 import { asNodeError } from '../transport/errors';
 import { fetchAllPages } from '../transport/pagination';
-import { askedOnce } from './common';
+import { askedOnce, askedOncePerRun } from './common';
 import { SEARCH_LIMIT, searchRecords } from './search/find';
 
 /*
@@ -218,12 +218,9 @@ function searchOnce(
 	number: string,
 	itemIndex: number,
 ): Promise<IDataObject[] | undefined> {
-	let byNumber = searches.get(context);
-	if (!byNumber) {
-		byNumber = new Map();
-		searches.set(context, byNumber);
-	}
-	return askedOnce(byNumber, number, () => searchedContainers(context, number, itemIndex));
+	return askedOncePerRun(searches, context, number, () =>
+		searchedContainers(context, number, itemIndex),
+	);
 }
 
 function directoryOnce(context: IExecuteFunctions, itemIndex: number): Promise<ContainerDirectory> {

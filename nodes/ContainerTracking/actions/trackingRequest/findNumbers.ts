@@ -9,7 +9,7 @@ import {
 
 import { findNumbers, textProblem, type FoundNumber } from '../../logic/numberFinder';
 import { asNodeError } from '../../transport/errors';
-import { askedOnce, optionsCollection, showFor, withWarnings } from '../common';
+import { askedOncePerRun, optionsCollection, showFor, withWarnings } from '../common';
 import type { OperationOption } from '../operation';
 import { inferenceSummary, requestInference, type Inference } from './inferNumber';
 
@@ -80,15 +80,6 @@ export const description: INodeProperties[] = [
 
 /** A run's inferences by number: a number in several items (a body and its PDF) is asked once. */
 const inferencesOfRun = new WeakMap<IExecuteFunctions, Map<string, Promise<Inference>>>();
-
-function runInferences(context: IExecuteFunctions): Map<string, Promise<Inference>> {
-	let inferences = inferencesOfRun.get(context);
-	if (!inferences) {
-		inferences = new Map();
-		inferencesOfRun.set(context, inferences);
-	}
-	return inferences;
-}
 
 /** The text to search, or an error naming the item and the field and saying what to do. */
 function textToSearch(context: IExecuteFunctions, itemIndex: number): string {
@@ -177,7 +168,6 @@ async function numberItems(
 		itemIndex,
 		DEFAULT_MAX_NUMBERS,
 	) as number;
-	const inferences = runInferences(context);
 	const items: IDataObject[] = [];
 	let asked = 0;
 	for (const number of found) {
@@ -190,7 +180,7 @@ async function numberItems(
 		}
 		asked++;
 		try {
-			const inference = await askedOnce(inferences, number.number, () =>
+			const inference = await askedOncePerRun(inferencesOfRun, context, number.number, () =>
 				requestInference(context, number.number, itemIndex),
 			);
 			items.push(numberItem(number, inference, null));
