@@ -197,4 +197,39 @@ describe('Container Tracking node: find numbers in text', () => {
 		expect(items.filter((item) => item.json.inferred)).toHaveLength(5);
 		expect(await inferences()).toBe(5);
 	});
+
+	// Last: it clears the sandbox's faults, the request counter among them.
+	it('with the service down, every number still gives its item, saying it was not inferred and why', async () => {
+		// One fault answers a request: the request counter goes first.
+		await handle.control.delete('/faults');
+		const down = await handle.control.post('/faults', {
+			path: '/tracking_requests/infer_number',
+			method: 'POST',
+			kind: 'error_500',
+			rate: 1,
+		});
+		expect(down.status).toBe(201);
+		try {
+			const { items, error } = await runContainerTrackingNode(
+				parameters({ outageTolerance: 1 }),
+				[{ text: NOTICE }],
+				credentials(),
+			);
+			expect(error).toBeUndefined();
+			expect(
+				items.map((item) => [item.json.number, item.json.inferred, item.json.is_valid]),
+			).toEqual([
+				['MEDUFR030802', false, null],
+				['MSCU6639870', false, true],
+				['TGHU8123457', false, true],
+				['CAIU7432985', false, false],
+				['254839711', false, null],
+			]);
+			for (const item of [items[0], items[1], items[2], items[4]])
+				expect(String(item.json.not_inferred_reason)).toMatch(/^The service could not infer it: /);
+			expect(String(items[3].json.not_inferred_reason)).toContain('typo');
+		} finally {
+			await handle.control.delete('/faults');
+		}
+	});
 });
