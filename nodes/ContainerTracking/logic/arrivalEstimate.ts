@@ -78,11 +78,18 @@ function first(...values: unknown[]): string | null {
 	return null;
 }
 
+/** Which arrival an item of `event` (for `container.updated`, its `change`) is about, if any. */
+export function arrivalOf(event: string, change?: { field: string }): ArrivalKind | undefined {
+	const table = event === 'container.updated' ? ARRIVAL_FIELDS : ARRIVAL_EVENTS;
+	const key = event === 'container.updated' ? change?.field : event;
+	return key !== undefined && Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 /** The arrival estimate an item of this delivery carries; undefined when it is about no arrival. */
 export function arrivalEstimate(sources: ArrivalSources): ArrivalEstimate | undefined {
 	const { event, reference = {}, change, shipment = {}, container = {}, places = [] } = sources;
 	const fromChange = event === 'container.updated';
-	const arrival = fromChange ? change && ARRIVAL_FIELDS[change.field] : ARRIVAL_EVENTS[event];
+	const arrival = arrivalOf(event, change);
 	if (!arrival) return undefined;
 	const port = arrival === 'port_of_discharge';
 	const locode = first(

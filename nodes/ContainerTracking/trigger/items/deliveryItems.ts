@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { containerItem } from '../../actions/container/summary';
-import { arrivalEstimate, type ArrivalSources } from '../../logic/arrivalEstimate';
+import { arrivalEstimate, arrivalOf, type ArrivalSources } from '../../logic/arrivalEstimate';
 import { splitChangeset } from '../../logic/changeset';
 import { withEventLabel } from '../../logic/eventNames';
 import { holdMeaning } from '../../logic/holdNames';
@@ -182,6 +182,8 @@ function withArrivalEstimate(
 	sources: Omit<ArrivalSources, 'places'>,
 	included: IncludedIndex,
 ): IDataObject {
+	// Most items are about no arrival: the included records are not searched for them.
+	if (!arrivalOf(sources.event, sources.change)) return item;
 	const estimate = arrivalEstimate({ ...sources, places: placesOf(included) });
 	if (estimate) item.arrival_estimate = { ...estimate };
 	return item;
