@@ -65,6 +65,7 @@ export const SIMPLIFIED_KEYS = [
 	'bill_of_lading',
 	'shipping_line',
 	'shipping_line_scac',
+	'container_as_of',
 	'id',
 	'shipment_id',
 ];

@@ -286,6 +286,7 @@ describe('simplifyContainer', () => {
 			bill_of_lading: 'MEDUFR030802',
 			shipping_line: 'Mediterranean Shipping Company',
 			shipping_line_scac: 'MSCU',
+			container_as_of: null,
 			shipment_id: 'shp-1',
 		});
 		expect(Object.keys(simplified)).toEqual(SIMPLIFIED_KEYS);
@@ -303,6 +304,7 @@ describe('simplifyContainer', () => {
 			bill_of_lading: null,
 			shipping_line: null,
 			shipping_line_scac: null,
+			container_as_of: null,
 			shipment_id: 'shp-1',
 		});
 		// The same members whatever was included, so columns line up across items.

@@ -80,6 +80,9 @@ function orNull(value: unknown): IDataObject[string] {
  * | bill_of_lading, shipping_line(_scac)        | included shipment's bill_of_lading_number (kept |
  * |                                             | for workflows that read it by that name),       |
  * |                                             | shipping_line_name (or short name), _scac       |
+ * | container_as_of                             | when the state was the service's: the moment    |
+ * |                                             | the read was asked (summary.ts), or the         |
+ * |                                             | notification's (the trigger)                    |
  * | id, shipment_id                             | the container's id; the relationship, for       |
  * |                                             | Shipment → Get                                  |
  * | warnings                                    | only when the item has some                     |
@@ -123,6 +126,7 @@ export function simplifyContainer(item: IDataObject): IDataObject {
 		bill_of_lading: orNull(shipment.bill_of_lading_number),
 		shipping_line: orNull(shipment.shipping_line_name ?? shipment.shipping_line_short_name),
 		shipping_line_scac: orNull(shipment.shipping_line_scac),
+		container_as_of: orNull(item.container_as_of),
 		id: item.id,
 		shipment_id: orNull(item.shipment_id),
 	};

@@ -6,7 +6,7 @@ import { containerTrackingRequest, readAnswer } from '../../transport/request';
 import { optionsCollection, withWarnings } from '../common';
 import { containerLocator, locatedContainer } from '../locators';
 import { simplifyContainer, simplifyField, wantsSimplified } from '../simplify';
-import { containerItem } from './summary';
+import { readContainerItem } from './summary';
 import type { OperationOption } from '../operation';
 
 export const CONTAINER_INCLUDES = [
@@ -64,6 +64,7 @@ export async function execute(
 		raw?: boolean;
 	};
 	const include = options.include ?? DEFAULT_INCLUDES;
+	const askedAt = new Date();
 	const response = await containerTrackingRequest.call(
 		this,
 		'GET',
@@ -82,7 +83,10 @@ export async function execute(
 		'getting a container',
 		itemIndex,
 	);
-	const container = containerItem(document.data, indexIncluded(document.included), new Date());
+	const container = readContainerItem(document.data, indexIncluded(document.included), {
+		askedAt,
+		answeredAt: new Date(),
+	});
 	const shaped = wantsSimplified(this, itemIndex) ? simplifyContainer(container) : container;
 	return [{ json: withWarnings(shaped, warnings.forRecord()), pairedItem: { item: itemIndex } }];
 }

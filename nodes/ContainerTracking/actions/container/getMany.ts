@@ -21,7 +21,7 @@ import {
 	type SortOrder,
 } from './filters';
 import { CONTAINER_INCLUDES } from './get';
-import { containerItem } from './summary';
+import { containerItem, readContainerItem } from './summary';
 import type { OperationOption } from '../operation';
 
 export const option: OperationOption = {
@@ -109,7 +109,8 @@ export async function execute(
 	];
 	const limit = limitOf(this, itemIndex);
 	const sorted = options.sort === 'lastFreeDay';
-	const now = new Date();
+	// Every page is asked at this moment or later: the items' `container_as_of`.
+	const askedAt = new Date();
 	const keeps = containerFilter(filters);
 	const { records, included, warnings } = await fetchList.call(
 		this,
@@ -123,12 +124,15 @@ export async function execute(
 			itemIndex,
 			// The records are not read against the schema yet: containerItem reads any shape.
 			keep: (record, pageIncluded) =>
-				keeps(containerItem(record as JsonApiResource, pageIncluded, now)),
+				keeps(containerItem(record as JsonApiResource, pageIncluded, askedAt)),
 		},
 	);
 	const shape = wantsSimplified(this, itemIndex) ? simplifyContainer : (item: IDataObject) => item;
+	const answeredAt = new Date();
 	const items = itemsFrom(
-		records.map((container) => shape(containerItem(container, included, now))),
+		records.map((container) =>
+			shape(readContainerItem(container, included, { askedAt, answeredAt })),
+		),
 		itemIndex,
 		warnings,
 	);

@@ -123,3 +123,18 @@ export function containerItem(
 		if (!(name in item) && isIdentifier(name)) item[name] = value;
 	return item;
 }
+
+/**
+ * A container as Container → Get gives it, read from the service, with `container_as_of`: the
+ * moment the read was asked, to the millisecond. The service served the state it gives at that
+ * moment or later, so of two reads the later-asked one never holds an older state than the
+ * service had when the other was asked; a view that keeps, of each box, the state with the latest
+ * `container_as_of` ends on the newest (docs/design/trigger.md, "The newest state wins").
+ */
+export function readContainerItem(
+	container: JsonApiResource,
+	included: IncludedIndex,
+	{ askedAt, answeredAt }: { askedAt: Date; answeredAt: Date },
+): IDataObject {
+	return { ...containerItem(container, included, answeredAt), container_as_of: askedAt.toISOString() };
+}

@@ -1,8 +1,7 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { containerItem } from '../../actions/container/summary';
-import { indexIncluded, relatedIdentifiers, type IncludedIndex } from '../../records/jsonApi';
+import { indexIncluded, relatedIdentifiers } from '../../records/jsonApi';
 import type { JsonApiResource } from '../../schemas';
 import { fetchPage } from '../../transport/pagination';
 import {
@@ -10,6 +9,14 @@ import {
 	CREDENTIAL_NAME,
 	type ContainerTrackingContext,
 } from '../../transport/request';
+import {
+	lackingContainers,
+	putLookupFailure,
+	putReads,
+	soughtKey,
+	type ContainerRead,
+	type Sought,
+} from './containerReads';
 
 /**
  * Fetch Container When Missing, in the execution. Two kinds of delivery lack what an item
@@ -33,17 +40,11 @@ import {
 /** The records a page includes, so that the container is worked out as Container → Get gives it. */
 const INCLUDE = 'shipment,pod_terminal,pickup_facility';
 
-/** A container sought: by a transport event it lists, or by its own id. */
-type Sought = { eventId: string } | { containerId: string };
-
-const keyOf = (sought: Sought) =>
-	'eventId' in sought ? `event:${sought.eventId}` : `container:${sought.containerId}`;
-
 interface Waiter {
 	key: string;
 	/** When it asked: only a page requested later can serve it. */
 	since: number;
-	settle(found: Read | undefined): void;
+	settle(found: ContainerRead | undefined): void;
 	fail(error: unknown): void;
 }
 
@@ -79,40 +80,6 @@ async function accountKey(context: ContainerTrackingContext): Promise<string> {
 		.digest('hex')
 		.slice(0, 16);
 	return `${String(credentials.baseUrl ?? '')}|${key}`;
-}
-
-/** A container as the service answered it: its record, and when it was asked and answered. */
-interface Read {
-	record: JsonApiResource;
-	included: IncludedIndex;
-	requestedAt: Date;
-	answeredAt: Date;
-}
-
-/**
- * How a read says when its state was the service's (`container_as_of`):
- * - `second`: the second it was answered in, as the service times a notification: a read and a
- *   notification of the same second count as equally new, so a view that keeps the later of
- *   equals (the Pickup board does) does not keep a read made a moment before a change over the
- *   change's notification;
- * - `requested`: the moment it was asked, to the millisecond. Every state is then a read: a read
- *   asked after the last change of a container says so by a later time than any read that could
- *   predate the change, whichever is written last (trigger/execution.ts, Latest State).
- */
-type ReadTime = 'second' | 'requested';
-
-/** The container as Container → Get gives it, with when it was the service's (above). */
-function foundContainer(read: Read, time: ReadTime): IDataObject {
-	const asOf =
-		time === 'requested'
-			? read.requestedAt.toISOString()
-			: new Date(Math.floor(read.answeredAt.getTime() / 1000) * 1000)
-					.toISOString()
-					.replace('.000Z', 'Z');
-	return {
-		...containerItem(read.record, read.included, read.answeredAt),
-		container_as_of: asOf,
-	};
 }
 
 /** Scans until no waiter is queued; each scan serves the waiters queued when it started. */
@@ -182,7 +149,7 @@ async function scanOnce(
 async function readContainer(
 	context: ContainerTrackingContext,
 	id: string,
-): Promise<Read | undefined> {
+): Promise<ContainerRead | undefined> {
 	const requestedAt = new Date();
 	const response = await containerTrackingRequest.call(
 		context,
@@ -207,10 +174,10 @@ async function readContainer(
 async function findContainers(
 	context: ContainerTrackingContext,
 	sought: Sought[],
-): Promise<Map<string, Read>> {
+): Promise<Map<string, ContainerRead>> {
 	const scanner = scannerFor(await accountKey(context));
-	const wanted = [...new Map(sought.map((entry) => [keyOf(entry), entry])).values()];
-	const found = new Map<string, Read>();
+	const wanted = [...new Map(sought.map((entry) => [soughtKey(entry), entry])).values()];
+	const found = new Map<string, ContainerRead>();
 	// A few known by id cost fewer calls one by one than a scan of the account.
 	const byId = wanted.filter((entry) => 'containerId' in entry);
 	const alone =
@@ -219,18 +186,18 @@ async function findContainers(
 			: [];
 	for (const { containerId } of alone) {
 		const container = await readContainer(context, containerId);
-		if (container) found.set(keyOf({ containerId }), container);
+		if (container) found.set(soughtKey({ containerId }), container);
 	}
 	if (alone.length > 0) return found;
 
 	const since = Date.now();
 	const answers = wanted.map(
 		(entry) =>
-			new Promise<[string, Read | undefined]>((resolve, reject) =>
+			new Promise<[string, ContainerRead | undefined]>((resolve, reject) =>
 				scanner.queued.push({
-					key: keyOf(entry),
+					key: soughtKey(entry),
 					since,
-					settle: (container) => resolve([keyOf(entry), container]),
+					settle: (container) => resolve([soughtKey(entry), container]),
 					fail: reject,
 				}),
 			),
@@ -239,40 +206,6 @@ async function findContainers(
 	for (const [key, container] of await Promise.all(answers))
 		if (container) found.set(key, container);
 	return found;
-}
-
-/** The item names the container it is about, as a delivery that included it would. */
-function nameContainer(item: IDataObject, container: IDataObject): void {
-	const shipment = container.shipment as IDataObject | undefined;
-	item.container_id = (container.id as string | undefined) ?? null;
-	item.container_number = typeof container.number === 'string' ? container.number : null;
-	if (!item.shipment_id) item.shipment_id = (container.shipment_id as string | undefined) ?? null;
-	if (!item.bill_of_lading_number && typeof shipment?.bill_of_lading_number === 'string')
-		item.bill_of_lading_number = shipment.bill_of_lading_number;
-	// An estimated arrival whose delivery did not name its shipment: now it does.
-	const estimate = item.arrival_estimate as IDataObject | undefined;
-	if (estimate && !estimate.bill_of_lading_number && item.bill_of_lading_number)
-		estimate.bill_of_lading_number = item.bill_of_lading_number;
-	item.container = container;
-}
-
-/**
- * What an item lacks of its container, if anything: the container, or records of its state;
- * with `every`, any container it names, to be read as it is now.
- */
-function soughtFor(item: IDataObject, every: boolean): Sought | undefined {
-	const container = item.container as IDataObject | undefined;
-	if (
-		container &&
-		typeof container.id === 'string' &&
-		(every || container.container_state_complete === false)
-	)
-		return { containerId: container.id };
-	if (every && typeof item.container_id === 'string' && item.container_id !== '')
-		return { containerId: item.container_id };
-	if (!item.container_number && item.reference_type === 'transport_event')
-		return typeof item.reference_id === 'string' ? { eventId: item.reference_id } : undefined;
-	return undefined;
 }
 
 export interface LookupOptions {
@@ -293,41 +226,17 @@ export async function addMissingContainers(
 	items: IDataObject[],
 	{ every }: LookupOptions = { every: false },
 ): Promise<void> {
-	const lacking = items
-		.map((item) => ({ item, sought: soughtFor(item, every) }))
-		.filter((entry): entry is { item: IDataObject; sought: Sought } => entry.sought !== undefined);
+	const lacking = lackingContainers(items, every);
 	if (lacking.length === 0) return;
-	let found: Map<string, Read>;
+	let found: Map<string, ContainerRead>;
 	try {
 		found = await findContainers(
 			context,
 			lacking.map((entry) => entry.sought),
 		);
 	} catch (error) {
-		const { message, description } = error as { message: string; description?: string };
-		for (const { item } of lacking)
-			warn(item, `The container could not be looked up: ${message}`, description);
+		putLookupFailure(lacking, error, every);
 		return;
 	}
-	for (const { item, sought } of lacking) {
-		const read = found.get(keyOf(sought));
-		if (read) nameContainer(item, foundContainer(read, every ? 'requested' : 'second'));
-		else if ('eventId' in sought)
-			warn(
-				item,
-				`No container of the account lists transport event ${sought.eventId}`,
-				'The container may have been deleted, or the service lists its events elsewhere.',
-			);
-		else
-			warn(
-				item,
-				`Container ${sought.containerId} could not be read again`,
-				'It may have been deleted.',
-			);
-	}
-}
-
-/** Said on the item, so that a workflow can tell "no container" from "not looked up". */
-function warn(item: IDataObject, message: string, description?: string): void {
-	item.container_lookup_error = description ? `${message} (${description})` : message;
+	putReads(lacking, found, every);
 }

@@ -43,7 +43,6 @@ function folded(group: INodeExecutionData[]): INodeExecutionData {
 		...(state
 			? {
 					...simplifyContainer(state),
-					container_as_of: state.container_as_of,
 					container_state_complete: state.container_state_complete ?? true,
 				}
 			: {
