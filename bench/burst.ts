@@ -80,14 +80,14 @@ import { containerItem } from '../nodes/ContainerTracking/actions/container/summ
 import { simplifyContainer } from '../nodes/ContainerTracking/actions/simplify';
 import { indexIncluded } from '../nodes/ContainerTracking/records/jsonApi';
 import type { Delivery, JsonApiResource } from '../nodes/ContainerTracking/schemas';
-import { includedFor } from '../nodes/ContainerTracking/trigger/recovery/catchUp';
+import { includedFor } from '../nodes/ContainerTracking/trigger/recovery/notificationLog';
 import {
 	CUT_CHECK_EVERY_MS,
 	HAND_OVER_AFTER_MS,
 } from '../nodes/ContainerTracking/trigger/recovery/cutCheck';
 import { deliveryItems } from '../nodes/ContainerTracking/trigger/items/deliveryItems';
-import { notificationIdOf } from '../nodes/ContainerTracking/trigger/durable/recordedNotifications';
-import { LEASE_MS } from '../nodes/ContainerTracking/trigger/durable/deduplicationStore';
+import { notificationIdOf } from '../nodes/ContainerTracking/trigger/memory/recordedNotifications';
+import { LEASE_MS } from '../nodes/ContainerTracking/trigger/memory/durableStore';
 import { OWNER } from '../test/e2e/helpers';
 import {
 	BOARD_INCLUDES,
@@ -196,7 +196,7 @@ const RERUN_WINDOW_MS = 120_000;
  * (trigger/recovery/cutCheck.ts), not by a restart, on the check's own clock. Each was logged
  * before the worker exited, and the main's watch, reading the log every CUT_CHECK_EVERY_MS, saw it
  * first at most a read after the exit; its run's lease lapsed at most two LEASE_MS periods after
- * the exit (trigger/durable/runJournal.ts). It is handed over HAND_OVER_AFTER_MS after that first
+ * the exit (trigger/memory/runJournal.ts). It is handed over HAND_OVER_AFTER_MS after that first
  * sight (at most a read late) and run again by the first hand-over after its lease lapsed: the
  * first (90 s) when it was seen no earlier than 90 s before the lapse, else the second (4 min; its
  * execution had waited in the queue or run long). The later of the two bounds, and a read more for

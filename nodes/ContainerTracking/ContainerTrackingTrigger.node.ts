@@ -16,12 +16,16 @@ import {
 import { alreadyAnswered } from './n8nInternals';
 import { subscribableEventOptions } from './transport/webhookEvents';
 import { admitDelivery } from './trigger/admission/admission';
-import { noteActivation } from './trigger/recovery/catchUp';
+import { noteActivation } from './trigger/recovery/restartCheck';
 import { joinBatch } from './trigger/batching/deliveryBatches';
 import { reportsAnything } from './trigger/items/deliveryItems';
 import { OUTPUT_CHANGES, OUTPUT_LATEST_STATE, triggerExecution } from './trigger/execution';
 import { carrierItem, type ItemOptions } from './trigger/items/notificationItems';
-import { noteRanHere } from './trigger/admission/ranHere';
+import {
+	awaitKnowledge,
+	noteRanHere,
+	takeDelivery,
+} from './trigger/memory/notificationLedger';
 import {
 	AUTOMATIC,
 	EXISTING,
@@ -29,7 +33,6 @@ import {
 	deleteTriggerWebhook,
 	webhookExists,
 } from './trigger/registration/registration';
-import { isRepeat } from './trigger/admission/repeats';
 import { forgetTrigger, triggerScope } from './trigger/triggerState';
 import { startWatch } from './trigger/recovery/watch';
 
@@ -332,8 +335,8 @@ export class ContainerTrackingTrigger implements INodeType {
 				items: itemOptions(options),
 				deduplicate: options.deduplicate !== false,
 				// Runs a kill or a stop cut are looked for once per process, unless a person turned
-				// the workflow on (trigger/recovery/catchUp.ts `noteActivation`,
-				// trigger/durable/runJournal.ts).
+				// the workflow on (trigger/recovery/restartCheck.ts `noteActivation`,
+				// trigger/memory/runJournal.ts).
 				recoverCutRuns: true,
 			},
 		});
@@ -357,7 +360,7 @@ export class ContainerTrackingTrigger implements INodeType {
 	 * (trigger/batching/deliveryBatches.ts). The answer never waits for n8n to create or run an
 	 * execution: a notification answered whose execution n8n then never ran (it died, or could not
 	 * create it) is found in the service's log and run by the watch (trigger/recovery/cutCheck.ts,
-	 * and at a restart trigger/recovery/catchUp.ts).
+	 * and at a restart trigger/recovery/restartCheck.ts).
 	 */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const scope = triggerScope(this);
@@ -368,8 +371,9 @@ export class ContainerTrackingTrigger implements INodeType {
 
 		const options = this.getNodeParameter('options', {}) as TriggerOptions;
 		const manual = this.getMode() === 'manual';
-		if (options.deduplicate !== false && isRepeat(scope, notificationId, manual))
-			return { webhookResponse: { message: 'Already received' } };
+		const deduplicate = options.deduplicate !== false;
+		const taking = deduplicate ? takeDelivery(scope, notificationId, manual) : 'new';
+		if (taking === 'repeat') return { webhookResponse: { message: 'Already received' } };
 		if (!reportsAnything(notification, itemOptions(options))) {
 			// Nothing to run: the cut check (trigger/recovery/cutCheck.ts) need not look for its
 			// run.
@@ -381,6 +385,13 @@ export class ContainerTrackingTrigger implements INodeType {
 		if (manual) return { workflowData: [this.helpers.returnJsonArray(items)] };
 
 		answer(this, 200, 'Received');
+		// n8n started lately and the restart check has not yet told which notifications ran: a copy
+		// of one would start an execution that stops empty. It waits for that (answered already:
+		// one n8n dies meanwhile is found in the log, trigger/recovery/restartCheck.ts).
+		if (taking === 'unknown yet') {
+			await awaitKnowledge(scope);
+			if (takeDelivery(scope, notificationId) === 'repeat') return alreadyAnswered();
+		}
 		const part = await joinBatch(scope, { notificationId, items }, batchWindowMs(this, options));
 		if (part.role === 'follower') return alreadyAnswered();
 		const batched = part.deliveries.flatMap((delivery) => delivery.items);

@@ -5,7 +5,7 @@
 // as `docker stop` and deploys do) at that chosen point, and started again. Every notification
 // whose execution was cut runs again, once, its items marked `rerun: true`, soon after n8n serves
 // again; one whose execution had ended runs no more; and n8n's own Retry of a crashed execution
-// runs its notifications (nodes/ContainerTracking/trigger/durable/runJournal.ts). And a kill after the
+// runs its notifications (nodes/ContainerTracking/trigger/memory/runJournal.ts). And a kill after the
 // trigger answered deliveries whose executions n8n could not create yet (its database's write lock
 // held): the restart check runs each once, as a first run. And
 // SIGTERM within the graceful-shutdown timeout, the executions going on after n8n stopped its task

@@ -75,7 +75,7 @@ const WATCH_MINUTES = 0.25;
 /**
  * A run cut on a worker runs again once its lease lapsed (two 30 s periods unrenewed) and the
  * main's cut check, reading the log every minute, hands its notification over, at the latest
- * 90 s after the watch first saw it (trigger/recovery/cutCheck.ts, trigger/durable/runJournal.ts).
+ * 90 s after the watch first saw it (trigger/recovery/cutCheck.ts, trigger/memory/runJournal.ts).
  */
 const CUT_RUN_AGAIN_MS = 60_000 + 90_000 + 60_000 + WATCH_MINUTES * 60_000;
 /** The service's first retry for the kill case (seconds, doubling): sooner than its default 5. */

@@ -4,7 +4,7 @@
 // API key's rate limit, which the executions' own calls share, and cut runs came back minutes late.
 import type { IDataObject } from 'n8n-workflow';
 
-import { findInLog } from '../../nodes/ContainerTracking/trigger/recovery/catchUp';
+import { findInLog } from '../../nodes/ContainerTracking/trigger/recovery/notificationLog';
 import { checkCutRuns } from '../../nodes/ContainerTracking/trigger/recovery/cutCheck';
 import { forgetTrigger, triggerScope } from '../../nodes/ContainerTracking/trigger/triggerState';
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { IDLE_MS, MAX_BATCH_DELIVERIES } from '../../nodes/ContainerTracking/trigger/batching/deliveryBatches';
-import { notificationIdOf } from '../../nodes/ContainerTracking/trigger/durable/recordedNotifications';
+import { notificationIdOf } from '../../nodes/ContainerTracking/trigger/memory/recordedNotifications';
 import { generous } from '../support/bounds';
 import { useDeduplicationInMemory } from '../support/deduplication';
 import { deliverSigned, RECEIVED, referenceOnly, SECRET } from '../support/deliveries';
@@ -102,7 +102,7 @@ async function burst(harness: TriggerHarness, bodies: IDataObject[]): Promise<De
 
 describe('deliveries that arrive together', () => {
 	// As in a real n8n, executions record their notifications
-	// (trigger/durable/recordedNotifications.ts).
+	// (trigger/memory/recordedNotifications.ts).
 	beforeAll(useDeduplicationInMemory);
 
 	it('start one execution after the first, holding every notification once; the others are answered 2xx', async () => {

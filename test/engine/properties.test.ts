@@ -65,7 +65,7 @@ let workflows = 0;
 
 /**
  * Each run is another workflow: the trigger remembers the newest state it gave of a container per
- * workflow (trigger/items/outdatedStates.ts), and a mutated example is another state of the same
+ * workflow (trigger/memory/givenStates.ts), and a mutated example is another state of the same
  * second.
  */
 function trigger() {

@@ -1,5 +1,5 @@
-// The restart check (nodes/ContainerTracking/trigger/recovery/catchUp.ts,
-// trigger/durable/recordedNotifications.ts) as n8n runs it when it starts: the watch's first check,
+// The restart check (nodes/ContainerTracking/trigger/recovery/restartCheck.ts,
+// trigger/memory/recordedNotifications.ts) as n8n runs it when it starts: the watch's first check,
 // through n8n-core's TriggerContext, against a started sandbox, with n8n's deduplication store in
 // memory. Notifications n8n never answered before it died run at once, not when the service's
 // backed-off retries come; those the service delivers by reference only are not read one by one.

@@ -26,7 +26,7 @@ import {
 	sign,
 	type Doc,
 } from '../support/deliveries';
-import { ranHere } from '../../nodes/ContainerTracking/trigger/admission/ranHere';
+import { ranHere } from '../../nodes/ContainerTracking/trigger/memory/notificationLedger';
 import { triggerScope } from '../../nodes/ContainerTracking/trigger/triggerState';
 import { describeWithFixtures } from '../support/sharedFixtures';
 import { startBridge, type Bridge } from '../support/bridge';
@@ -762,7 +762,7 @@ describe('Container Tracking Trigger', () => {
 			expect(await harness.hook('delete')).toBe(true);
 			await harness.activate();
 			// Handed to its execution, where n8n's store decides
-			// (trigger/durable/recordedNotifications.ts).
+			// (trigger/memory/recordedNotifications.ts).
 			expect((await deliverSigned(harness, body, secret())).result.workflowData).toBeDefined();
 		});
 

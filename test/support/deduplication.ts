@@ -1,5 +1,5 @@
 // n8n's deduplication store (the one behind the Remove Duplicates node, and the trigger's durable
-// repeat detection: nodes/ContainerTracking/trigger/durable/recordedNotifications.ts), kept in this
+// repeat detection: nodes/ContainerTracking/trigger/memory/recordedNotifications.ts), kept in this
 // process's memory for engine tests. A real n8n keeps it in its database (test/e2e/). Without it,
 // n8n-core's helpers throw and the trigger goes on unrecorded, as it does when n8n's database
 // fails.

@@ -4,7 +4,7 @@
 // minute. (Against a real n8n with a worker killed: test/e2e/queueMode.test.ts.)
 import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
 
-import type { LoggedNotification } from '../../nodes/ContainerTracking/trigger/recovery/catchUp';
+import type { LoggedNotification } from '../../nodes/ContainerTracking/trigger/recovery/notificationLog';
 import {
 	checkCutRuns,
 	CUT_CHECK_EVERY_MS,

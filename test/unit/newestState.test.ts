@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- reads the example workflows */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- reads the example workflows and evaluates their own expressions; the rules are for the published nodes */
 // The newest state wins whatever order work runs in (docs/design/trigger.md, "The newest state
 // wins"): one box changes a few times, some changes within one second; its notifications are
 // delivered late, twice, in batches that start executions which run side by side and finish in any
@@ -32,7 +32,7 @@ import { notificationItems } from '../../nodes/ContainerTracking/trigger/items/n
 import {
 	markOutdatedStates,
 	rememberStates,
-} from '../../nodes/ContainerTracking/trigger/items/outdatedStates';
+} from '../../nodes/ContainerTracking/trigger/memory/givenStates';
 import { repoRoot } from '../support/importNative';
 
 interface WorkflowNode {
@@ -86,7 +86,6 @@ function evaluate(expression: string, scope: ExpressionScope): unknown {
 			first: () => ({ json: scope.hourly ?? {} }),
 		};
 	};
-	// eslint-disable-next-line @typescript-eslint/no-implied-eval
 	const run = new Function('$json', '$now', 'DateTime', '$', `return (${expression});`);
 	return run(scope.json, DateTime.fromMillis(scope.now, { zone: 'UTC' }), DateTime, $);
 }

@@ -1,12 +1,12 @@
 // The durable half of repeat detection on its own
-// (nodes/ContainerTracking/trigger/durable/recordedNotifications.ts). n8n's deduplication store
+// (nodes/ContainerTracking/trigger/memory/recordedNotifications.ts). n8n's deduplication store
 // reads a node's list of ids, awaits, and writes the list back; the stand-in below does the same,
 // so that records made at the same moment would lose ids if the trigger did not make them one after
 // the other. (In a real n8n: test/e2e/trigger.test.ts.)
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { ContainerTrackingTrigger } from '../../nodes/ContainerTracking/ContainerTrackingTrigger.node';
-import { notificationIdOf } from '../../nodes/ContainerTracking/trigger/durable/recordedNotifications';
+import { notificationIdOf } from '../../nodes/ContainerTracking/trigger/memory/recordedNotifications';
 import { carrierItem } from '../../nodes/ContainerTracking/trigger/items/notificationItems';
 
 /** The trigger's execute(), as n8n runs it in the execution a delivery started. */

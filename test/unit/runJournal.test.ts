@@ -1,4 +1,4 @@
-// The run journal on its own (nodes/ContainerTracking/trigger/durable/runJournal.ts): which
+// The run journal on its own (nodes/ContainerTracking/trigger/memory/runJournal.ts): which
 // notifications' runs are open in n8n's store, what an execution's end closes, and what the restart
 // check runs again. The store below keeps a node's list as n8n's does; n8n's end-of-execution hook
 // is the list of handlers an execution adds, called where a test ends the execution. (Killed in a
@@ -11,13 +11,13 @@ import {
 } from 'n8n-workflow';
 
 import { ContainerTrackingTrigger } from '../../nodes/ContainerTracking/ContainerTrackingTrigger.node';
-import { notificationIdOf } from '../../nodes/ContainerTracking/trigger/durable/recordedNotifications';
+import { notificationIdOf } from '../../nodes/ContainerTracking/trigger/memory/recordedNotifications';
 import {
 	checkItem,
 	carrierItem,
 } from '../../nodes/ContainerTracking/trigger/items/notificationItems';
-import { LEASE_MS } from '../../nodes/ContainerTracking/trigger/durable/deduplicationStore';
-import { LOOK_AGAIN_AFTER_MS } from '../../nodes/ContainerTracking/trigger/durable/runJournal';
+import { LEASE_MS } from '../../nodes/ContainerTracking/trigger/memory/durableStore';
+import { LOOK_AGAIN_AFTER_MS } from '../../nodes/ContainerTracking/trigger/memory/runJournal';
 import type { EndedRun } from '../../nodes/ContainerTracking/n8nInternals';
 
 let stores = 0;
@@ -115,8 +115,7 @@ const handOver = async (execution: Execution) => {
 	return await ran;
 };
 
-type DurableRepeats =
-	typeof import('../../nodes/ContainerTracking/trigger/durable/recordedNotifications');
+type HandedOver = typeof import('../../nodes/ContainerTracking/trigger/recovery/handedOver');
 
 /**
  * Another n8n process (a worker in queue mode): the node's modules loaded on their own, beside this
@@ -124,12 +123,12 @@ type DurableRepeats =
  * notifications it runs are read from the service:
  * nodes/ContainerTracking/trigger/recovery/cutCheck.ts).
  */
-function anotherProcess(): DurableRepeats['newNotificationItems'] {
-	let chosen: DurableRepeats['newNotificationItems'] | undefined;
+function anotherProcess(): HandedOver['handedOverItems'] {
+	let chosen: HandedOver['handedOverItems'] | undefined;
 	jest.isolateModules(() => {
-		chosen = jest.requireActual<DurableRepeats>(
-			'../../nodes/ContainerTracking/trigger/durable/recordedNotifications',
-		).newNotificationItems;
+		chosen = jest.requireActual<HandedOver>(
+			'../../nodes/ContainerTracking/trigger/recovery/handedOver',
+		).handedOverItems;
 	});
 	return chosen!;
 }
@@ -141,17 +140,18 @@ let Trigger = ContainerTrackingTrigger;
  * n8n started again: the node's modules are loaded afresh, with no memory of what the last process
  * had under way; n8n's store keeps its list.
  */
-/** The webhook's repeat check (trigger/admission/repeats.ts) of the process `Trigger` runs in. */
-let isRepeat: typeof import('../../nodes/ContainerTracking/trigger/admission/repeats').isRepeat;
+/** The webhook's repeat check (trigger/memory/notificationLedger.ts) of the process `Trigger` runs in. */
+let takeDelivery: typeof import('../../nodes/ContainerTracking/trigger/memory/notificationLedger').takeDelivery;
+const isRepeat = (scope: string, id: string) => takeDelivery(scope, id) === 'repeat';
 
 function restarted(): void {
 	jest.isolateModules(() => {
 		({ ContainerTrackingTrigger: Trigger } = jest.requireActual<
 			typeof import('../../nodes/ContainerTracking/ContainerTrackingTrigger.node')
 		>('../../nodes/ContainerTracking/ContainerTrackingTrigger.node'));
-		({ isRepeat } = jest.requireActual<
-			typeof import('../../nodes/ContainerTracking/trigger/admission/repeats')
-		>('../../nodes/ContainerTracking/trigger/admission/repeats'));
+		({ takeDelivery } = jest.requireActual<
+			typeof import('../../nodes/ContainerTracking/trigger/memory/notificationLedger')
+		>('../../nodes/ContainerTracking/trigger/memory/notificationLedger'));
 	});
 }
 
@@ -164,7 +164,7 @@ const openRuns = (store: ReturnType<typeof storeLikeN8ns>) =>
 		.sort();
 
 describe('the run journal', () => {
-	// The store's later checks (trigger/durable/recordedNotifications.ts) wait on timers: fake
+	// The store's later checks (trigger/memory/recordedNotifications.ts) wait on timers: fake
 	// ones, from a clock 3 s before a lease period ends, so that a restart check's look again falls
 	// in the next one.
 	beforeEach(() =>
@@ -239,16 +239,16 @@ describe('the run journal', () => {
 		restarted();
 		const scope = `${store.workflowId}:trigger-1`;
 		// The new process knows nothing yet: a copy now would start an execution (that stops empty).
-		expect(isRepeat(scope, 'n-0', false)).toBe(false);
+		expect(isRepeat(scope, 'n-0')).toBe(false);
 
 		const check = executionOf(store, ['n-1', 'n-2'].map(recovering));
 		expect((await run(check)).map(notificationIdOf)).toEqual(['n-2']);
 		await check.end();
 		// n-1 ran before the restart, n-2 in the check: the service's copies are answered at once.
-		expect(isRepeat(scope, 'n-1', false)).toBe(true);
-		expect(isRepeat(scope, 'n-2', false)).toBe(true);
+		expect(isRepeat(scope, 'n-1')).toBe(true);
+		expect(isRepeat(scope, 'n-2')).toBe(true);
 		// One the store never held is not taken for a repeat.
-		expect(isRepeat(scope, 'n-3', false)).toBe(false);
+		expect(isRepeat(scope, 'n-3')).toBe(false);
 	});
 
 	it("a burst's runs under way never push the ids of the notifications before them out of n8n's store: their copies stay repeats", async () => {
@@ -465,7 +465,7 @@ describe('the run journal', () => {
 		const check = executionOf(shared, [], { mode: 'trigger' });
 		const checked = checkItem({ id: 'n-1', createdAt: Date.now(), answered: true });
 		const choice = anotherProcess();
-		expect((await choice(check.context, [{ json: checked }], true, true)).items).toEqual([]);
+		expect((await choice(check.context, [{ json: checked }], true)).items).toEqual([]);
 		restarted();
 		expect(await run(executionOf(shared, [recovering('n-1')]))).toEqual([]);
 	});
@@ -499,7 +499,7 @@ describe('the run journal', () => {
 		const checked = (id: string, answered = true) =>
 			checkItem({ id, createdAt: Date.parse('2026-11-28T10:00:00Z'), answered });
 		const choose = async (
-			choice: DurableRepeats['newNotificationItems'],
+			choice: HandedOver['handedOverItems'],
 			execution: Execution,
 			items: IDataObject[],
 		) =>
@@ -507,7 +507,6 @@ describe('the run journal', () => {
 				await choice(
 					execution.context,
 					items.map((json) => ({ json })),
-					true,
 					true,
 				)
 			).items.map((item) => [notificationIdOf(item.json), item.json.rerun === true]);

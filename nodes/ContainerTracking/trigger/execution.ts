@@ -4,13 +4,13 @@ import { executionEndHooks } from '../n8nInternals';
 import { deliveryCore } from '../schemas';
 import { addMissingContainers } from './items/containerLookup';
 import { batchStarted } from './batching/deliveryBatches';
-import { newNotificationItems, notificationIdOf } from './durable/recordedNotifications';
+import { deliveredItems, idsOf, type SelectedItems } from './memory/recordedNotifications';
 import { latestStatePerContainer } from './items/latestState';
-import { markOutdatedStates, rememberStates } from './items/outdatedStates';
+import { markOutdatedStates, rememberStates } from './memory/givenStates';
 import { deliveryOf, notificationItems, type ItemOptions } from './items/notificationItems';
 import { triggerScope } from './triggerState';
-import { withLoggedBodies } from './recovery/cutCheck';
-import { closeRunsAtEnd, leaveRunsOpen } from './durable/runJournal';
+import { handedOverItems, isHandedOver, withLoggedBodies } from './recovery/handedOver';
+import { closeRunsAtEnd, leaveRunsOpen } from './memory/runJournal';
 
 /** Output: one item per change (and per hold or fee), or one per container. */
 export const OUTPUT_CHANGES = 'changes';
@@ -33,15 +33,47 @@ function itemsOf(item: INodeExecutionData, options: ItemOptions): INodeExecution
 }
 
 /**
+ * Which notifications this execution runs (trigger/memory/): those delivered (live, or caught up)
+ * that no execution recorded before, and of those the watch handed over from the service's log
+ * (trigger/recovery/handedOver.ts), those whose run was cut or that never ran; with each, the runs
+ * it opened, closed when it ends. A test event, an unsaved workflow or Ignore Repeated Deliveries
+ * off: every item.
+ */
+async function selectedItems(
+	context: IExecuteFunctions,
+	input: INodeExecutionData[],
+	deduplicate: boolean,
+): Promise<SelectedItems> {
+	if (!deduplicate || context.getMode() === 'manual' || !context.getWorkflow().id)
+		return { items: input, opened: [] };
+	// The runs this execution opens are closed when it ends (trigger/memory/runJournal.ts).
+	const journal = executionEndHooks(context) !== undefined;
+	const handedOver = input.filter(isHandedOver);
+	const delivered = await deliveredItems(
+		context,
+		input.filter((item) => !isHandedOver(item)),
+		journal,
+	);
+	if (handedOver.length === 0) return delivered;
+	const recovered = await handedOverItems(context, handedOver, journal);
+	// The cut check's notifications that run again come as ids: their bodies are in the log.
+	const items = await withLoggedBodies(context, recovered.items).catch(async (error: Error) => {
+		leaveRunsOpen(context, [...delivered.opened, ...recovered.opened]);
+		throw error;
+	});
+	return {
+		items: [...items, ...delivered.items],
+		opened: [...recovered.opened, ...delivered.opened],
+	};
+}
+
+/**
  * What runs in the execution a delivery (or a batch of deliveries,
- * trigger/batching/deliveryBatches.ts, or the catch-up, or the restart check) started:
- * notifications an earlier execution recorded stop here (trigger/durable/recordedNotifications.ts),
- * unless their run was cut or the execution is retried by hand (`rerun: true`,
- * trigger/durable/runJournal.ts); the others become the workflow's items; the containers deliveries
- * did not include, or included older than an earlier execution gave them
- * (trigger/items/outdatedStates.ts), are looked up (trigger/items/containerLookup.ts), here rather
- * than while a delivery waits for its answer, with the execution's time to ride out an outage;
- * then, when asked, one item per container.
+ * trigger/batching/deliveryBatches.ts, or the watch) started: the notifications it runs
+ * (`selectedItems`) become the workflow's items; the containers deliveries did not include, or
+ * included older than an earlier execution gave them (trigger/memory/givenStates.ts), are looked up
+ * (trigger/items/containerLookup.ts), here rather than while a delivery waits for its answer, with
+ * the execution's time to ride out an outage; then, when asked, one item per container.
  */
 export async function triggerExecution(
 	context: IExecuteFunctions,
@@ -53,25 +85,10 @@ export async function triggerExecution(
 		.map((item, index) => ({ ...item, pairedItem: { item: index } }));
 	const scope = triggerScope(context);
 	// The next batch of deliveries in this process need not wait for this one any more.
-	batchStarted(
-		scope,
-		input.map((item) => notificationIdOf(item.json)).filter((id): id is string => !!id),
-	);
-	// The runs this execution opens are closed when it ends (trigger/durable/runJournal.ts).
-	const journal = executionEndHooks(context) !== undefined;
-	const { items: kept, opened } = await newNotificationItems(
-		context,
-		input,
-		options.deduplicate,
-		journal,
-	);
-	// The cut check's notifications that run again come as ids: their bodies are in the log.
-	const fresh = await withLoggedBodies(context, kept).catch(async (error: Error) => {
-		leaveRunsOpen(context, opened);
-		throw error;
-	});
+	batchStarted(scope, idsOf(input));
+	const { items: kept, opened } = await selectedItems(context, input, options.deduplicate);
 	closeRunsAtEnd(context, opened);
-	const items = fresh.flatMap((item) => itemsOf(item, options));
+	const items = kept.flatMap((item) => itemsOf(item, options));
 	if (options.raw || items.length === 0) return [items];
 	const jsons = items.map((item) => item.json);
 	const output = context.getNodeParameter('output', 0, OUTPUT_CHANGES) as string;

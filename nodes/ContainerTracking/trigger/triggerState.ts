@@ -23,7 +23,7 @@ interface SlotOptions<T> {
 	forgetWhen?: (value: T) => boolean;
 	/**
 	 * Kept when the trigger is deactivated: a fact about this process rather than about one
-	 * activation (trigger/recovery/catchUp.ts, whether a restart check is owed).
+	 * activation (trigger/recovery/restartCheck.ts, whether a restart check is owed).
 	 */
 	keptAcrossActivations?: boolean;
 }

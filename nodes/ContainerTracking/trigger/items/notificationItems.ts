@@ -38,9 +38,9 @@ const DELIVERY = 'container_tracking_delivery';
 
 /**
  * Marks a carried notification: `caught_up`, the service gave up delivering it
- * (trigger/recovery/catchUp.ts); `recovering`, the restart check hands it over, logged lately, and
- * it runs again only when its run was cut (trigger/durable/runJournal.ts), or as a first run when
- * no execution recorded it.
+ * (trigger/recovery/catchUp.ts); `recovering`, the restart check (trigger/recovery/restartCheck.ts)
+ * hands it over, logged lately, and it runs again only when its run was cut
+ * (trigger/memory/runJournal.ts), or as a first run when no execution recorded it.
  */
 export type DeliveryMark = 'caught_up' | 'recovering';
 

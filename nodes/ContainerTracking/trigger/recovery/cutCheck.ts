@@ -1,19 +1,12 @@
-import type { IExecuteFunctions, INodeExecutionData, ITriggerFunctions } from 'n8n-workflow';
+import type { ITriggerFunctions } from 'n8n-workflow';
 
-import {
-	bodyFromLog,
-	findInLog,
-	readLoggedBody,
-	includedFor,
-	readLog,
-	RECOVERY_WINDOW_MS,
-	startExecutions,
-	type LoggedNotification,
-} from './catchUp';
-import { ranHere } from '../admission/ranHere';
 import { reportsAnything } from '../items/deliveryItems';
 import { deliveryCore } from '../../schemas';
-import { checkedOf, checkItem, carrierItem, type ItemOptions } from '../items/notificationItems';
+import { checkItem, type ItemOptions } from '../items/notificationItems';
+import { ranHere } from '../memory/notificationLedger';
+import { startExecutions } from './handOver';
+import { includedFor, readLog, type LoggedNotification } from './notificationLog';
+import { RECOVERY_WINDOW_MS } from './restartCheck';
 import { triggerScope, triggerSlot } from '../triggerState';
 
 /**
@@ -21,13 +14,13 @@ import { triggerScope, triggerSlot } from '../triggerState';
  * another n8n process, found while this one goes on. Every delivery is answered before n8n creates
  * its execution (ContainerTrackingTrigger.node.ts), and n8n may then fail to create it; in queue
  * mode a worker (or the webhook process) can die while the main, which runs the watch, does not: no
- * restart check comes (trigger/recovery/catchUp.ts). So the watch keeps, per trigger, the
+ * restart check comes (trigger/recovery/restartCheck.ts). So the watch keeps, per trigger, the
  * notifications of its webhook that the service logged since this process's first read and whose
  * execution did not run in this process, and hands each to an execution HAND_OVER_AFTER_MS after
  * the service logged it, a few times: that execution runs again those whose run is open with its
- * lease not renewed (trigger/durable/runJournal.ts), and, of those the service had answered, those
+ * lease not renewed (trigger/memory/runJournal.ts), and, of those the service had answered, those
  * no execution ever recorded (never created, or taken by a worker that died before the trigger
- * ran); it drops the rest.
+ * ran); it drops the rest (trigger/recovery/handedOver.ts).
  *
  * Its items name the notifications only (`checkItem`): most turn out to have run, and an
  * execution keeps its items. The few that run again read their bodies from the log, a page at a
@@ -207,43 +200,4 @@ export async function checkCutRuns(
 	);
 	for (const { candidate } of due) candidate.handed += 1;
 	return due.length;
-}
-
-/**
- * In the cut check's execution, after the trigger kept the notifications to run: each as the
- * service delivers it, read from the log's pages that hold them (found by halving, at most a page
- * per notification), or on its own where those pages do not show it: a few cut out of a busy
- * hour cost a few calls, not a walk back through the hour's log at the service's rate limit. One
- * the service no longer has is dropped, and said so.
- */
-export async function withLoggedBodies(
-	context: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const named = items.map((item) => checkedOf(item.json));
-	const wanted = named.filter((checked) => checked !== undefined);
-	if (wanted.length === 0) return items;
-	const logged = await findInLog(context, wanted, wanted.length);
-	const resolved: INodeExecutionData[] = [];
-	for (const [index, item] of items.entries()) {
-		const checked = named[index];
-		if (!checked) {
-			resolved.push(item);
-			continue;
-		}
-		const entry = logged.get(checked.id);
-		const body = entry
-			? await bodyFromLog(context, entry)
-			: await readLoggedBody(context, checked.id);
-		if (body === undefined) {
-			context.logger.warn(
-				'Container tracking: a notification to run again is no longer in the service log',
-				{ notificationId: checked.id },
-			);
-			continue;
-		}
-		const marks = item.json.rerun === true ? { rerun: true } : {};
-		resolved.push({ ...item, json: { ...carrierItem(body), ...marks } });
-	}
-	return resolved;
 }

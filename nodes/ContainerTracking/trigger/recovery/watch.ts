@@ -6,7 +6,8 @@ import {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../../transport/request';
-import { catchUp, firstReadNewest, type CatchUpSettings, type LoggedNotification } from './catchUp';
+import { catchUp, firstReadNewest, type CatchUpSettings } from './catchUp';
+import type { LoggedNotification } from './notificationLog';
 import { checkCutRuns, cutCheckDueIn } from './cutCheck';
 import { repairWebhook, type WebhookState } from '../registration/registration';
 import { forgetTrigger, triggerScope } from '../triggerState';

@@ -1,5 +1,5 @@
 // A late notification must not bring an old state back
-// (nodes/ContainerTracking/trigger/items/outdatedStates.ts): an item whose container state is older
+// (nodes/ContainerTracking/trigger/memory/givenStates.ts): an item whose container state is older
 // than one an earlier execution of the same trigger gave is marked for a fresh read; items of one
 // execution are not compared with each other.
 import type { IDataObject } from 'n8n-workflow';
@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	markOutdatedStates,
 	rememberStates,
-} from '../../nodes/ContainerTracking/trigger/items/outdatedStates';
+} from '../../nodes/ContainerTracking/trigger/memory/givenStates';
 
 const item = (id: string, asOf: string, status = 'available'): IDataObject => ({
 	container_id: id,

@@ -2,6 +2,7 @@ import { chunk } from 'lodash';
 import { sleep, type IExecuteFunctions } from 'n8n-workflow';
 
 import { isListMadeMeanwhile } from '../../n8nInternals';
+import { runsUnderWay } from './notificationLedger';
 import { inTurn, triggerSlot, type WorkInTurn } from '../triggerState';
 
 /**
@@ -9,28 +10,29 @@ import { inTurn, triggerSlot, type WorkInTurn } from '../triggerState';
  * behind the Remove Duplicates node), and owns the keys written there. It lives in n8n's database,
  * shared by every process and kept across restarts; an execution can reach it, a trigger's
  * webhook code cannot. A trigger keeps one list there, holding:
- * - notification ids: an execution recorded it (trigger/durable/recordedNotifications.ts);
- * - `run:<id>`, `lease:<id>:held`, `lease:<id>:<period>`: the run journal (trigger/durable/runJournal.ts).
+ * - notification ids: an execution recorded it (trigger/memory/recordedNotifications.ts);
+ * - `run:<id>`, `lease:<id>:held`, `lease:<id>:<period>`: the run journal
+ *   (trigger/memory/runJournal.ts).
  *
  * n8n's store reads a node's list and writes it back whole, with no lock. In one process writes
- * are made one after the other here (`afterEarlierWrites`). Across processes (workers in queue
- * mode) a write based on a list read before ours lands after ours and drops our id; so every
- * record also re-sends the ids this process recorded in the last minute, and a check a little
- * later (`VERIFY_AFTER_MS`, then `FINAL_VERIFY_AFTER_MS`) puts back any that another write dropped
- * since. An id survives unless another process takes longer than that between its read and its
- * write. Such a write can also put back a journal key this process removed, so the same checks
- * remove those again.
+ * are made one after the other here (`afterEarlierWrites`), through one record per trigger that
+ * is kept while any of its work is under way, also across a deactivation (a second record would
+ * write the same list at the same time). Across processes (workers in queue mode) a write based
+ * on a list read before ours lands after ours and drops our id; so every record also re-sends the
+ * ids this process recorded in the last minute, and a check a little later (`VERIFY_AFTER_MS`, then
+ * `FINAL_VERIFY_AFTER_MS`) puts back any that another write dropped since. An id survives unless
+ * another process takes longer than that between its read and its write. Such a write can also put
+ * back a journal key this process removed, so the same checks remove those again.
  */
 
 /** Notification ids kept in n8n's database per trigger (each delivery rewrites the list). */
 export const DURABLE_KEYS = 5_000;
 /**
- * Room in the same list for the run journal's keys (trigger/durable/runJournal.ts: about four for
- * each run under way, up to `LOOKUP_MAX` more while a check looks), beyond the ids: n8n drops a
- * list's oldest entries beyond its size, and a burst's runs under way must not push out the ids of
- * the notifications before them (a repeat of one would run again, unmarked). Room for 4,500 runs
- * under way at once per trigger; a full list costs n8n about 12 ms a record instead of 3 (a 2-CPU
- * machine).
+ * Room in the same list for the run journal's keys (about four for each run under way, up to
+ * `LOOKUP_MAX` more while a check looks), beyond the ids: n8n drops a list's oldest entries beyond
+ * its size, and a burst's runs under way must not push out the ids of the notifications before
+ * them (a repeat of one would run again, unmarked). Room for 4,500 runs under way at once per
+ * trigger; a full list costs n8n about 12 ms a record instead of 3 (a 2-CPU machine).
  */
 const JOURNAL_ROOM = 20_000;
 /** The list's size in n8n's store. */
@@ -45,7 +47,7 @@ const RECENT_MAX = 200;
 /**
  * At most this many closed journal keys are checked (only by the checks, not by every record):
  * a burst closes hundreds of runs a minute, and one put back and never removed again is a run
- * taken for cut (trigger/durable/runJournal.ts).
+ * taken for cut (trigger/memory/runJournal.ts).
  */
 const CLOSED_MAX = 2_000;
 /** After the last record, the recent ids are checked (and put back when dropped) this much later… */
@@ -53,74 +55,62 @@ export const VERIFY_AFTER_MS = 2_000;
 /** …and once more this much after a check that found nothing missing. */
 const FINAL_VERIFY_AFTER_MS = 30_000;
 
-export interface TriggerRecords {
+/** One trigger's writes of its list in this process, and what the checks look at. */
+interface StoreRecords {
+	/** The trigger these records are of (trigger/triggerState.ts). */
+	scope: string;
 	/** Records of this trigger in this process, one after the other. */
 	writes: WorkInTurn;
+	/** Work of this trigger's list queued or under way, and looks between two writes. */
+	busy: number;
 	/** Ids this process recorded, with when; oldest first. */
 	recent: Map<string, number>;
 	/**
-	 * Journal keys this process removed, with when (trigger/durable/runJournal.ts): another
-	 * process's write of a list read before the removal puts them back, so the checks remove them
-	 * again.
+	 * Journal keys this process removed, with when: another process's write of a list read before
+	 * the removal puts them back, so the checks remove them again.
 	 */
 	closed: Map<string, number>;
-	/**
-	 * Journal keys executions of this process opened and that have not ended: runs under way
-	 * here, never cut (trigger/durable/runJournal.ts `cutAmong`).
-	 */
-	openHere: Set<string>;
-	/** The lease periods this process wrote for each journal key (trigger/durable/runJournal.ts). */
-	leases: Map<string, Set<number>>;
-	/** Whether a loop renewing the leases of `openHere` is running. */
-	renewing: boolean;
-	/** The trigger these records are of (trigger/triggerState.ts). */
-	scope: string;
 	/** The latest execution's functions: the later checks run through them. */
 	context?: IExecuteFunctions;
 	/** When the next check is due, and how long after the previous event it was set. */
 	check?: { at: number; delayMs: number };
 	/** Whether a loop waiting for `check` is running. */
 	waiting: boolean;
-	/** The ids waiting for the next record, while one is under way (trigger/durable/recordedNotifications.ts). */
-	pendingRecord?: PendingRecord;
 }
 
-/** Ids waiting for the next record of their trigger, all written with one call. */
-export interface PendingRecord {
-	ids: Set<string>;
-	/** The ids of the record that were new. */
-	done: Promise<Set<string>>;
-}
-
-const storeRecords = triggerSlot<TriggerRecords>(
-	'deduplication store records',
+const storeRecords = triggerSlot<StoreRecords>(
+	'durable store records',
 	() => ({
 		scope: '',
 		writes: { last: Promise.resolve() },
+		busy: 0,
 		recent: new Map(),
 		closed: new Map(),
-		openHere: new Set(),
-		leases: new Map(),
-		renewing: false,
 		waiting: false,
 	}),
 	{
-		// Writes, checks and lease renewals under way keep theirs until they end: a second set of
-		// records would write the same list at the same time.
+		// Writes, looks and checks under way, and runs under way, keep theirs until they end.
 		forgetWhen: (records) =>
-			!records.waiting &&
-			!records.renewing &&
-			records.openHere.size === 0 &&
-			records.pendingRecord === undefined,
+			records.busy === 0 && !records.waiting && runsUnderWay(records.scope).length === 0,
 	},
 );
 
-/** The records of the trigger `scope` in this process. */
-export function recordsOf(scope: string): TriggerRecords {
+/** The store of the trigger `scope` as `context`, an execution of it, reaches it. */
+function recordsOf(scope: string, context?: IExecuteFunctions): StoreRecords {
 	const records = storeRecords.of(scope);
 	records.scope = scope;
+	if (context) records.context = context;
 	return records;
 }
+
+/** An execution's functions, when none ran a check's work yet (a check runs through them). */
+export function useContext(scope: string, context: IExecuteFunctions): void {
+	recordsOf(scope).context ??= context;
+}
+
+/** The latest execution's functions of the trigger `scope`, for work after it ended. */
+export const contextOf = (scope: string): IExecuteFunctions | undefined =>
+	storeRecords.peek(scope)?.context;
 
 const RUN_PREFIX = 'run:';
 
@@ -144,8 +134,8 @@ export const leaseKey = (run: string, period: number): string =>
 /**
  * A run's mark that an execution opened it, `lease:<id>:held`: written with the run's key and its
  * first lease in one write, removed when it closes. n8n's store checks a key only by recording it
- * (`cutAmong` adds what it looks at and removes it again), and another process's write of the list
- * it read in between puts such a key back: a run key with no mark is that, never a run.
+ * (`lookInStore` adds what it looks at and removes it again), and another process's write of the
+ * list it read in between puts such a key back: a run key with no mark is that, never a run.
  */
 export const heldKey = (run: string): string => `${LEASE_PREFIX}${notificationOfRun(run)}:held`;
 
@@ -158,11 +148,24 @@ function recentOf(kept: Map<string, number>, now: number, max: number): string[]
 	return [...kept.keys()];
 }
 
-export const recentIds = (records: TriggerRecords, now: number) =>
-	recentOf(records.recent, now, RECENT_MAX);
+/** The ids this process recorded lately: each record sends them again (above). */
+export const recentIds = (scope: string): string[] =>
+	recentOf(recordsOf(scope).recent, Date.now(), RECENT_MAX);
+
+/** Notes ids this process recorded now, to be sent again and checked (above). */
+export function noteRecorded(scope: string, ids: Iterable<string>): void {
+	const { recent } = recordsOf(scope);
+	const now = Date.now();
+	for (const id of ids) {
+		recent.delete(id);
+		recent.set(id, now);
+	}
+	scheduleCheck(recordsOf(scope), VERIFY_AFTER_MS);
+}
 
 /** Remembers journal keys this process removed, and checks soon that they stay removed. */
-export function rememberClosed(records: TriggerRecords, keys: string[]): void {
+export function noteClosed(scope: string, keys: string[]): void {
+	const records = recordsOf(scope);
 	const now = Date.now();
 	for (const key of keys) records.closed.set(key, now);
 	scheduleCheck(records, VERIFY_AFTER_MS);
@@ -222,23 +225,49 @@ export async function lookInStore(
 	return found;
 }
 
-/** Runs `work` after the writes of this trigger's list in this process that came before it. */
-export function afterEarlierWrites<T>(records: TriggerRecords, work: () => Promise<T>): Promise<T> {
-	return inTurn(records.writes, work);
+/**
+ * Runs `work` on the trigger's list after the writes of this process that came before it; an
+ * execution passes its functions, which the later checks then use.
+ */
+export async function afterEarlierWrites<T>(
+	scope: string,
+	work: () => Promise<T>,
+	context?: IExecuteFunctions,
+): Promise<T> {
+	const records = recordsOf(scope, context);
+	records.busy += 1;
+	try {
+		return await inTurn(records.writes, work);
+	} finally {
+		records.busy -= 1;
+	}
+}
+
+/**
+ * Keeps the trigger's records while `work` runs, writes or not (a look at the list in two writes
+ * some seconds apart): another record of the same list would not wait for its writes.
+ */
+export async function whileBusy<T>(scope: string, work: () => Promise<T>): Promise<T> {
+	const records = recordsOf(scope);
+	records.busy += 1;
+	try {
+		return await work();
+	} finally {
+		records.busy -= 1;
+	}
 }
 
 /**
  * Checks that the recent ids are still in n8n's store and the recently closed journal keys are
  * not; puts back any id another write dropped and removes any key another write put back.
  */
-async function checkRecent(records: TriggerRecords, delayMs: number): Promise<void> {
+async function checkRecent(records: StoreRecords, delayMs: number): Promise<void> {
 	const context = records.context;
 	const now = Date.now();
-	const ids = recentIds(records, now);
+	const ids = recentOf(records.recent, now, RECENT_MAX);
 	// A key closed here and opened again here since (a cut run taken over) is under way: kept.
-	const closed = recentOf(records.closed, now, CLOSED_MAX).filter(
-		(key) => !records.openHere.has(key),
-	);
+	const underWay = new Set(runsUnderWay(records.scope));
+	const closed = recentOf(records.closed, now, CLOSED_MAX).filter((key) => !underWay.has(key));
 	if (!context || ids.length + closed.length === 0) return;
 	try {
 		const closedSet = new Set(closed);
@@ -263,7 +292,7 @@ async function checkRecent(records: TriggerRecords, delayMs: number): Promise<vo
  * Sets the next check `delayMs` from now, unless one is due sooner: records that never pause (a
  * burst) do not put it off, since a key put back meanwhile would stay. One loop per trigger waits.
  */
-export function scheduleCheck(records: TriggerRecords, delayMs: number): void {
+function scheduleCheck(records: StoreRecords, delayMs: number): void {
 	const at = Date.now() + delayMs;
 	if (records.check && records.check.at <= at) return;
 	records.check = { at, delayMs };
@@ -279,7 +308,10 @@ export function scheduleCheck(records: TriggerRecords, delayMs: number): void {
 					continue;
 				}
 				records.check = undefined;
-				await afterEarlierWrites(records, async () => await checkRecent(records, due.delayMs));
+				await afterEarlierWrites(
+					records.scope,
+					async () => await checkRecent(records, due.delayMs),
+				);
 			}
 		} finally {
 			records.waiting = false;
