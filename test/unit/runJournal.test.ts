@@ -465,7 +465,10 @@ describe('the run journal', () => {
 		const check = executionOf(shared, [], { mode: 'trigger' });
 		const checked = checkItem({ id: 'n-1', createdAt: Date.now(), answered: true });
 		const choice = anotherProcess();
-		expect((await choice(check.context, [{ json: checked }], true)).items).toEqual([]);
+		expect(
+			(await choice(check.context, `${shared.workflowId}:trigger-1`, [{ json: checked }], true))
+				.items,
+		).toEqual([]);
 		restarted();
 		expect(await run(executionOf(shared, [recovering('n-1')]))).toEqual([]);
 	});
@@ -506,6 +509,7 @@ describe('the run journal', () => {
 			(
 				await choice(
 					execution.context,
+					`${String(execution.context.getWorkflow().id)}:trigger-1`,
 					items.map((json) => ({ json })),
 					true,
 				)

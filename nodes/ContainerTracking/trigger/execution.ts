@@ -41,6 +41,7 @@ function itemsOf(item: INodeExecutionData, options: ItemOptions): INodeExecution
  */
 async function selectedItems(
 	context: IExecuteFunctions,
+	scope: string,
 	input: INodeExecutionData[],
 	deduplicate: boolean,
 ): Promise<SelectedItems> {
@@ -51,14 +52,15 @@ async function selectedItems(
 	const handedOver = input.filter(isHandedOver);
 	const delivered = await deliveredItems(
 		context,
+		scope,
 		input.filter((item) => !isHandedOver(item)),
 		journal,
 	);
 	if (handedOver.length === 0) return delivered;
-	const recovered = await handedOverItems(context, handedOver, journal);
+	const recovered = await handedOverItems(context, scope, handedOver, journal);
 	// The cut check's notifications that run again come as ids: their bodies are in the log.
 	const items = await withLoggedBodies(context, recovered.items).catch(async (error: Error) => {
-		leaveRunsOpen(context, [...delivered.opened, ...recovered.opened]);
+		leaveRunsOpen(scope, [...delivered.opened, ...recovered.opened]);
 		throw error;
 	});
 	return {
@@ -86,8 +88,8 @@ export async function triggerExecution(
 	const scope = triggerScope(context);
 	// The next batch of deliveries in this process need not wait for this one any more.
 	batchStarted(scope, idsOf(input));
-	const { items: kept, opened } = await selectedItems(context, input, options.deduplicate);
-	closeRunsAtEnd(context, opened);
+	const { items: kept, opened } = await selectedItems(context, scope, input, options.deduplicate);
+	closeRunsAtEnd(context, scope, opened);
 	const items = kept.flatMap((item) => itemsOf(item, options));
 	if (options.raw || items.length === 0) return [items];
 	const jsons = items.map((item) => item.json);

@@ -12,7 +12,7 @@ import {
 import { checkedOf, deliveryOf } from '../items/notificationItems';
 import { noteRanHere, noteTaken } from './notificationLedger';
 import { openingLeasesOf, openRuns, settleOpened } from './runJournal';
-import { triggerScope, triggerSlot } from '../triggerState';
+import { triggerSlot } from '../triggerState';
 
 /**
  * Which notifications ran: the durable half of repeat detection, made inside the execution a
@@ -53,11 +53,9 @@ interface PendingRecord {
 }
 
 /** The record waiting for the write under way, per trigger. */
-const pendingRecords = triggerSlot<{ pending?: PendingRecord }>(
-	'pending record',
-	() => ({}),
-	{ forgetWhen: (slot) => slot.pending === undefined },
-);
+const pendingRecords = triggerSlot<{ pending?: PendingRecord }>('pending record', () => ({}), {
+	forgetWhen: (slot) => slot.pending === undefined,
+});
 
 /**
  * Records the pending record's ids, with the recent ones, in one call of n8n's store: a delivery's
@@ -74,11 +72,7 @@ async function writePendingRecord(
 	const others = recentIds(scope).filter((id) => !batch.ids.has(id));
 	// Each run opened holds a lease from the start (trigger/memory/runJournal.ts).
 	const runs = ids.filter(isRunKey);
-	const result = await recordInStore(context, [
-		...ids,
-		...others,
-		...openingLeasesOf(scope, runs),
-	]);
+	const result = await recordInStore(context, [...ids, ...others, ...openingLeasesOf(scope, runs)]);
 	const added = new Set(result.new.map(String));
 	// A repeat (its notification recorded before) runs nothing: the run key it added goes at once,
 	// with its mark and lease, so that no check elsewhere takes it for a run cut.
@@ -96,8 +90,11 @@ async function writePendingRecord(
  * Of these keys (notification ids, and the run keys to open with them), those no execution of this
  * trigger recorded before: recorded now.
  */
-export async function recordedNow(context: IExecuteFunctions, keys: string[]): Promise<Set<string>> {
-	const scope = triggerScope(context);
+export async function recordedNow(
+	context: IExecuteFunctions,
+	scope: string,
+	keys: string[],
+): Promise<Set<string>> {
 	const slot = pendingRecords.of(scope);
 	// A copy of a notification that already waits for the same record is a repeat.
 	const mine = [...new Set(keys)].filter((key) => !slot.pending?.ids.has(key));
@@ -143,6 +140,7 @@ export const markedRerun = (items: INodeExecutionData[]): INodeExecutionData[] =
  */
 export async function deliveredItems(
 	context: IExecuteFunctions,
+	scope: string,
 	delivered: INodeExecutionData[],
 	journal: boolean,
 ): Promise<SelectedItems> {
@@ -150,11 +148,15 @@ export async function deliveredItems(
 	if (keys.length === 0) return { items: delivered, opened: [] };
 	try {
 		if (context.getMode() === 'retry') {
-			const opened = journal ? await openRuns(context, keys) : [];
+			const opened = journal ? await openRuns(context, scope, keys) : [];
 			return { items: markedRerun(delivered), opened };
 		}
-		const fresh = await recordedNow(context, journal ? [...keys, ...keys.map(runKey)] : keys);
-		noteTaken(triggerScope(context), keys);
+		const fresh = await recordedNow(
+			context,
+			scope,
+			journal ? [...keys, ...keys.map(runKey)] : keys,
+		);
+		noteTaken(scope, keys);
 		return {
 			items: delivered.filter((item) => {
 				const key = notificationIdOf(item.json);

@@ -25,7 +25,7 @@ import {
 	noteUnderWay,
 	runsUnderWay,
 } from './notificationLedger';
-import { triggerScope, triggerSlot } from '../triggerState';
+import { triggerSlot } from '../triggerState';
 
 /**
  * The run journal: which notifications' executions are under way, kept where n8n keeps the
@@ -59,11 +59,9 @@ import { triggerScope, triggerSlot } from '../triggerState';
  */
 
 /** Whether a loop renewing the leases of the runs under way is running, per trigger. */
-const renewals = triggerSlot<{ renewing: boolean }>(
-	'lease renewal',
-	() => ({ renewing: false }),
-	{ forgetWhen: (renewal) => !renewal.renewing },
-);
+const renewals = triggerSlot<{ renewing: boolean }>('lease renewal', () => ({ renewing: false }), {
+	forgetWhen: (renewal) => !renewal.renewing,
+});
 
 /** The lease keys of `runs` for `period`, noted as written by this process. */
 export function leasesOf(scope: string, runs: string[], period: number): string[] {
@@ -154,9 +152,12 @@ function renewLeases(scope: string): void {
 }
 
 /** Removes `keys` from the trigger's records, after the records before it in this process. */
-async function removeKeys(context: IExecuteFunctions, keys: string[]): Promise<void> {
+async function removeKeys(
+	context: IExecuteFunctions,
+	scope: string,
+	keys: string[],
+): Promise<void> {
 	if (keys.length === 0) return;
-	const scope = triggerScope(context);
 	await afterEarlierWrites(
 		scope,
 		async () => {
@@ -170,9 +171,12 @@ async function removeKeys(context: IExecuteFunctions, keys: string[]): Promise<v
 }
 
 /** Opens the runs of `ids`; returns the keys this call opened (others were open already). */
-export async function openRuns(context: IExecuteFunctions, ids: string[]): Promise<string[]> {
+export async function openRuns(
+	context: IExecuteFunctions,
+	scope: string,
+	ids: string[],
+): Promise<string[]> {
 	if (ids.length === 0) return [];
-	const scope = triggerScope(context);
 	return await afterEarlierWrites(
 		scope,
 		async () => {
@@ -233,10 +237,10 @@ async function markedOpen(
  */
 export async function cutAmong(
 	context: IExecuteFunctions,
+	scope: string,
 	ids: string[],
 	{ leased = false }: { leased?: boolean } = {},
 ): Promise<Set<string>> {
-	const scope = triggerScope(context);
 	useContext(scope, context);
 	return await whileBusy(scope, async () => {
 		let runs = ids.map(runKey);
@@ -274,8 +278,8 @@ export async function cutAmong(
  * Leaves `opened` open without this process renewing their leases: the execution cannot run
  * them (it failed before they started), so the next cut check runs them again.
  */
-export function leaveRunsOpen(context: IExecuteFunctions, opened: string[]): void {
-	noteNotUnderWay(triggerScope(context), opened);
+export function leaveRunsOpen(scope: string, opened: string[]): void {
+	noteNotUnderWay(scope, opened);
 }
 
 /**
@@ -284,11 +288,10 @@ export function leaveRunsOpen(context: IExecuteFunctions, opened: string[]): voi
  * them when n8n serves again, as it does for an execution cut by a kill. A close that fails leaves
  * the runs open: the next restart runs them again (a repeat, never a loss).
  */
-export function closeRunsAtEnd(context: IExecuteFunctions, opened: string[]): void {
+export function closeRunsAtEnd(context: IExecuteFunctions, scope: string, opened: string[]): void {
 	if (opened.length === 0) return;
 	const hooks = executionEndHooks(context);
 	if (!hooks) return;
-	const scope = triggerScope(context);
 	hooks.addHandler('workflowExecuteAfter', async (run) => {
 		if (endedForWantOfARunner(run)) {
 			noteNotUnderWay(scope, opened);
@@ -299,7 +302,7 @@ export function closeRunsAtEnd(context: IExecuteFunctions, opened: string[]): vo
 			return;
 		}
 		try {
-			await removeKeys(context, opened);
+			await removeKeys(context, scope, opened);
 		} catch (error) {
 			context.logger.warn('Container tracking: could not close the runs of notifications', {
 				count: opened.length,

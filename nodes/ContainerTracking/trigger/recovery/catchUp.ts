@@ -65,7 +65,6 @@ export interface CatchUpSettings {
 	recoverCutRuns?: boolean;
 }
 
-
 /** Ids kept in static data, at most: those newer than where the next read starts. */
 const CAUGHT_UP_KEPT = 20_000;
 

@@ -92,4 +92,3 @@ export function addToGroup(
 	if (group) group.push(due);
 	else groups.set(key, [due]);
 }
-

@@ -12,7 +12,6 @@ import {
 import { cutAmong, openRuns } from '../memory/runJournal';
 import { runKey } from '../memory/durableStore';
 import { bodyFromLog, findInLog, readLoggedBody } from './notificationLog';
-import { triggerScope } from '../triggerState';
 
 /**
  * In the execution the watch started with notifications read from the service's log: which of
@@ -35,12 +34,12 @@ import { triggerScope } from '../triggerState';
  */
 async function sortedByRecord(
 	context: IExecuteFunctions,
+	scope: string,
 	recovering: INodeExecutionData[],
 ): Promise<{ recordedBefore: string[]; firstRuns: INodeExecutionData[] }> {
-	const scope = triggerScope(context);
 	const ids = idsOf(recovering);
 	try {
-		const fresh = await recordedNow(context, ids);
+		const fresh = await recordedNow(context, scope, ids);
 		noteTaken(scope, ids);
 		return {
 			recordedBefore: ids.filter((id) => !fresh.has(id)),
@@ -58,6 +57,7 @@ async function sortedByRecord(
  */
 export async function handedOverItems(
 	context: IExecuteFunctions,
+	scope: string,
 	handedOver: INodeExecutionData[],
 	journal: boolean,
 ): Promise<SelectedItems> {
@@ -67,11 +67,15 @@ export async function handedOverItems(
 	try {
 		const sorted = retried
 			? { recordedBefore: idsOf(recovering), firstRuns: [] }
-			: await sortedByRecord(context, recovering);
+			: await sortedByRecord(context, scope, recovering);
 		// These run again only where their run is open (and, checked, not renewed).
 		const cut = new Set([
-			...(sorted.recordedBefore.length > 0 ? await cutAmong(context, sorted.recordedBefore) : []),
-			...(checked.length > 0 ? await cutAmong(context, idsOf(checked), { leased: true }) : []),
+			...(sorted.recordedBefore.length > 0
+				? await cutAmong(context, scope, sorted.recordedBefore)
+				: []),
+			...(checked.length > 0
+				? await cutAmong(context, scope, idsOf(checked), { leased: true })
+				: []),
 		]);
 		const isCut = (item: INodeExecutionData) => cut.has(notificationIdOf(item.json) ?? '');
 		const rerun = [...recovering, ...checked].filter(isCut);
@@ -87,13 +91,14 @@ export async function handedOverItems(
 		const answered = checked.filter(
 			(item) => checkedOf(item.json)?.answered === true && !isCut(item),
 		);
-		const fresh = answered.length > 0 ? await recordedNow(context, idsOf(answered)) : new Set();
+		const fresh =
+			answered.length > 0 ? await recordedNow(context, scope, idsOf(answered)) : new Set();
 		const firstRuns = [
 			...sorted.firstRuns,
 			...answered.filter((item) => fresh.has(notificationIdOf(item.json) ?? '')),
 		];
 		// Recorded first, their runs opened after: looking at one that ran opens nothing.
-		const opened = journal ? await openRuns(context, idsOf(firstRuns)) : [];
+		const opened = journal ? await openRuns(context, scope, idsOf(firstRuns)) : [];
 		return { items: [...markedRerun(rerun), ...firstRuns], opened: [...cutRuns, ...opened] };
 	} catch (error) {
 		// These notifications mostly ran already: they wait for the next check rather than all

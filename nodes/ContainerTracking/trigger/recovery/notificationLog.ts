@@ -276,4 +276,3 @@ export async function readLoggedBody(
 	);
 	return response.status === 404 ? undefined : response.body;
 }
-
