@@ -12,8 +12,15 @@
 // runners: their Code node fails for want of a runner, and their notifications run again at the start.
 // And n8n's answers lost on the way back (a proxy that timed out): the executions ran, the service
 // still has the notifications pending and sends them again, n8n is killed: each runs again once.
+// And n8n started again on its defaults, copies of notifications that ran before it arriving
+// 3 s later (a service retrying what a busy n8n answered late): no execution starts for them,
+// while a new notification sent with them runs once.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import { byClock, generous } from '../support/bounds';
+import { sign } from '../support/deliveries';
 import { eventually, trackContainer } from '../support/sandbox';
 import {
 	ACTIVATION_QUIET_MS,
@@ -25,6 +32,7 @@ import {
 	rest,
 	sandboxCredential,
 	SETUP_TIMEOUT,
+	sleep,
 	startCollector,
 	startE2e,
 	storedExecutions,
@@ -68,6 +76,15 @@ const TASK_REQUEST_TIMEOUT_SECONDS = 3;
  * (trigger/recovery/watch.ts FIRST_CHECK_AFTER_MS) reads the log and starts the runs again.
  */
 const RERUN_MS = byClock(2_000) + generous(ACTIVATION_QUIET_MS + 2 * EXECUTION_QUIET_MS);
+/** Copies of notifications that ran before a restart, sent after it (the issue's measure). */
+const COPIES = 200;
+/**
+ * How long the restart check's first read of the log takes, on purpose: longer than the copies
+ * take to arrive, within how long a copy waits for it (trigger/memory/notificationLedger.ts).
+ */
+const SLOW_LOG_READ_MS = byClock(10_000);
+/** A batch of deliveries goes to n8n within its window (1 s) and the wait for the one before (5 s). */
+const BATCH_LONGEST_WAIT_MS = byClock(6_000);
 /** One case: two n8n starts, three customs holds played and collected, a minute quietly. */
 const TEST_TIMEOUT =
 	byClock(GRACEFUL_SHUTDOWN_SECONDS * 1000) + generous(N8N_START_QUIET_MS + 60_000);
@@ -107,6 +124,18 @@ describe('e2e: n8n killed or stopped while its executions run', () => {
 		});
 	};
 	const notificationsOf = (webhookId: string) => notificationLogOf(ctx.handle, webhookId);
+	/** How many items the trigger gave in a stored execution (n8n keeps run data as `flatted` text). */
+	const triggerItems = async (executionId: string): Promise<number> => {
+		const stored = (await rest(n8n.url, n8n.cookie, 'GET', `/executions/${executionId}`)).body
+			.data as { data: string };
+		const flatted = createRequire(path.join(ctx.n8nDir, 'node_modules', 'n8n', 'package.json'))(
+			'flatted',
+		);
+		const { resultData } = flatted.parse(stored.data) as {
+			resultData: { runData: Record<string, Array<{ data?: { main?: unknown[][] } }>> };
+		};
+		return resultData.runData['Container updated']?.[0]?.data?.main?.[0]?.length ?? 0;
+	};
 	const webhookId = (of = WEBHOOK_ID) =>
 		ctx.handle.sandbox.world.store
 			.list('webhook')
@@ -490,6 +519,91 @@ describe('e2e: n8n killed or stopped while its executions run', () => {
 					.filter((item) => recorded.includes(item.notification_id!))
 					.every((item) => item.rerun === true),
 			).toBe(true);
+		},
+		TEST_TIMEOUT,
+	);
+	it(
+		'n8n started again: 200 copies of notifications that ran before it, sent 3 s after its start, start no execution; a new notification sent with them runs once',
+		async () => {
+			collector.open();
+			const ran = await holdsAnsweredAndCollected(4);
+			await executionsEnded('the executions of the holds');
+			// Each as the service delivers it: the log answers a notification in the same envelope.
+			const bodies = await Promise.all(
+				ran.map(
+					async (id) =>
+						JSON.stringify(
+							(
+								await ctx.handle.api.get(`/webhook_notifications/${id}`, {
+									params: { include: 'reference_object' },
+								})
+							).data,
+						) as string,
+				),
+			);
+			const secret = String(
+				ctx.handle.sandbox.world.store.get('webhook', webhookId())!.attributes.secret,
+			);
+			const known = new Set((await executions()).map(({ id }) => id));
+
+			await ctx.stopN8n();
+			// The chosen point: the copies arrive before the restart check knows what ran, the first
+			// read of the service's log answered slowly (each workflow's: both restart).
+			await ctx.handle.control.post('/faults', {
+				path: '/webhook_notifications',
+				method: 'GET',
+				kind: 'slow',
+				count: 2,
+				delay_ms: SLOW_LOG_READ_MS,
+			});
+			n8n = await ctx.start();
+			const started = Date.now();
+			await sleep(Math.max(0, started + byClock(3_000) - Date.now()));
+			const url = `${n8n.url}/webhook/${ctx.webhookId(WEBHOOK_ID)}/webhook`;
+			const from = collector.items.length;
+			const copies = await Promise.all(
+				Array.from({ length: COPIES }, async (_, index) => {
+					const body = bodies[index % bodies.length];
+					const answer = await fetch(url, {
+						method: 'POST',
+						headers: {
+							'Content-Type': 'application/json',
+							[ctx.handle.sandbox.options.signatureHeader]: sign(body, secret),
+						},
+						body,
+					});
+					return answer.status;
+				}),
+			);
+			// Every copy is answered at once, as any delivery is.
+			expect(copies.filter((status) => status !== 200)).toEqual([]);
+			const fresh = await holdsAnsweredAndCollected(1);
+			// The copies wait for the restart check's execution; once it ended, a copy it did not
+			// tell apart would start an execution within a batch's longest wait
+			// (trigger/batching/deliveryBatches.ts).
+			await eventually(
+				async () =>
+					(await executions()).some(
+						({ id, mode, status }) => !known.has(id) && mode === 'trigger' && status === 'success',
+					) || undefined,
+				{
+					timeoutMs: byClock(SLOW_LOG_READ_MS) + generous(ACTIVATION_QUIET_MS + EXECUTION_QUIET_MS),
+					what: "the restart check's execution ended",
+				},
+			);
+			await sleep(byClock(BATCH_LONGEST_WAIT_MS));
+			await executionsEnded('the executions after the start');
+
+			// The new hold's notifications ran once each; nothing that ran before it ran again.
+			const counts = countsById(collected(from));
+			expect([...counts.keys()].sort()).toEqual([...fresh].sort());
+			// No execution started for a copy: every execution of a delivery since the start gave
+			// items (one that stops at the trigger with none is a copy's).
+			const since = (await executions()).filter(({ id }) => !known.has(id));
+			const empty = [];
+			for (const { id, mode } of since.filter((execution) => execution.mode === 'webhook'))
+				if ((await triggerItems(id)) === 0) empty.push(`${id} (${mode})`);
+			expect(empty).toEqual([]);
 		},
 		TEST_TIMEOUT,
 	);
