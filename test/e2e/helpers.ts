@@ -751,6 +751,35 @@ export async function storedExecutions(
 	return answer.body.data.results;
 }
 
+/** What n8n kept of a stored execution's run: each node's runs, and how it ended. */
+export interface StoredResult {
+	runData: Record<string, Array<{ data?: { main?: Array<Array<{ json: RunJson }>> } }>>;
+	error?: { message?: string };
+	lastNodeExecuted?: string;
+}
+
+/** A stored execution's result, read over REST; n8n keeps it as `flatted` text, read with its own copy. */
+export async function storedResult(
+	n8n: { url: string; cookie: string },
+	n8nDir: string,
+	executionId: string,
+): Promise<StoredResult> {
+	const stored = (await rest(n8n.url, n8n.cookie, 'GET', `/executions/${executionId}`)).body
+		.data as { data: string };
+	const flatted = createRequire(path.join(n8nDir, 'node_modules', 'n8n', 'package.json'))(
+		'flatted',
+	) as { parse(text: string): { resultData: StoredResult } };
+	return flatted.parse(stored.data).resultData;
+}
+
+/** A workflow as a user imports it: an example's file of examples/, or a file given by its path. */
+export function exampleWorkflow(file: string): Record<string, unknown> {
+	const where = path.isAbsolute(file)
+		? file
+		: path.resolve(__dirname, '..', '..', 'examples', file);
+	return JSON.parse(readFileSync(where, 'utf8'));
+}
+
 /**
  * A file's own n8n beside a sandbox that answers tracking requests at once: the sandbox
  * credential and the examples' SMTP one (to `mail`), the example workflows `files` (of
@@ -761,12 +790,9 @@ export async function startWithExamples(
 	files: string[],
 	published: { id: string; webhookId: string },
 ): Promise<{ ctx: E2eContext; n8n: { url: string; cookie: string; log(): string } }> {
-	const examples = path.resolve(__dirname, '..', '..', 'examples');
 	const ctx = await startE2e({ sandbox: { trackingDelaySeconds: 0 }, ownN8n: true });
 	await ctx.importCredentials([sandboxCredential()], mail);
-	await ctx.importWorkflows(
-		files.map((file) => JSON.parse(readFileSync(path.join(examples, file), 'utf8'))),
-	);
+	await ctx.importWorkflows(files.map(exampleWorkflow));
 	await ctx.activate(published.id);
 	const n8n = await ctx.start();
 	await eventually(

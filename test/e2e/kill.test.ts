@@ -15,9 +15,6 @@
 // And n8n started again on its defaults, copies of notifications that ran before it arriving
 // 3 s later (a service retrying what a busy n8n answered late): no execution starts for them,
 // while a new notification sent with them runs once.
-import { createRequire } from 'node:module';
-import path from 'node:path';
-
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import { byClock, generous } from '../support/bounds';
 import { sign } from '../support/deliveries';
@@ -36,6 +33,7 @@ import {
 	startCollector,
 	startE2e,
 	storedExecutions,
+	storedResult,
 	TEARDOWN_TIMEOUT,
 	TRIGGER_TYPE,
 	webhookRegistered,
@@ -124,18 +122,10 @@ describe('e2e: n8n killed or stopped while its executions run', () => {
 		});
 	};
 	const notificationsOf = (webhookId: string) => notificationLogOf(ctx.handle, webhookId);
-	/** How many items the trigger gave in a stored execution (n8n keeps run data as `flatted` text). */
-	const triggerItems = async (executionId: string): Promise<number> => {
-		const stored = (await rest(n8n.url, n8n.cookie, 'GET', `/executions/${executionId}`)).body
-			.data as { data: string };
-		const flatted = createRequire(path.join(ctx.n8nDir, 'node_modules', 'n8n', 'package.json'))(
-			'flatted',
-		);
-		const { resultData } = flatted.parse(stored.data) as {
-			resultData: { runData: Record<string, Array<{ data?: { main?: unknown[][] } }>> };
-		};
-		return resultData.runData['Container updated']?.[0]?.data?.main?.[0]?.length ?? 0;
-	};
+	/** How many items the trigger gave in a stored execution. */
+	const triggerItems = async (executionId: string): Promise<number> =>
+		(await storedResult(n8n, ctx.n8nDir, executionId)).runData['Container updated']?.[0]?.data
+			?.main?.[0]?.length ?? 0;
 	const webhookId = (of = WEBHOOK_ID) =>
 		ctx.handle.sandbox.world.store
 			.list('webhook')
