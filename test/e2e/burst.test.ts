@@ -1,18 +1,20 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports */
-// A burst in a real n8n: 60 containers become ready for pickup at once (the sandbox's
-// ready_for_pickup, every step at the same moment), and the trigger (node version 1.2: deliveries
-// that arrive together start one execution, trigger/batching/deliveryBatches.ts) must run every
-// notification exactly once, lose none, batch deliveries that arrive together, and give each
-// container's latest state as the service holds it. The trigger answers each delivery before n8n
-// creates its execution; one a busy n8n answered too late (the service's timeout) or refused
-// itself (`503 Database is not ready!`) is run when the service sends it again: how many that
-// takes depends on the machine, so it is counted here and asserted only as behaviour (each such
-// notification ran once, after a later attempt succeeded). First-attempt answers, answer times and executions per
-// notification are speed: bench/burst.ts (`npm run bench:burst`) measures them, with larger
-// bursts, memory and the examples.
-import { createRequire } from 'node:module';
-import path from 'node:path';
-
+// A burst in a real n8n: 60 containers become ready for pickup within a few seconds (the
+// sandbox's ready_for_pickup, a step every half second, the boxes' starts spread over 8 s) and a fifth
+// of them get a customs hold placed and released meanwhile, as bench/burst.ts plays it. Two workflows
+// listen: one sends the trigger's items (node version 1.2: deliveries that arrive together start one
+// execution, trigger/batching/deliveryBatches.ts) to a collector, and must run every notification
+// exactly once, lose none, batch deliveries that arrive together, and give each container's latest
+// state as the service holds it; the other is the Pickup board example as shipped
+// (examples/pickup-board.json, its Data Table made by its setup workflow, the hourly branch run once
+// first, as a board in use has a row for every box), whose every row must equal what the service
+// says, at every look once the burst settled (the service has nothing left to send, no execution
+// runs): the newest state wins whatever order the executions ran in (docs/design/trigger.md). The
+// trigger answers each delivery before n8n creates its execution; one a busy n8n answered too late
+// (the service's timeout) or refused itself (`503 Database is not ready!`) is run when the service
+// sends it again: how many that takes depends on the machine, so it is counted here and asserted
+// only as behaviour (each such notification ran once, after a later attempt succeeded).
+// First-attempt answers, answer times and executions per notification are speed: bench/burst.ts
+// (`npm run bench:burst`) measures them, with larger bursts, memory, kills and queue mode.
 import { countBy } from 'lodash';
 
 import { DELIVERY_TIMEOUT_MS } from '../../sandbox/server';
@@ -22,16 +24,27 @@ import {
 	type DeliveryAttempt,
 } from '../../sandbox/webhooks/delivery';
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
+import { containerItem } from '../../nodes/ContainerTracking/actions/container/summary';
+import { simplifyContainer } from '../../nodes/ContainerTracking/actions/simplify';
+import { indexIncluded } from '../../nodes/ContainerTracking/records/jsonApi';
 import { byClock, generous } from '../support/bounds';
+import { importNative } from '../support/importNative';
+import { BOARD_INCLUDES, boardRowParts, expectedBoardRow } from '../support/pickupBoardRows';
 import { eventually, trackManyContainers } from '../support/sandbox';
 import {
+	ACTIVATION_QUIET_MS,
 	CREDENTIAL,
+	exampleWorkflow,
+	n8nLib,
 	postToCollector,
 	rest,
 	sandboxCredential,
 	SETUP_TIMEOUT,
 	startCollector,
+	sleep,
 	startE2e,
+	storedExecutions,
+	storedResult,
 	TRIGGER_TYPE,
 	webhookRegistered,
 	workflow,
@@ -40,6 +53,22 @@ import {
 } from './helpers';
 
 const WORKFLOW_ID = 'e2eBurst';
+const BOARD = { id: 'ctPickupBoard', webhookId: 'c2f1d7e4-8a3b-4c59-b6d0-2e9f4a7c1b83' };
+/** As bench/burst.ts plays a burst: the boxes' starts spread, a step every half second, a fifth held. */
+const BURST = { spreadSeconds: 8, readyGapSeconds: 0.5, holdGapSeconds: 1, holdShare: 0.2 };
+/** Once the burst settled, the board is read this many times, this far apart: equal every time. */
+const BOARD_LOOKS = 5;
+const BOARD_LOOK_EVERY_MS = byClock(1_000);
+/** A manual run of the board's hourly branch: one Get Many and 60 row writes. */
+const HOURLY_RUN_QUIET_MS = 10_000;
+interface PickupBoardTableLib {
+	PICKUP_BOARD_SETUP: { file: string; id: string; trigger: string };
+	createPickupBoardTable(
+		baseUrl: string,
+		cookie: string,
+	): Promise<{ projectId: string; table: { id: string; name: string } }>;
+}
+type Row = Record<string, unknown>;
 const WEBHOOK_ID = '7a2b3c4d-5e6f-4a1b-8c9d-0e1f2a3b4c5d';
 const CONTAINERS = 60;
 const EVENTS = [
@@ -74,6 +103,56 @@ describe('e2e: a burst of deliveries in a real n8n', () => {
 	let collector: Collector;
 	let n8n: { url: string; cookie: string; log(): string };
 	let containerIds: string[];
+	let table: { projectId: string; id: string };
+
+	/** The board's rows, over n8n's REST API. */
+	const boardRows = async (): Promise<Row[]> => {
+		const answer = await rest(
+			n8n.url,
+			n8n.cookie,
+			'GET',
+			`/projects/${table.projectId}/data-tables/${table.id}/rows?take=1000`,
+		);
+		return answer.body.data.data as Row[];
+	};
+	/**
+	 * The board's rows that differ from what the service says now: each box's row as its Container →
+	 * Get item gives it (test/support/pickupBoardRows.ts), Get worked out by the node's own code
+	 * from the container the service serves, with the records the board's Get includes.
+	 */
+	const boardDifferences = async (): Promise<string[]> => {
+		const [rows, served] = await Promise.all([
+			boardRows(),
+			ctx.handle.api.get('/containers', {
+				params: { include: BOARD_INCLUDES.join(','), 'page[size]': 100 },
+			}),
+		]);
+		const included = indexIncluded(served.data.included);
+		const now = new Date();
+		const differences: string[] = [];
+		for (const container of served.data.data) {
+			const expected = expectedBoardRow(simplifyContainer(containerItem(container, included, now)));
+			const found = rows.filter((row) => row.container_number === expected.container_number);
+			if (found.length !== 1) {
+				differences.push(`${String(expected.container_number)}: ${found.length} rows`);
+				continue;
+			}
+			const { columns, stateAsOf } = boardRowParts(found[0]);
+			const differing = Object.keys(expected).filter(
+				(column) => JSON.stringify(columns[column]) !== JSON.stringify(expected[column]),
+			);
+			if (differing.length > 0)
+				differences.push(
+					`${String(expected.container_number)} (as of ${String(stateAsOf)}) ${differing
+						.map(
+							(column) =>
+								`${column}: board ${JSON.stringify(columns[column])}, service ${JSON.stringify(expected[column])}`,
+						)
+						.join('; ')}`,
+				);
+		}
+		return differences;
+	};
 
 	beforeAll(async () => {
 		collector = await startCollector();
@@ -115,9 +194,27 @@ describe('e2e: a burst of deliveries in a real n8n', () => {
 				postToCollector('Send to collector', collector, ['Pickup readiness changed']),
 			]),
 		);
+		const tables = await importNative<PickupBoardTableLib>('scripts/lib/pickupBoardTable.mjs');
+		await ctx.importWorkflows(
+			[tables.PICKUP_BOARD_SETUP.file, 'pickup-board.json'].map(exampleWorkflow),
+		);
 		await ctx.activate(WORKFLOW_ID);
+		await ctx.activate(BOARD.id);
 		n8n = await ctx.start();
 		await webhookRegistered(ctx.handle);
+		const created = await tables.createPickupBoardTable(n8n.url, n8n.cookie);
+		table = { projectId: created.projectId, id: created.table.id };
+		await eventually(
+			() =>
+				ctx.handle.sandbox.world.store
+					.list('webhook')
+					.some((record) => String(record.attributes.url).includes(BOARD.webhookId)) || undefined,
+			{ timeoutMs: generous(ACTIVATION_QUIET_MS), what: 'the board registered its webhook' },
+		);
+		// A board in use has a row for every box tracked before its last hourly run.
+		await (
+			await n8nLib()
+		).runWorkflowByHand(n8n.url, n8n.cookie, BOARD.id, 'Every hour', generous(HOURLY_RUN_QUIET_MS));
 	}, SETUP_TIMEOUT);
 
 	afterAll(async () => {
@@ -129,21 +226,40 @@ describe('e2e: a burst of deliveries in a real n8n', () => {
 		'runs every notification exactly once, in fewer executions than notifications, a delivery refused or answered late when the service sends it again, ending at the service’s state',
 		async () => {
 			await ctx.handle.control.delete('/deliveries');
-			for (const id of containerIds) {
-				const played = await ctx.handle.control.post(
-					`/containers/${id}/scenarios/ready_for_pickup`,
-					{
-						gap_seconds: 0,
-					},
-				);
-				expect(played.status).toBe(202);
-			}
-			// Every step played at once: the service made every notification already.
+			const ready = await ctx.handle.control.post('/scenarios/ready_for_pickup', {
+				container_ids: containerIds,
+				spread_seconds: BURST.spreadSeconds,
+				gap_seconds: BURST.readyGapSeconds,
+			});
+			expect(ready.data.started).toBe(CONTAINERS);
+			const held = await ctx.handle.control.post('/scenarios/customs_hold', {
+				container_ids: containerIds.filter(
+					(_, index) => index % Math.round(1 / BURST.holdShare) === 0,
+				),
+				spread_seconds: BURST.spreadSeconds,
+				gap_seconds: BURST.holdGapSeconds,
+			});
+			expect(held.data.started).toBeGreaterThan(0);
+			// Every step played (the sandbox's clock runs at real speed): the service made every
+			// notification of the burst.
+			await sleep(
+				byClock(Math.max(ready.data.ends_in_seconds, held.data.ends_in_seconds) * 1000 + 1_000),
+			);
+			const collectorWebhook = ctx.handle.sandbox.world.store
+				.list('webhook')
+				.find((record) => String(record.attributes.url).includes(WEBHOOK_ID))!.id;
 			const notificationIds = ctx.handle.sandbox.world.store
 				.list('webhook_notification')
+				.filter(
+					(notification) =>
+						(notification.relationships?.webhook as { data?: { id?: string } } | undefined)?.data
+							?.id === collectorWebhook,
+				)
 				.map((notification) => notification.id);
 			const log = async () =>
-				(await ctx.handle.control.get('/deliveries')).data.deliveries as DeliveryAttempt[];
+				((await ctx.handle.control.get('/deliveries')).data.deliveries as DeliveryAttempt[]).filter(
+					(entry) => entry.webhook_id === collectorWebhook,
+				);
 			// Every notification answered 2xx at last (the service has none left to send), and its
 			// execution run (its id reached the collector).
 			// A container's items of one execution are folded into one that names its notifications
@@ -285,15 +401,7 @@ describe('e2e: a burst of deliveries in a real n8n', () => {
 			// Every run succeeded; a failed one is named with the node it stopped at and its error.
 			const failures = [];
 			for (const execution of executions.filter((entry) => entry.status !== 'success')) {
-				const stored = (await rest(n8n.url, n8n.cookie, 'GET', `/executions/${execution.id}`)).body
-					.data as { data: string };
-				// n8n keeps run data as `flatted` text; read with n8n's own copy.
-				const flatted = createRequire(path.join(ctx.n8nDir, 'node_modules', 'n8n', 'package.json'))(
-					'flatted',
-				);
-				const { resultData } = flatted.parse(stored.data) as {
-					resultData: { error?: { message?: string }; lastNodeExecuted?: string };
-				};
+				const resultData = await storedResult(n8n, ctx.n8nDir, execution.id);
 				failures.push(
 					`${execution.id} ${execution.status} in ${resultData.lastNodeExecuted}: ${resultData.error?.message}`,
 				);
@@ -311,16 +419,50 @@ describe('e2e: a burst of deliveries in a real n8n', () => {
 				/No bridge acquired/i.test(String(item.container_lookup_error ?? '')),
 			);
 			expect(noIsolate.map((item) => item.container_lookup_error)).toEqual([]);
-			// The last item of each container says what the service says now: ready for pickup.
-			for (const id of containerIds) {
-				const last = collector.items.filter((item) => item.id === id).at(-1);
-				const served = ctx.handle.served('container', id).attributes;
-				expect(last).toMatchObject({
-					number: served.number,
-					ready_for_pickup: served.available_for_pickup,
-					pickup_status: 'ready',
-					last_free_day: served.pickup_lfd,
+			// The newest state the trigger gave of each container (its latest `container_as_of`,
+			// whichever execution ended last) says what the service says now.
+			const served = (
+				await ctx.handle.api.get('/containers', {
+					params: { include: BOARD_INCLUDES.join(','), 'page[size]': 100 },
+				})
+			).data;
+			const included = indexIncluded(served.included);
+			for (const container of served.data) {
+				const newest = collector.items
+					.filter((item) => item.id === container.id)
+					.reduce((best, item) =>
+						String(item.container_as_of) >= String(best.container_as_of) ? item : best,
+					);
+				const service = simplifyContainer(containerItem(container, included, new Date()));
+				expect({
+					number: newest.number,
+					ready_for_pickup: newest.ready_for_pickup,
+					pickup_status: newest.pickup_status,
+					active_holds: newest.active_holds,
+					last_free_day: newest.last_free_day,
+				}).toEqual({
+					number: service.number,
+					ready_for_pickup: service.ready_for_pickup,
+					pickup_status: service.pickup_status,
+					active_holds: service.active_holds,
+					last_free_day: service.last_free_day,
 				});
+			}
+
+			// The board: settled once no execution of it runs either; then equal to the service at
+			// every look.
+			await eventually(
+				async () =>
+					(await storedExecutions(n8n, ctx.workflowId(BOARD.id))).some((entry) =>
+						['new', 'running'].includes(entry.status),
+					)
+						? undefined
+						: true,
+				{ timeoutMs: generous(6_000), intervalMs: 250, what: 'every run of the board to end' },
+			);
+			for (let look = 1; look <= BOARD_LOOKS; look++) {
+				expect({ look, differing: await boardDifferences() }).toEqual({ look, differing: [] });
+				await sleep(BOARD_LOOK_EVERY_MS);
 			}
 			// eslint-disable-next-line @n8n/community-nodes/no-restricted-globals
 			process.stdout.write(
