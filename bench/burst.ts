@@ -55,6 +55,7 @@
  * BURST_N8N_LOG=<file> (every line every n8n process printed, appended, for a look afterwards)
  * BURST_KEEP=1 (one n8n: its user folder, with the database, is kept and named at the end)
  * BURST_CONTROL=0 (no control: its run is a column of its own, "without control")
+ * BURST_LABEL=<words> (a column of its own, named so: one of several runs in a row)
  * BURST_CPU_PROF=<dir> (every n8n process, in queue mode the main, the webhook process and the
  *   workers, starts with `--cpu-prof --cpu-prof-dir=<dir>/<run>`; their task runners, which n8n
  *   gives no NODE_OPTIONS, are not profiled; the run's details get the top self-time functions,
@@ -136,12 +137,14 @@ const SETTINGS = Object.entries(N8N_ENV)
 	.join(', ');
 /**
  * A run without the control, or with n8n profiled (which slows it), is a column of its own
- * (BURST_CONTROL=0, BURST_CPU_PROF).
+ * (BURST_CONTROL=0, BURST_CPU_PROF); so is a run labelled BURST_LABEL (one of several in a row, on
+ * a slowed machine: `run 2 of 5, one core busy`).
  */
 const VARIANT = [
 	...(process.env.BURST_CONTROL === '0' ? ['without control'] : []),
 	...(process.env.BURST_CPU_PROF ? ['cpu-profiled'] : []),
 	...(process.env.BURST_PROBES === '0' ? ['without probes'] : []),
+	...(process.env.BURST_LABEL ? [process.env.BURST_LABEL] : []),
 ].join(', ');
 /**
  * The machine is shared: a run ends when n8n's memory reaches this (BURST_MEMORY_CAP_GB) or the
@@ -888,6 +891,8 @@ interface AlertCount {
 	completeAt: number | null;
 	/** Whether the emails were told apart by the minute of their "Changed at" line. */
 	byMinute: boolean;
+	/** The most times one alert was emailed (as often as it happened counts once). */
+	mostTimes: number;
 	/** Emails with the rerun note (the alert of a run again after a cut); of the duplicates. */
 	rerunNoted: number;
 	duplicatesNoted: number;
@@ -941,10 +946,13 @@ function countAlerts(
 	});
 	let duplicates = 0;
 	let duplicatesNoted = 0;
+	let mostTimes = 0;
 	for (const [key, { sent, noted }] of sentOf) {
-		const over = Math.max(0, sent - (expectedOf.get(key) ?? 0));
+		const happened = expectedOf.get(key) ?? 0;
+		const over = Math.max(0, sent - happened);
 		duplicates += over;
 		duplicatesNoted += Math.min(over, noted);
+		if (happened > 0) mostTimes = Math.max(mostTimes, Math.ceil(sent / happened));
 	}
 	return {
 		expected: expected.length,
@@ -952,6 +960,7 @@ function countAlerts(
 		matched,
 		missing: expected.length - matched,
 		duplicates,
+		mostTimes,
 		unexpected,
 		completeAt: expected.length === 0 ? null : completeAt,
 		byMinute,
@@ -1809,6 +1818,9 @@ async function whenQuiet(
 ) {
 	const from = Date.now();
 	let quiet = false;
+	// From the moment the burst settled (nothing left to deliver, no execution running), the board
+	// is compared with the service at every look: a view is never wrong once the work is done.
+	const afterSettled = { looks: 0, unequal: 0, first_unequal: null as string | null };
 	while (!guard.n8nStopped && Date.now() - from < QUIET_LIMIT_MS) {
 		// The package's notifications and emails: the control's retries go on for hours (observe).
 		const stats = await call(`${rig.sandbox.controlUrl}/stats`, 'GET');
@@ -1818,9 +1830,17 @@ async function whenQuiet(
 		);
 		const lastEmail =
 			rig.mailArrivals.filter((_, index) => !isControlEmail(rig.mail.messages[index])).pop() ?? 0;
-		if (pending === 0 && Date.now() - lastEmail >= QUIET_MS) {
-			const unfinished = await unfinishedExecutions(rig).catch(() => -1);
-			if (unfinished === 0) {
+		const unfinished = pending === 0 ? await unfinishedExecutions(rig).catch(() => -1) : -1;
+		if (unfinished === 0) {
+			const look = await checkBoards(rig, numbers).catch(() => undefined);
+			if (look) {
+				afterSettled.looks += 1;
+				if (!look.board.equal) {
+					afterSettled.unequal += 1;
+					afterSettled.first_unequal ??= `${look.board.differing} differing, ${look.board.missing} missing${look.board.example ? `: ${look.board.example}` : ''}`;
+				}
+			}
+			if (Date.now() - lastEmail >= QUIET_MS) {
 				quiet = true;
 				break;
 			}
@@ -1836,6 +1856,7 @@ async function whenQuiet(
 		sent: alerts.sent,
 		missing: alerts.missing,
 		duplicates: alerts.duplicates,
+		most_times_one_alert: alerts.mostTimes,
 		unexpected: alerts.unexpected,
 		rerun_noted: alerts.rerunNoted,
 		duplicates_noted: alerts.duplicatesNoted,
@@ -1847,6 +1868,7 @@ async function whenQuiet(
 		waited_s: seconds(Date.now() - from),
 		alerts: summary(countAlerts(rig, changes)),
 		board: boards.board,
+		board_after_settled: afterSettled,
 		...(controlAlerts
 			? {
 					control: {

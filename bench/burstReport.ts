@@ -296,6 +296,24 @@ function quietRows(runs: RunFigures[]): string[][] {
 					`${run.when_quiet.quiet ? `${duration(run.when_quiet.waited_s, '–')}` : `not quiet within ${duration(run.when_quiet.waited_s, '–')}`}; ${run.when_quiet.board.equal ? 'equal' : 'not equal'} (${boardState(run.when_quiet.board)})${mark(run.when_quiet.board.equal)}`,
 			),
 		],
+		[
+			'Board compared with the service at every look (every 5 s) from the moment the burst settled (nothing to deliver, no execution running) until quiet: looks; unequal (the first)',
+			'every look equal',
+			...cells(runs, (run) => {
+				const looks = run.when_quiet.board_after_settled;
+				if (!looks) return '–';
+				return `${number(looks.looks)}; ${number(looks.unequal)}${looks.first_unequal ? ` (${looks.first_unequal})` : ''}${mark(looks.looks > 0 && looks.unequal === 0)}`;
+			}),
+		],
+		[
+			'The most times one hold alert was emailed',
+			'1 without a kill, ≤ 2 with one (once before it, once after)',
+			...cells(runs, (run) => {
+				const most = run.when_quiet.alerts.most_times_one_alert;
+				if (most === undefined) return '–';
+				return `${number(most)}${mark(most <= (run.kill ? 2 : 1))}`;
+			}),
+		],
 	];
 }
 
