@@ -1,10 +1,15 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- reads the example workflows */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- reads the example workflows and runs a Code node of one */
 // The Pickup board's two variants and its table, checked offline: the Google Sheets variant
 // cannot reach Google here, so this is what keeps it the same board as the Data Table variant
 // (test/e2e/pickupBoard.test.ts runs that one in a real n8n). Both write exactly the columns the
-// setup workflow creates (scripts/lib/pickupBoardTable.mjs), matched on container_number.
+// setup workflow creates (scripts/lib/pickupBoardTable.mjs), matched on container_number, and
+// both write a box's row only where it holds no newer state (docs/design/trigger.md, "The newest
+// state wins"): the Sheets variant's Code node that decides it is run here on rows and items.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import vm from 'node:vm';
+
+import fc from 'fast-check';
 
 import { importNative, repoRoot } from '../support/importNative';
 
@@ -15,6 +20,8 @@ interface Node {
 	parameters: Record<string, unknown>;
 	webhookId?: string;
 	credentials?: Record<string, unknown>;
+	executeOnce?: boolean;
+	alwaysOutputData?: boolean;
 }
 interface Workflow {
 	id: string;
@@ -83,6 +90,14 @@ const board = (workflow: Workflow, writers: string[]) => ({
 		),
 	).replaceAll(writers[0], '<writer>'),
 });
+
+/** The Sheets variant's nodes after Board columns, the first where its items go on. */
+const SHEETS_WRITERS = [
+	'Wait for the read',
+	'Read the board',
+	'Keep if not newer',
+	'Append or update the row',
+];
 
 describe('Pickup board examples', () => {
 	const dataTable = example('pickup-board.json');
@@ -177,7 +192,7 @@ describe('Pickup board examples', () => {
 	});
 
 	it('the Google Sheets variant is the same workflow, writing the same columns', () => {
-		expect(board(sheets, ['Append or update the row'])).toEqual(
+		expect(board(sheets, SHEETS_WRITERS)).toEqual(
 			board(dataTable, ['Write if not newer', 'No row yet', 'Upsert the row']),
 		);
 		const write = node(sheets, 'Append or update the row');
@@ -195,6 +210,55 @@ describe('Pickup board examples', () => {
 		expect(table.columns.length).toBeLessThanOrEqual(26);
 	});
 
+	it('the Google Sheets variant reads the tab once per execution, then writes only what it keeps', () => {
+		const write = node(sheets, 'Append or update the row');
+		const read = node(sheets, 'Read the board');
+		// Get Row(s) in Sheet of every row (no filter) of the tab the writer writes, with the same
+		// credential and document to pick. Execute Once: n8n-nodes-base's read runs once per input
+		// item from version 4.2 on; Always Output Data: an empty tab gives no item, which would stop
+		// the items of a board with no row yet.
+		expect(read.type).toBe(write.type);
+		expect(read.typeVersion).toBe(write.typeVersion);
+		expect(read.parameters).toEqual({
+			authentication: write.parameters.authentication,
+			resource: 'sheet',
+			operation: 'read',
+			documentId: write.parameters.documentId,
+			sheetName: write.parameters.sheetName,
+			options: {},
+		});
+		expect(read.credentials).toEqual(write.credentials);
+		expect(read).toMatchObject({ executeOnce: true, alwaysOutputData: true });
+		// Merge → Choose Branch: waits for both inputs and hands on Board columns' items (input 1),
+		// each paired with its own, so Keep if not newer runs after the read, on those items.
+		expect(node(sheets, 'Wait for the read')).toMatchObject({
+			type: 'n8n-nodes-base.merge',
+			parameters: { mode: 'chooseBranch', useDataOfInput: 1 },
+		});
+		expect(node(sheets, 'Keep if not newer')).toMatchObject({
+			type: 'n8n-nodes-base.code',
+			parameters: { jsCode: expect.any(String) },
+		});
+		// Run Once for All Items: n8n's default, which n8n leaves out of the saved workflow.
+		expect(node(sheets, 'Keep if not newer').parameters.mode ?? 'runOnceForAllItems').toBe(
+			'runOnceForAllItems',
+		);
+		const to = (name: string, index = 0) => ({ node: name, type: 'main', index });
+		expect(
+			Object.fromEntries(SHEETS_WRITERS.map((name) => [name, sheets.connections[name]])),
+		).toEqual({
+			'Wait for the read': { main: [[to('Keep if not newer')]] },
+			'Read the board': { main: [[to('Wait for the read', 1)]] },
+			'Keep if not newer': { main: [[to('Append or update the row')]] },
+			'Append or update the row': undefined,
+		});
+		expect(sheets.connections['Board columns']).toEqual({
+			main: [[to('Wait for the read'), to('Read the board')]],
+		});
+		// The writer is Append or Update Row as before, with its options left as n8n's.
+		expect(write.parameters.options).toEqual({});
+	});
+
 	it('each variant has its own workflow id and its own fixed webhook', () => {
 		const trigger = (workflow: Workflow) =>
 			workflow.nodes.find((entry) => entry.type.endsWith('containerTrackingTrigger'))!;
@@ -203,5 +267,151 @@ describe('Pickup board examples', () => {
 		expect(sheets.id).not.toBe(dataTable.id);
 		expect(trigger(sheets).webhookId).toMatch(/^[0-9a-f-]{36}$/);
 		expect(trigger(sheets).webhookId).not.toBe(trigger(dataTable).webhookId);
+	});
+});
+
+describe('Keep if not newer (the Google Sheets variant), run as n8n runs it', () => {
+	const sheets = example('pickup-board-google-sheets.json');
+	const code = String(node(sheets, 'Keep if not newer').parameters.jsCode);
+	const columns = assignments(sheets).map(({ name }) => name);
+
+	type Json = Record<string, unknown>;
+	interface Out {
+		json: Json;
+		pairedItem: { item: number };
+	}
+
+	/**
+	 * The Code node, Run Once for All Items, as n8n's task runner runs it (@n8n/task-runner,
+	 * js-task-runner: the code is the body of an async function whose result is the items): its
+	 * input is Board columns' items (through Wait for the read), and Read the board's items are
+	 * the tab's rows.
+	 */
+	async function keep(items: Json[], rows: Json[]): Promise<Out[]> {
+		const all = (list: Json[]) => ({ all: () => list.map((json) => ({ json })) });
+		const context = vm.createContext({
+			module: { exports: {} },
+			$input: all(items),
+			$: (name: string) => {
+				if (name === 'Read the board') return all(rows);
+				throw new Error(`Keep if not newer reads no node "${name}"`);
+			},
+		});
+		return (await vm.runInContext(
+			`module.exports = async function VmCodeWrapper() {${code}\n}()`,
+			context,
+		)) as Out[];
+	}
+
+	/** An item of Board columns: every column, as it writes them. */
+	const item = (container: string, stateAsOf: string): Json => ({
+		...Object.fromEntries(columns.map((column) => [column, `${column} of ${container}`])),
+		days_left: 3,
+		ready_for_pickup: true,
+		container_number: container,
+		state_as_of: stateAsOf,
+	});
+	/** A row as Get Row(s) in Sheet gives it: the header's columns and row_number. */
+	const row = (container: string, stateAsOf?: string, rowNumber = 2): Json => ({
+		row_number: rowNumber,
+		...Object.fromEntries(columns.map((column) => [column, `old ${column}`])),
+		container_number: container,
+		state_as_of: stateAsOf,
+	});
+	const kept = async (items: Json[], rows: Json[]) =>
+		(await keep(items, rows)).map(({ json }) => json.container_number);
+
+	const T = '2026-12-07T10:00:05.123Z';
+	const EARLIER = '2026-12-07T10:00:05.122Z';
+	const LATER = '2026-12-07T10:00:05.124Z';
+	const BOX = 'MSCU1234566';
+	const OTHER = 'TGHU9876547';
+
+	it('keeps a box with no row yet, on an empty tab (Always Output Data: one empty item) and beside other rows', async () => {
+		expect(await kept([item(BOX, T)], [{}])).toEqual([BOX]);
+		expect(await kept([item(BOX, T)], [row(OTHER, LATER)])).toEqual([BOX]);
+	});
+
+	it('keeps a box whose row is older or equal, drops one whose row is newer', async () => {
+		expect(await kept([item(BOX, T)], [row(BOX, EARLIER)])).toEqual([BOX]);
+		expect(await kept([item(BOX, T)], [row(BOX, T)])).toEqual([BOX]);
+		expect(await kept([item(BOX, T)], [row(BOX, LATER)])).toEqual([]);
+		// A day, not a millisecond: text order is time order in this one format.
+		expect(await kept([item(BOX, '2026-12-09T00:00:00.000Z')], [row(BOX, T)])).toEqual([BOX]);
+		expect(await kept([item(BOX, '2026-11-30T23:59:59.999Z')], [row(BOX, T)])).toEqual([]);
+	});
+
+	it("keeps a box whose row has no state_as_of, or one not in the board's format", async () => {
+		expect(await kept([item(BOX, T)], [row(BOX, '')])).toEqual([BOX]);
+		expect(await kept([item(BOX, T)], [row(BOX)])).toEqual([BOX]);
+		const withoutColumn = row(BOX, LATER);
+		delete withoutColumn.state_as_of;
+		expect(await kept([item(BOX, T)], [withoutColumn])).toEqual([BOX]);
+		// A cell Sheets shows as a date (typed over by hand, say) is written over, not kept forever.
+		expect(await kept([item(BOX, T)], [row(BOX, '12/9/2026 10:00:05')])).toEqual([BOX]);
+	});
+
+	it("hands on exactly Board columns' items, each paired with its own input", async () => {
+		const items = [item(BOX, T), item(OTHER, T)];
+		const out = await keep(items, [row(BOX, EARLIER, 2), row(OTHER, EARLIER, 3)]);
+		expect(out.map(({ json }) => Object.keys(json).sort())).toEqual([
+			[...columns].sort(),
+			[...columns].sort(),
+		]);
+		expect(out.map(({ json }) => json)).toEqual(items);
+		expect(out.map(({ pairedItem }) => pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+
+	it('decides each box of one execution on its own row: one dropped, one kept', async () => {
+		const out = await keep(
+			[item(BOX, T), item(OTHER, T)],
+			[row(BOX, LATER, 2), row(OTHER, EARLIER, 3)],
+		);
+		expect(out.map(({ json, pairedItem }) => [json.container_number, pairedItem.item])).toEqual([
+			[OTHER, 1],
+		]);
+	});
+
+	it('compares with the first of two rows of one box, the one Append or Update Row writes', async () => {
+		expect(await kept([item(BOX, T)], [row(BOX, EARLIER, 2), row(BOX, LATER, 3)])).toEqual([BOX]);
+		expect(await kept([item(BOX, T)], [row(BOX, LATER, 2), row(BOX, EARLIER, 3)])).toEqual([]);
+	});
+
+	it('keeps an item exactly when its box has no row, a row without state_as_of, or one not newer (generated)', async () => {
+		const boxes = ['MSCU1234566', 'TGHU9876547', 'MAEU6123458', 'CMAU1234560'];
+		// A few milliseconds apart, so that equal times are common.
+		const time = fc
+			.integer({ min: 0, max: 4 })
+			.map((ms) => new Date(Date.UTC(2026, 11, 7, 10, 0, 5, 120 + ms)).toISOString());
+		const rowState = fc.option(fc.oneof(time, fc.constant('')), { nil: undefined });
+		await fc.assert(
+			fc.asyncProperty(
+				fc.shuffledSubarray(boxes, { minLength: 1 }).chain((itemBoxes) =>
+					fc.record({
+						items: fc.tuple(...itemBoxes.map((box) => time.map((asOf) => item(box, asOf)))),
+						rows: fc
+							.shuffledSubarray(boxes)
+							.chain((rowBoxes) =>
+								fc.tuple(...rowBoxes.map((box) => rowState.map((asOf) => row(box, asOf)))),
+							),
+					}),
+				),
+				async ({ items, rows }) => {
+					const out = await keep(items, rows.length ? rows : [{}]);
+					const expected = items
+						.map((json, index) => ({ json, pairedItem: { item: index } }))
+						.filter(({ json }) => {
+							const found = rows.find((each) => each.container_number === json.container_number);
+							return (
+								!found ||
+								!found.state_as_of ||
+								String(found.state_as_of) <= String(json.state_as_of)
+							);
+						});
+					expect(out).toEqual(expected);
+				},
+			),
+			{ numRuns: 500 },
+		);
 	});
 });
