@@ -454,12 +454,22 @@ async function startSandboxProcess(): Promise<SandboxProcess> {
 	};
 }
 
-async function call(url: string, method: string, body?: unknown): Promise<Json> {
-	const response = await fetch(url, {
-		method,
-		headers: { Authorization: `Token ${BENCH_KEY}`, 'Content-Type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
+/** A read the bench makes again when its connection failed: on a slowed machine one may. */
+const READ_ATTEMPTS = 3;
+
+async function call(url: string, method: string, body?: unknown, attempt = 1): Promise<Json> {
+	let response: Response;
+	try {
+		response = await fetch(url, {
+			method,
+			headers: { Authorization: `Token ${BENCH_KEY}`, 'Content-Type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+	} catch (error) {
+		if (method !== 'GET' || attempt >= READ_ATTEMPTS) throw error;
+		await sleep(1_000 * attempt);
+		return await call(url, method, body, attempt + 1);
+	}
 	const text = await response.text();
 	if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text.slice(0, 2000)}`);
 	return text ? JSON.parse(text) : undefined;
