@@ -130,6 +130,16 @@ const AS_MAIL_CLIENTS_WRITE: Case[] = [
 		text: 'OOLU\u3000601245\u20024 / TCNU\u2002270183\u20053',
 		expected: [container('OOLU6012454'), container('TCNU2701833')],
 	},
+	// Every Unicode space (\p{Zs}) as a space.
+	...Array.from({ length: 0x10000 }, (_, code) => String.fromCharCode(code))
+		.filter((character) => character !== ' ' && /\p{Zs}/u.test(character))
+		.map(
+			(space): Case => ({
+				name: `the space U+${space.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} between the parts`,
+				text: `Box TGHU${space}812345${space}7 gated out.`,
+				expected: [container('TGHU8123457')],
+			}),
+		),
 	{
 		name: 'non-breaking hyphens between the parts (U+2011), as word processors write them',
 		text: 'Container CAIU\u2011743298\u20116 arrived.',
