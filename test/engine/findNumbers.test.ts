@@ -2,6 +2,8 @@
 // what each number's item says, and what bad input gives.
 import type { INodeParameters } from 'n8n-workflow';
 
+import type { Occurrence } from '../../nodes/ContainerTracking/logic/numberFinder';
+
 import { countRequests, API_KEY, startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import { runContainerTrackingNode } from '../support/engine';
 
@@ -127,6 +129,39 @@ describe('Container Tracking node: find numbers in text', () => {
 			['254839711', 'booking', null],
 		]);
 		expect(await inferences()).toBe(0);
+	});
+
+	it('finds numbers as mail clients write them, each counted once a place and placed in the text given', async () => {
+		const text = [
+			'Dear team,',
+			'BL# MEDUFR030802 covers ＭＳＣＵ６６３９８７０ and TGHU\u00A0812345\u00A07;',
+			'please release CSQU 305438',
+			'3 and quote B/L#\tMEDUFR030802 on payment.',
+		].join('\r\n');
+		const { items, error } = await runContainerTrackingNode(
+			parameters({}, false),
+			[{ text }],
+			credentials(),
+		);
+		expect(error).toBeUndefined();
+		expect(
+			items.map(({ json }) => [json.number, json.number_type, json.label, json.occurrence_count]),
+		).toEqual([
+			['MEDUFR030802', 'bill_of_lading', 'BL', 2],
+			['MSCU6639870', 'container', null, 1],
+			['TGHU8123457', 'container', null, 1],
+			['CSQU3054383', 'container', null, 1],
+		]);
+		const places = items.flatMap(({ json }) => json.occurrences as unknown as Occurrence[]);
+		expect(places.map((place) => [place.text, place.line, place.column])).toEqual([
+			['MEDUFR030802', 2, 5],
+			['MEDUFR030802', 4, 18],
+			['ＭＳＣＵ６６３９８７０', 2, 25],
+			['TGHU\u00A0812345\u00A07', 2, 41],
+			['CSQU 305438\r\n3', 3, 16],
+		]);
+		for (const place of places)
+			expect(text.slice(place.index, place.index + place.text.length)).toBe(place.text);
 	});
 
 	it('One Item per Text gives the counts and the list, also for a text without numbers', async () => {
