@@ -225,34 +225,29 @@ export function misspelled(name: string, known: ReadonlySet<string>): string | u
 // Check 1: names
 
 /**
- * In each sticky note, every name-like **bold** text is something its workflow has (see
- * workflowNames), or a workflow the note refers to (by its `.json` or its name) has: a note that
- * names a node the workflow lacks, or a field it does not have, is a problem.
+ * In each sticky note, every name-like **bold** text is something its own workflow has (see
+ * workflowNames): the note is read in that workflow, where a node of another example (even one
+ * the note names by its `.json`) is nowhere to be found. Other workflows are named by their names.
  */
 export function checkStickyNames(
 	workflows: readonly Workflow[],
 	ours: ReadonlySet<string>,
 ): string[] {
-	const perWorkflow = new Map(
-		workflows.map((workflow) => [workflow, workflowNames(workflow, workflows, ours)]),
-	);
-	return workflows.flatMap((workflow) =>
-		stickyNotes(workflow).flatMap(({ file, text }) => {
-			const context = [
-				workflow,
-				...referredWorkflows(text, workflows, 'files'),
-				...referredWorkflows(text, workflows, 'names'),
-			].map((each) => perWorkflow.get(each)!);
-			return emphasized(text)
-				.filter(
-					({ bold, name }) => bold && nameLike(name) && !context.some((names) => names.has(name)),
-				)
-				.map(
-					({ name, offset }) =>
-						`${file}:${text.slice(0, offset).split('\n').length}: names **${name}**, which ${workflow.file} has neither as a node, nor as a field or value of its nodes`,
-				);
-		}),
-	);
+	return workflows.flatMap((workflow) => {
+		const names = workflowNames(workflow, workflows, ours);
+		return stickyNotes(workflow).flatMap(({ file, text }) =>
+			emphasized(text)
+				.filter(({ bold, name }) => bold && nameLike(name) && !names.has(name))
+				.map(({ name, offset }) => {
+					const elsewhere = workflows.find(
+						(other) =>
+							other !== workflow &&
+							other.nodes.some((node) => node.type !== STICKY_NOTE && node.name === name),
+					);
+					return `${file}:${text.slice(0, offset).split('\n').length}: names **${name}**, which ${workflow.file} has neither as a node, nor as a field or value of its nodes${elsewhere ? ` (a node of ${elsewhere.file})` : ''}`;
+				}),
+		);
+	});
 }
 
 /** The workflows a text refers to: by file name (`x.json`), or by name (the longest that fit). */

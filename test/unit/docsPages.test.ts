@@ -276,11 +276,20 @@ describe('each check fails on a planted mistake', () => {
 		{ name: 'Board columns', type: 'n8n-nodes-base.set' },
 	]);
 
-	it('1a. a sticky note naming a node or a field its workflow lacks', () => {
-		expect(checkStickyNames([alerts, board], ours)).toEqual([
+	it('1a. a sticky note naming a node or a field its workflow lacks, or a node of another example', () => {
+		// Read in the table's own workflow, where Board columns (board.json's) is nowhere to be seen.
+		const table = workflow('examples/board-table.json', 'Pickup board: create the table', [
+			{ name: 'Create it once', type: 'n8n-nodes-base.manualTrigger' },
+			note(
+				'Note: set up',
+				'Run once before **Pickup board** (`board.json`): a column for each field **Board columns** writes.',
+			),
+		]);
+		expect(checkStickyNames([alerts, board, table], ours)).toEqual([
 			'examples/alerts.json, note "Note: set up":4: names **Fresh data?**, which examples/alerts.json has neither as a node, nor as a field or value of its nodes',
 			'examples/alerts.json, note "Note: set up":6: names **Email: hold relased**, which examples/alerts.json has neither as a node, nor as a field or value of its nodes',
 			'examples/alerts.json, note "Note: set up":6: names **emial_to**, which examples/alerts.json has neither as a node, nor as a field or value of its nodes',
+			'examples/board-table.json, note "Note: set up":1: names **Board columns**, which examples/board-table.json has neither as a node, nor as a field or value of its nodes (a node of examples/board.json)',
 		]);
 	});
 
