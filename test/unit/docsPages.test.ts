@@ -131,7 +131,8 @@ function facts(): StatedFact[] {
 		{
 			what: 'the oldest n8n supported',
 			pattern: /\b(\d+\.\d+\.\d+)\**\s+(?:or|and)\s+(?:later|newer|above)\b/g,
-			unless: /Data Table|Pickup board|digest|hold alert/i,
+			// What an example needs as shipped is the examples' table's (checkExampleVersions).
+			unless: /Data Table|Pickup board|digest|hold alert|\bas shipped\b/i,
 			value: oldestN8n,
 			source: 'OLDEST_SUPPORTED_N8N (scripts/n8n-runtime.mjs)',
 		},
