@@ -64,10 +64,6 @@ export class ContainerTrackingApi implements ICredentialType {
 		},
 	};
 
-	// No declarative `test`: n8n would prefer it to the nodes' `testedBy`, and it reports an
-	// unreachable or malformed Base URL as a bare code. The Test button runs
-	// nodes/ContainerTracking/methods/credentialTest.ts instead.
-
 	// One real call, the first container. Declarative because n8n's verification refuses the only
 	// HTTP helper a credential test function gets (the deprecated helpers.request): n8n itself
 	// reports a connection failure here, by its code (ECONNREFUSED); operations say it in a

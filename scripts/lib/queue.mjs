@@ -41,8 +41,9 @@ export async function prepareQueueCluster({
 		DB_POSTGRESDB_DATABASE: postgres.database,
 		DB_POSTGRESDB_USER: postgres.user,
 		DB_POSTGRESDB_PASSWORD: '',
-		// n8n's pool of 2 connections a process starves under a burst's open requests (docs/guarantees.md,
-		// "Capacity": executions failed on "timeout exceeded when trying to connect").
+		// n8n's pool of 2 connections a process starves under a burst's open requests
+		// (docs/design/guarantees.md, "Capacity": executions failed on "timeout exceeded when trying
+		// to connect").
 		DB_POSTGRESDB_POOL_SIZE: '10',
 		// Production webhooks are served by the webhook process only, as in a real split.
 		N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',

@@ -225,34 +225,29 @@ export function misspelled(name: string, known: ReadonlySet<string>): string | u
 // Check 1: names
 
 /**
- * In each sticky note, every name-like **bold** text is something its workflow has (see
- * workflowNames), or a workflow the note refers to (by its `.json` or its name) has: a note that
- * names a node the workflow lacks, or a field it does not have, is a problem.
+ * In each sticky note, every name-like **bold** text is something its own workflow has (see
+ * workflowNames): the note is read in that workflow, where a node of another example (even one
+ * the note names by its `.json`) is nowhere to be found. Other workflows are named by their names.
  */
 export function checkStickyNames(
 	workflows: readonly Workflow[],
 	ours: ReadonlySet<string>,
 ): string[] {
-	const perWorkflow = new Map(
-		workflows.map((workflow) => [workflow, workflowNames(workflow, workflows, ours)]),
-	);
-	return workflows.flatMap((workflow) =>
-		stickyNotes(workflow).flatMap(({ file, text }) => {
-			const context = [
-				workflow,
-				...referredWorkflows(text, workflows, 'files'),
-				...referredWorkflows(text, workflows, 'names'),
-			].map((each) => perWorkflow.get(each)!);
-			return emphasized(text)
-				.filter(
-					({ bold, name }) => bold && nameLike(name) && !context.some((names) => names.has(name)),
-				)
-				.map(
-					({ name, offset }) =>
-						`${file}:${text.slice(0, offset).split('\n').length}: names **${name}**, which ${workflow.file} has neither as a node, nor as a field or value of its nodes`,
-				);
-		}),
-	);
+	return workflows.flatMap((workflow) => {
+		const names = workflowNames(workflow, workflows, ours);
+		return stickyNotes(workflow).flatMap(({ file, text }) =>
+			emphasized(text)
+				.filter(({ bold, name }) => bold && nameLike(name) && !names.has(name))
+				.map(({ name, offset }) => {
+					const elsewhere = workflows.find(
+						(other) =>
+							other !== workflow &&
+							other.nodes.some((node) => node.type !== STICKY_NOTE && node.name === name),
+					);
+					return `${file}:${text.slice(0, offset).split('\n').length}: names **${name}**, which ${workflow.file} has neither as a node, nor as a field or value of its nodes${elsewhere ? ` (a node of ${elsewhere.file})` : ''}`;
+				}),
+		);
+	});
 }
 
 /** The workflows a text refers to: by file name (`x.json`), or by name (the longest that fit). */
@@ -876,4 +871,241 @@ export function checkWordCounts(
 				file === 'README.md' || file === 'examples/README.md' ? 'its limit' : "the README's length";
 			return words > limit ? [`${file}: ${words} words, over ${whose} (${limit})`] : [];
 		});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Check 5: the examples' set-up notes, what you see, and the n8n each needs
+
+/** The heading of a sticky note: its first `## ` line. */
+const noteHeading = (content: string) => /^\s*#{1,6}\s+(.+?)\s*$/m.exec(content)?.[1];
+
+/** Whether a workflow starts on its own once published (a trigger other than a manual one). */
+export function startsOnItsOwn(workflow: Workflow): boolean {
+	return workflow.nodes.some(
+		({ type }) =>
+			type !== STICKY_NOTE &&
+			((/Trigger$/.test(type) && !/\.manualTrigger$/.test(type)) ||
+				type === 'n8n-nodes-base.emailReadImap'),
+	);
+}
+
+/**
+ * The names a text gives a note: a **bold** name right before "note", or right after it ("the
+ * note **X**", "a set-up note: **X**", "note, **X**"), with its alternatives ("**X**, or **Y**",
+ * "**X** (or **Y** …)").
+ */
+export function noteNames(text: string): Array<{ name: string; offset: number }> {
+	const prose = withoutCode(text);
+	const found: Array<{ name: string; offset: number }> = [];
+	// A bold name may wrap onto the next line of its paragraph.
+	const BOLD = String.raw`\*\*((?:[^*\n]|\n(?!\s*\n))+?)\*\*`;
+	const take = (name: string, offset: number) => {
+		found.push({ name: name.replace(/\s+/g, ' ').trim(), offset });
+		const rest = prose.slice(offset + name.length + 2);
+		const more = new RegExp(String.raw`^,?\s+\(?or\s+${BOLD}`).exec(rest);
+		if (more) take(more[1], offset + name.length + 2 + more[0].indexOf('**') + 2);
+	};
+	for (const match of prose.matchAll(new RegExp(String.raw`${BOLD}\s+note\b`, 'gi'))) {
+		take(match[1], (match.index ?? 0) + 2);
+	}
+	for (const match of prose.matchAll(new RegExp(String.raw`\bnote[,:]?\s+${BOLD}`, 'gi'))) {
+		take(match[1], (match.index ?? 0) + match[0].indexOf('**') + 2);
+	}
+	return found;
+}
+
+/**
+ * Each example has one set-up note, headed by a name the README gives it: one whose name says
+ * "publish" for an example that starts on its own, one that does not for an example run by hand.
+ * A page or a sticky note names only notes an example has.
+ */
+export function checkSetupNotes(
+	workflows: readonly Workflow[],
+	readme: DocFile,
+	docs: readonly DocFile[],
+): string[] {
+	const names = [...new Set(noteNames(readme.text).map(({ name }) => name))];
+	if (names.length === 0) return [`${readme.file}: names no set-up note (**…** note)`];
+	const problems: string[] = [];
+	for (const workflow of workflows) {
+		const headings = stickyNotes(workflow).map(({ text }) => noteHeading(text));
+		const setUp = headings.filter((heading) => heading !== undefined && names.includes(heading));
+		const wanted = names.filter((name) => /\bpublish/i.test(name) === startsOnItsOwn(workflow));
+		if (setUp.length !== 1 || !wanted.includes(setUp[0]!)) {
+			problems.push(
+				`${workflow.file}: ${setUp.length === 0 ? 'has no set-up note' : `has ${setUp.map((name) => `**${name}**`).join(', ')}`}; the README calls the set-up note of an example ${startsOnItsOwn(workflow) ? 'that starts on its own' : 'run by hand'} ${wanted.map((name) => `**${name}**`).join(' or ') || '(no name fits)'}`,
+			);
+		}
+	}
+	const existing = new Set(
+		workflows.flatMap((workflow) =>
+			workflow.nodes
+				.filter(({ type }) => type === STICKY_NOTE)
+				.flatMap(({ name, parameters }) => [
+					name.replace(/^Note:\s*/i, ''),
+					noteHeading(String(parameters?.content ?? '')) ?? '',
+				]),
+		),
+	);
+	for (const { file, text } of docs.filter(({ file: name }) => !HISTORY_FILES.has(name))) {
+		for (const { name, offset } of noteNames(text)) {
+			if (names.includes(name) || existing.has(name)) continue;
+			problems.push(
+				`${file}:${text.slice(0, offset).split('\n').length}: names the note **${name}**, which no example has (the README's set-up notes: ${names.join(', ')})`,
+			);
+		}
+	}
+	return problems;
+}
+
+/** Each section of a user page about one example (its heading names the example's file) says what you see. */
+export function checkWhatYouSee(
+	docs: readonly DocFile[],
+	workflows: readonly Workflow[],
+): string[] {
+	return docs
+		.filter(({ file }) => isUserPage(file))
+		.flatMap(({ file, text }) => {
+			const all = headings(text);
+			const lines = text.split('\n');
+			return all.flatMap((heading, index) => {
+				if (referredWorkflows(heading.text, workflows, 'files').length === 0) return [];
+				// Up to the next heading of its level, or one about another example.
+				const next = all
+					.slice(index + 1)
+					.find(
+						(other) =>
+							other.level <= heading.level ||
+							referredWorkflows(other.text, workflows, 'files').length > 0,
+					);
+				const body = lines.slice(heading.line, next ? next.line - 1 : lines.length).join('\n');
+				return /\bwhat you see\b/i.test(body)
+					? []
+					: [`${file}:${heading.line}: the section "${heading.text}" does not say what you see`];
+			});
+		});
+}
+
+/** "n8n 2.x", "n8n 1.94.1": the version a statement gives, as the examples' table writes it. */
+const VERSION = String.raw`(\d+\.x|\d+\.\d+(?:\.\d+)?)`;
+/** "needs n8n 2.x", "needs n8n 1.94.1 or later", "need n8n with Data Tables", "needs Data Tables". */
+const NEEDS_STATED = new RegExp(
+	String.raw`\bneeds?\s+(?:an?\s+)?(?:n8n\s+(?:version\s+)?${VERSION}|(?:n8n\s+with\s+)?(Data\s+Tables?)\b)`,
+	'gi',
+);
+const needsOf = (match: RegExpMatchArray) =>
+	match[1] ? canonical(match[1]) : 'n8n with Data Tables (1.113)';
+
+export interface ExampleVersions {
+	/** Each example's file → the n8n it needs as shipped, and the table's line. */
+	needs: Map<string, { value: string; line: number }>;
+	problems: string[];
+}
+
+/**
+ * The examples' table (a page's section `section`, a table with a column headed "Needs"): each
+ * row names example files (`x.json`) and the n8n they need as shipped ("n8n 2.x", "n8n 1.94.1 or
+ * later"). Every example has one row.
+ */
+export function exampleVersions(
+	doc: DocFile,
+	section: string,
+	workflows: readonly Workflow[],
+): ExampleVersions {
+	const needs = new Map<string, { value: string; line: number }>();
+	const problems: string[] = [];
+	for (const passage of passages(doc.text)) {
+		if (passage.section?.text !== section || !passage.cells || !passage.header) continue;
+		const column = passage.header.findIndex((cell) => /^\**needs\b/i.test(cell));
+		if (column < 0) continue;
+		const line = passage.lineAt(0);
+		const value = new RegExp(String.raw`\bn8n\s+${VERSION}`, 'i').exec(passage.cells[column] ?? '');
+		const files = [...passage.cells[0].matchAll(/`([\w.-]+\.json)`/g)].map(
+			([, name]) => `examples/${name}`,
+		);
+		if (!value || files.length === 0) {
+			problems.push(
+				`${doc.file}:${line}: a row of the examples' table without an example's file or the n8n it needs`,
+			);
+			continue;
+		}
+		for (const file of files) {
+			if (!workflows.some((workflow) => workflow.file === file))
+				problems.push(`${doc.file}:${line}: names ${file}, which is not an example`);
+			else if (needs.has(file))
+				problems.push(
+					`${doc.file}:${line}: gives ${file} a second row (line ${needs.get(file)!.line})`,
+				);
+			else needs.set(file, { value: canonical(value[1]), line });
+		}
+	}
+	for (const { file } of workflows) {
+		if (!needs.has(file))
+			problems.push(`${doc.file}: the examples' table ("${section}") has no row for ${file}`);
+	}
+	return { needs, problems };
+}
+
+/**
+ * The n8n each example needs, as every sticky note and page says it, is its row's in the
+ * examples' table: each example's set-up note says it ("As shipped, it needs n8n 2.x"), and no
+ * note or page gives an example another ("needs n8n 1.113 or later", "needs Data Tables"). A
+ * page's statement is about the examples its sentence or its section names.
+ */
+export function checkExampleVersions(
+	tableDoc: DocFile,
+	section: string,
+	workflows: readonly Workflow[],
+	docs: readonly DocFile[],
+): string[] {
+	const table = exampleVersions(tableDoc, section, workflows);
+	const problems = [...table.problems];
+	const wrong = (where: string, workflow: Workflow, stated: string) => {
+		const row = table.needs.get(workflow.file);
+		if (!row || row.value === stated) return;
+		problems.push(
+			`${where}: says ${workflow.file} needs ${/^\d/.test(stated) ? `n8n ${stated}` : stated}; the examples' table (${tableDoc.file}:${row.line}) gives n8n ${row.value}`,
+		);
+	};
+	for (const workflow of workflows) {
+		for (const note of stickyNotes(workflow)) {
+			const stated = [...note.text.matchAll(NEEDS_STATED)];
+			for (const match of stated)
+				wrong(`${note.file}:${lineOf(note.text, match.index ?? 0)}`, workflow, needsOf(match));
+			if (
+				/^\s*#{1,6}\s+Set up before\b/m.test(note.text) &&
+				stated.length === 0 &&
+				table.needs.has(workflow.file)
+			) {
+				problems.push(
+					`${note.file}: does not say which n8n the example needs as shipped (the examples' table gives n8n ${table.needs.get(workflow.file)!.value})`,
+				);
+			}
+		}
+	}
+	for (const { file, text } of docs.filter(({ file: name }) => !HISTORY_FILES.has(name))) {
+		const allHeadings = headings(text);
+		const lines = text.split('\n');
+		for (const passage of passages(text)) {
+			if (file === tableDoc.file && passage.cells && passage.section?.text === section) continue;
+			const prose = withoutCode(passage.text);
+			const stated = [...prose.matchAll(NEEDS_STATED)];
+			if (stated.length === 0) continue;
+			const about = [
+				...new Set([
+					...referredWorkflows(passage.text, workflows, 'files'),
+					...referredWorkflows(passage.text, workflows, 'names'),
+					...sectionWorkflows(passage.lineAt(0), lines, allHeadings, workflows),
+				]),
+			];
+			for (const match of stated)
+				for (const workflow of about)
+					wrong(`${file}:${passage.lineAt(match.index ?? 0)}`, workflow, needsOf(match));
+		}
+	}
+	return problems;
+}
+
+function lineOf(text: string, offset: number): number {
+	return text.slice(0, offset).split('\n').length;
 }

@@ -1,13 +1,15 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- a test reading the documentation and the examples from disk; the rule is for the published nodes */
 // One place for each fact, and the documentation agreeing with the code wherever it names one:
 // the trigger's node version (the examples' too), the service's rate limits the transport
-// enforces, the n8n versions the tests run on, and the node's operations. Every fact is read from
-// the code here, never written in this file; test/support/docs.ts has the checks, and each is
-// shown failing on a planted disagreement first. CHANGELOG.md is history: its figures are not
-// checked (its links are, in docsLinks.test.ts).
+// enforces, the n8n versions the tests run on, and the node's operations; what `npm start`
+// prints, the fields a page lists for an operation and the messages a page quotes (issue 60).
+// Every fact is read from the code here, never written in this file; test/support/docs.ts and
+// docsAgreement.ts have the checks, and each is shown failing on a planted disagreement first.
+// CHANGELOG.md is history: its figures are not checked (its links are, in docsLinks.test.ts).
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { ContainerTrackingApi } from '../../credentials/ContainerTrackingApi.credentials';
 import { ContainerTracking } from '../../nodes/ContainerTracking/ContainerTracking.node';
 import { ContainerTrackingTrigger } from '../../nodes/ContainerTracking/ContainerTrackingTrigger.node';
 import { RATE_LIMITS } from '../../nodes/ContainerTracking/logic/rateLimits';
@@ -26,7 +28,17 @@ import {
 	type DocFile,
 	type TestedVersions,
 } from '../support/docs';
-import { stickyNotes, workflowOf } from '../support/docsPages';
+import {
+	checkFieldTables,
+	checkOperationFields,
+	checkPrintout,
+	checkQuotedMessages,
+	codeStrings,
+	operationFields,
+	printedLines,
+	workflowStrings,
+} from '../support/docsAgreement';
+import { descriptionNames, stickyNotes, workflowOf } from '../support/docsPages';
 import { importNative } from '../support/importNative';
 
 const packageName = (
@@ -57,6 +69,53 @@ const examples: DocFile[] = readdirSync(path.join(ROOT, 'examples'))
 /** The examples' sticky notes, which name versions and limits as the pages do. */
 const notes = examples.flatMap((example) => stickyNotes(workflowOf(example)));
 const doc = (file: string, ...lines: string[]): DocFile => ({ file, text: lines.join('\n') });
+
+/** `npm start`'s summary: the lines scripts/start.mjs prints, and where the README quotes them. */
+const START = 'scripts/start.mjs';
+const startSource = readFileSync(path.join(ROOT, START), 'utf8');
+const SUMMARY = 'Container tracking demo is running.';
+const TRY_IT = 'Try it without an account';
+const printed = printedLines(startSource, SUMMARY);
+
+/** Each operation's fields, and every label of the nodes and the credential. */
+const fields = operationFields(action.properties);
+const credential = new ContainerTrackingApi();
+const labels = descriptionNames([
+	action,
+	new ContainerTrackingTrigger().description,
+	{ displayName: credential.displayName, properties: credential.properties },
+]);
+
+/** The strings the code and the examples' Code nodes can put in front of a user. */
+function sourcesUnder(folder: string): string[] {
+	return readdirSync(path.join(ROOT, folder), { withFileTypes: true }).flatMap((entry) =>
+		entry.isDirectory()
+			? sourcesUnder(`${folder}/${entry.name}`)
+			: /\.(?:ts|mjs)$/.test(entry.name)
+				? [`${folder}/${entry.name}`]
+				: [],
+	);
+}
+const strings = [
+	...['nodes', 'credentials', 'scripts', 'sandbox']
+		.flatMap(sourcesUnder)
+		.flatMap((file) => codeStrings(file, readFileSync(path.join(ROOT, file), 'utf8'))),
+	...workflowStrings(examples.map(workflowOf)),
+];
+/**
+ * What pages quote that n8n (its editor, its credential test on 1.123, a node that cannot load,
+ * its task runner) says in its own words, not this package's code.
+ */
+const N8N_WORDS: ReadonlySet<string> = new Set([
+	'Connection tested successfully',
+	"Couldn't connect with these settings",
+	'On new Container Tracking event',
+	"Cannot read properties of undefined (reading 'Main')",
+	'Authorization failed - please check your credentials',
+	'The resource you are requesting could not be found',
+	'The service refused the connection - perhaps it is offline',
+	'Task request timed out',
+]);
 
 describe('the facts read from the code', () => {
 	it('are there to compare with', () => {
@@ -232,6 +291,143 @@ describe('each check fails on a planted disagreement', () => {
 	});
 });
 
+describe('each check of what the pages quote fails on a planted mistake (issue 60)', () => {
+	const source = [
+		'const OWNER = { email: "demo@example.com" };',
+		'process.stdout.write(`',
+		'Demo is running.',
+		'',
+		'  n8n editor    ${n8n.url}',
+		'  login         ${OWNER.email} / ${OWNER.password}',
+		"  arrivals      ${imap ? `IMAP ${imap.host}:${imap.port}, ${imap.user} / ${imap.password}` : 'no IMAP server'}",
+		'',
+		'Press Ctrl-C to stop everything.',
+		'`);',
+	].join('\n');
+	const lines = printedLines(source, 'Demo is running');
+	const readme = (...quote: string[]) =>
+		doc('README.md', '# Package', '', '## Try it', '', 'It prints:', '', '```', ...quote, '```');
+
+	it('(a) the printout the README shows, against the lines the code prints', () => {
+		expect(lines.map(({ code }) => code)).toEqual([
+			'Demo is running.',
+			'n8n editor ${…}',
+			'login ${…} / ${…}',
+			'arrivals ${…}',
+			'Press Ctrl-C to stop everything.',
+		]);
+		const right = [
+			'Demo is running.',
+			'',
+			'  n8n editor    http://127.0.0.1:5678',
+			'  login         demo@example.com / Demo-password-1',
+			'  arrivals      IMAP 127.0.0.1:40143, arrivals@example.com / …',
+			'',
+			'Press Ctrl-C to stop everything.',
+		];
+		expect(
+			checkPrintout(readme(...right), 'Try it', 'Demo is running.', lines, 'start.mjs'),
+		).toEqual([]);
+		// A line the code does not print, a label changed, a line left out, one too many.
+		expect(
+			checkPrintout(
+				readme(
+					'Demo is running.',
+					'',
+					'  n8n editor    http://127.0.0.1:5678',
+					'  sign in       demo@example.com / Demo-password-1',
+					'  arrivals      no mail server',
+				),
+				'Try it',
+				'Demo is running.',
+				lines,
+				'start.mjs',
+			),
+		).toEqual([
+			'README.md:11: shows "sign in demo@example.com / Demo-password-1", which start.mjs does not print (next it prints "login ${…} / ${…}")',
+			'README.md:12: shows "arrivals no mail server", which start.mjs does not print (next it prints "login ${…} / ${…}")',
+			'README.md: the quote lacks a line start.mjs prints at its end: "login ${…} / ${…}"',
+			'README.md: the quote lacks a line start.mjs prints at its end: "arrivals ${…}"',
+			'README.md: the quote lacks a line start.mjs prints at its end: "Press Ctrl-C to stop everything."',
+		]);
+		// A line left out in the middle.
+		expect(
+			checkPrintout(
+				readme(...right.filter((line) => !line.includes('login'))),
+				'Try it',
+				'Demo is running.',
+				lines,
+				'start.mjs',
+			),
+		).toEqual([
+			'README.md:11: the quote lacks a line start.mjs prints before it: "login ${…} / ${…}"',
+		]);
+		expect(
+			checkPrintout(
+				readme(...right, 'Open the editor now.'),
+				'Try it',
+				'Demo is running.',
+				lines,
+				'start.mjs',
+			),
+		).toEqual(['README.md:15: shows "Open the editor now.", which start.mjs does not print']);
+	});
+
+	it('(d) a field an operation does not show, listed for it; a field table naming a label we lack', () => {
+		const planted = [
+			doc(
+				'README.md',
+				'In a new workflow: **Container Tracking** → **Webhook** → **Get** (**Options** →',
+				'**Include Secret** on), then **Webhook** → **Send Test Delivery** (**URL** `x`,',
+				'**Event** _Container Updated_, **Secret** `y`).',
+				'',
+				'| Field | What to enter |',
+				'| --- | --- |',
+				'| API Key | the key |',
+				'| API Token | the token |',
+				'| `number` | an item key, not a field |',
+			),
+			doc(
+				'docs/nodes.md',
+				'| Resource → Operation | Fields |',
+				'| --- | --- |',
+				'| Webhook → Send Test Delivery | **URL**, **Event Name or ID**, **Signature** |',
+			),
+		];
+		expect(checkOperationFields(planted, fields)).toEqual([
+			'README.md:2: names the field **Event** of Webhook → Send Test Delivery, which its form does not show',
+			'docs/nodes.md:3: names the field **Signature** of Webhook → Send Test Delivery, which its form does not show',
+		]);
+		expect(checkFieldTables(planted, labels)).toEqual([
+			'README.md:8: lists **API Token** as a field, which our nodes and credential do not have',
+		]);
+	});
+
+	it('(d) a message quoted other than the code says it', () => {
+		const planted = [
+			doc(
+				'README.md',
+				'| n8n says | What is wrong |',
+				'| --- | --- |',
+				'| `The API key was refused (HTTP 401): check that it is complete and current, …` | wrong key |',
+				'| `The API key was rejected (HTTP 401): …` | wrong key |',
+				'| _Connection tested successfully_ | nothing |',
+				'',
+				'Deliveries answered 401 (`Invalid or missing signatures`): check the header.',
+				'An item fails with _The service rate limit held … longer than its Outage Tolerance_.',
+				'Publishing fails: "The service at … cannot reach this workflow\'s webhook URL …".',
+				'The log says `Container tracking: The service at … cannot reach …`.',
+				'A message built of values: "HMM (HDMU) does not track booking numbers for this account".',
+			),
+		];
+		expect(checkQuotedMessages(planted, strings, N8N_WORDS)).toEqual([
+			'README.md:4: quotes "The API key was rejected (HTTP 401): …", which no message of the code says',
+			'README.md:7: quotes "Invalid or missing signatures", which no message of the code says',
+			'README.md:8: quotes "The service rate limit held … longer than its Outage Tolerance", which no message of the code says',
+		]);
+	});
+});
+
 describe('the documentation agrees with the code', () => {
 	it("names the trigger's current node version, an older one only as older", () => {
 		expect(notes.length).toBeGreaterThan(examples.length);
@@ -252,5 +448,22 @@ describe('the documentation agrees with the code', () => {
 
 	it("lists every operation of the node's description and no other", () => {
 		expect(checkOperations(docs, operations)).toEqual([]);
+	});
+
+	it('(a) the README shows what scripts/start.mjs prints, every line of it', () => {
+		expect(printed.length).toBeGreaterThan(5);
+		const readme = docs.find(({ file }) => file === 'README.md')!;
+		expect(checkPrintout(readme, TRY_IT, SUMMARY, printed, START)).toEqual([]);
+	});
+
+	it('(d) every field a page lists for an operation, or in a field table, is one our nodes show', () => {
+		expect(fields.get('Webhook → Send Test Delivery')).toContain('Event Name or ID');
+		expect(checkOperationFields([...docs, ...notes], fields)).toEqual([]);
+		expect(checkFieldTables(docs, labels)).toEqual([]);
+	});
+
+	it("(d) every message a user page quotes is the code's, or n8n's own words", () => {
+		expect(strings.length).toBeGreaterThan(1000);
+		expect(checkQuotedMessages(docs, strings, new Set([...N8N_WORDS, ...labels]))).toEqual([]);
 	});
 });

@@ -3,9 +3,13 @@
 // sticky note names is one the workflow JSON or the node description has; each fact (a count, a
 // version, a default) has one value wherever it is stated, the code's or the data's when there is
 // one; a user page opens with who it is for and carries no commit hash and no date; and the
-// README and examples/README.md stay within their lengths. Each check is shown failing on a
-// planted mistake first (small made-up pages), then run over the real pages and sticky notes.
-// The checks are in test/support/docsPages.ts; links and anchors are docsLinks.test.ts's.
+// README and examples/README.md stay within their lengths. And (issue 60): each example has its
+// set-up note by the name the README gives it, and each section about an example says what you
+// see; the n8n each example needs is its row's in docs/compatibility.md's examples' table,
+// wherever a note or a page says it; every Switch of the examples has a fallback output. Each
+// check is shown failing on a planted mistake first (small made-up pages), then run over the
+// real pages and sticky notes. The checks are in test/support/docsPages.ts and
+// docsAgreement.ts; links and anchors are docsLinks.test.ts's.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -19,11 +23,16 @@ import {
 	MAX_BATCH_ITEMS,
 } from '../../nodes/ContainerTracking/trigger/batching/deliveryBatches';
 import { docFiles, operationsOf, ROOT, type DocFile } from '../support/docs';
+import { checkSwitchFallbacks } from '../support/docsAgreement';
 import {
 	checkDefaults,
 	checkDefaultValues,
 	checkDesignPages,
+	checkExampleVersions,
 	checkOperationMentions,
+	checkSetupNotes,
+	checkWhatYouSee,
+	exampleVersions,
 	checkPageNames,
 	checkStatedFacts,
 	checkStickyNames,
@@ -131,7 +140,8 @@ function facts(): StatedFact[] {
 		{
 			what: 'the oldest n8n supported',
 			pattern: /\b(\d+\.\d+\.\d+)\**\s+(?:or|and)\s+(?:later|newer|above)\b/g,
-			unless: /Data Table|Pickup board|digest|hold alert/i,
+			// What an example needs as shipped is the examples' table's (checkExampleVersions).
+			unless: /Data Table|Pickup board|digest|hold alert|\bas shipped\b/i,
 			value: oldestN8n,
 			source: 'OLDEST_SUPPORTED_N8N (scripts/n8n-runtime.mjs)',
 		},
@@ -206,6 +216,8 @@ function facts(): StatedFact[] {
 }
 
 const doc = (file: string, ...lines: string[]): DocFile => ({ file, text: lines.join('\n') });
+/** The section of docs/compatibility.md whose table says which n8n each example needs. */
+const EXAMPLES_TABLE = 'The examples on each version';
 const workflow = (file: string, name: string, nodes: Workflow['nodes']): Workflow => ({
 	file,
 	name,
@@ -276,11 +288,20 @@ describe('each check fails on a planted mistake', () => {
 		{ name: 'Board columns', type: 'n8n-nodes-base.set' },
 	]);
 
-	it('1a. a sticky note naming a node or a field its workflow lacks', () => {
-		expect(checkStickyNames([alerts, board], ours)).toEqual([
+	it('1a. a sticky note naming a node or a field its workflow lacks, or a node of another example', () => {
+		// Read in the table's own workflow, where Board columns (board.json's) is nowhere to be seen.
+		const table = workflow('examples/board-table.json', 'Pickup board: create the table', [
+			{ name: 'Create it once', type: 'n8n-nodes-base.manualTrigger' },
+			note(
+				'Note: set up',
+				'Run once before **Pickup board** (`board.json`): a column for each field **Board columns** writes.',
+			),
+		]);
+		expect(checkStickyNames([alerts, board, table], ours)).toEqual([
 			'examples/alerts.json, note "Note: set up":4: names **Fresh data?**, which examples/alerts.json has neither as a node, nor as a field or value of its nodes',
 			'examples/alerts.json, note "Note: set up":6: names **Email: hold relased**, which examples/alerts.json has neither as a node, nor as a field or value of its nodes',
 			'examples/alerts.json, note "Note: set up":6: names **emial_to**, which examples/alerts.json has neither as a node, nor as a field or value of its nodes',
+			'examples/board-table.json, note "Note: set up":1: names **Board columns**, which examples/board-table.json has neither as a node, nor as a field or value of its nodes (a node of examples/board.json)',
 		]);
 	});
 
@@ -516,6 +537,174 @@ describe('each check fails on a planted mistake', () => {
 	});
 });
 
+describe('each check of issue 60 fails on a planted mistake', () => {
+	const setUp = (heading: string, ...lines: string[]) =>
+		note('Note: set up', [`## ${heading}`, ...lines].join('\n'));
+	const alerts = workflow('examples/alerts.json', 'Container holds → email', [
+		{
+			name: 'Container hold changed',
+			type: 'n8n-nodes-container-tracking.containerTrackingTrigger',
+		},
+		{ name: 'Email: hold placed', type: 'n8n-nodes-base.emailSend' },
+		// No line from the examples' table.
+		setUp('Set up before you publish', '1. **Publish** the workflow.'),
+	]);
+	const board = workflow('examples/board.json', 'Pickup board', [
+		{ name: 'Every hour', type: 'n8n-nodes-base.scheduleTrigger' },
+		{ name: 'Board columns', type: 'n8n-nodes-base.set' },
+		// The version the pages once gave.
+		setUp(
+			'Set up before you publish',
+			'1. **Publish** the workflow. It needs Data Tables: n8n 1.113 or later.',
+		),
+	]);
+	const table = workflow('examples/board-table.json', 'Pickup board: create the table', [
+		{ name: 'Create it once', type: 'n8n-nodes-base.manualTrigger' },
+		setUp('Run this once, before the Pickup board', 'As shipped, it needs n8n 2.x.'),
+	]);
+	const bulk = workflow('examples/bulk.json', 'Bulk tracking', [
+		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger' },
+		// Published examples' name on one run by hand.
+		setUp('Set up before you publish', 'As shipped, it needs n8n 1.94.1 or later.'),
+	]);
+	const workflows = [alerts, board, table, bulk];
+	const readme = doc(
+		'README.md',
+		'# Package',
+		'',
+		'## Examples',
+		'',
+		'Each opens with a yellow set-up note: **Set up before you',
+		'publish**, or **Set up before you run it** in those you run by hand.',
+	);
+
+	it("(c) an example without its set-up note by the README's name, a page naming a note no example has", () => {
+		const pages = [
+			readme,
+			doc(
+				'examples/README.md',
+				'# Examples',
+				'',
+				'Follow the yellow **Setup before publishing** note.',
+			),
+		];
+		expect(checkSetupNotes(workflows, readme, pages)).toEqual([
+			'examples/board-table.json: has no set-up note; the README calls the set-up note of an example run by hand **Set up before you run it**',
+			'examples/bulk.json: has **Set up before you publish**; the README calls the set-up note of an example run by hand **Set up before you run it**',
+			"examples/README.md:3: names the note **Setup before publishing**, which no example has (the README's set-up notes: Set up before you publish, Set up before you run it)",
+		]);
+		// A README naming one note only: the examples run by hand have none that fits.
+		expect(
+			checkSetupNotes(
+				[table],
+				doc('README.md', 'Each has its own **Set up before you publish** note.'),
+				[],
+			),
+		).toEqual([
+			'examples/board-table.json: has no set-up note; the README calls the set-up note of an example run by hand (no name fits)',
+		]);
+	});
+
+	it('(c) a section about an example that does not say what you see', () => {
+		const page = doc(
+			'examples/README.md',
+			'# Examples',
+			'',
+			'## 1. Alerts (`alerts.json`)',
+			'',
+			'### Use it',
+			'',
+			'1. **Publish** the workflow.',
+			'',
+			'### What you see',
+			'',
+			'An email.',
+			'',
+			'## 2. Board (`board.json`)',
+			'',
+			'### Use it',
+			'',
+			'1. **Publish** the workflow.',
+			'',
+			'### The table (`board-table.json`)',
+			'',
+			'**What you see:** the table. **When it differs:** run it again.',
+			'',
+			'## Other boards',
+			'',
+			'Anything.',
+		);
+		expect(checkWhatYouSee([page], workflows)).toEqual([
+			'examples/README.md:13: the section "2. Board (`board.json`)" does not say what you see',
+		]);
+	});
+
+	it("(b) an example missing from the examples' table, a note or a page giving another version than its row", () => {
+		const compatibility = doc(
+			'docs/compatibility.md',
+			'# Compatibility',
+			'',
+			'## The examples on each version',
+			'',
+			'| Example | Needs, as shipped | On an older n8n |',
+			'| --- | --- | --- |',
+			'| Alerts (`alerts.json`) | n8n 1.94.1 or later | routing by the table takes n8n 2.x |',
+			'| Pickup board (`board.json`, `board-table.json`) | n8n 2.x | no Data Tables |',
+		);
+		const versions = exampleVersions(compatibility, EXAMPLES_TABLE, workflows);
+		expect([...versions.needs].map(([file, { value }]) => [file, value])).toEqual([
+			['examples/alerts.json', '1.94.1'],
+			['examples/board.json', '2.x'],
+			['examples/board-table.json', '2.x'],
+		]);
+		const pages = [
+			compatibility,
+			doc(
+				'examples/README.md',
+				'# Examples',
+				'',
+				'## 2. Pickup board (`board.json`)',
+				'',
+				'It needs n8n 1.113 or later, for its Data Table.',
+				'',
+				'## Anything',
+				'',
+				'The [alerts](alerts.json) need n8n 1.94.1 or later; some examples need a newer one.',
+			),
+		];
+		expect(checkExampleVersions(compatibility, EXAMPLES_TABLE, workflows, pages)).toEqual([
+			'docs/compatibility.md: the examples\' table ("The examples on each version") has no row for examples/bulk.json',
+			'examples/alerts.json, note "Note: set up": does not say which n8n the example needs as shipped (the examples\' table gives n8n 1.94.1)',
+			'examples/board.json, note "Note: set up":2: says examples/board.json needs n8n with Data Tables (1.113); the examples\' table (docs/compatibility.md:8) gives n8n 2.x',
+			"examples/README.md:5: says examples/board.json needs n8n 1.113; the examples' table (docs/compatibility.md:8) gives n8n 2.x",
+		]);
+	});
+
+	it('(f) a Switch that drops what matches none of its rules', () => {
+		const rules = { values: [{ outputKey: 'placed' }, { outputKey: 'cleared' }] };
+		const switching = (name: string, options: Record<string, unknown>) => ({
+			name,
+			type: 'n8n-nodes-base.switch',
+			parameters: { mode: 'rules', rules, options },
+		});
+		expect(
+			checkSwitchFallbacks([
+				workflow('examples/alerts.json', 'Alerts', [
+					switching('No fallback', {}),
+					switching('Fallback none', { fallbackOutput: 'none' }),
+					switching('Extra output', { fallbackOutput: 'extra', renameFallbackOutput: 'No alert' }),
+					switching('To the second rule', { fallbackOutput: 1 }),
+					switching('To a rule it lacks', { fallbackOutput: 2 }),
+				]),
+			]),
+		).toEqual([
+			'examples/alerts.json: the Switch "No fallback" drops what matches none of its rules: give it a fallback output (Options → Fallback Output)',
+			'examples/alerts.json: the Switch "Fallback none" drops what matches none of its rules: give it a fallback output (Options → Fallback Output)',
+			'examples/alerts.json: the Switch "To a rule it lacks" drops what matches none of its rules: give it a fallback output (Options → Fallback Output)',
+		]);
+	});
+});
+
 describe('the real pages and sticky notes', () => {
 	it('1a. every sticky note names only what its workflow has', () => {
 		expect(checkStickyNames(workflows, ours)).toEqual([]);
@@ -543,5 +732,25 @@ describe('the real pages and sticky notes', () => {
 
 	it('4. the README at most 3,000 words, examples/README.md at most 2,500, no user page longer than the README', () => {
 		expect(checkWordCounts(docs, { readme: 3000, examples: 2500 })).toEqual([]);
+	});
+
+	it("(c) each example has its set-up note by the README's name, and each section about an example says what you see", () => {
+		const readme = docs.find(({ file }) => file === 'README.md')!;
+		expect(checkSetupNotes(workflows, readme, [...docs, ...notes])).toEqual([]);
+		expect(checkWhatYouSee(docs, workflows)).toEqual([]);
+	});
+
+	it("(b) the n8n each example needs is its row's in docs/compatibility.md, wherever a note or a page says it", () => {
+		const compatibility = docs.find(({ file }) => file === 'docs/compatibility.md')!;
+		const versions = exampleVersions(compatibility, EXAMPLES_TABLE, workflows);
+		expect(versions.needs.size).toBe(workflows.length);
+		expect(checkExampleVersions(compatibility, EXAMPLES_TABLE, workflows, docs)).toEqual([]);
+	});
+
+	it('(f) every Switch of the examples has a fallback output', () => {
+		expect(
+			workflows.some(({ nodes }) => nodes.some(({ type }) => type === 'n8n-nodes-base.switch')),
+		).toBe(true);
+		expect(checkSwitchFallbacks(workflows)).toEqual([]);
 	});
 });

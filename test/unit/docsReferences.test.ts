@@ -4,10 +4,13 @@
 // written from live outside the repository, so a citation of their numbered sections ("interface
 // 2.3", "rule 2.3.6") or of the service notes cannot be followed by a contributor who only has
 // the repository; a cited section that docs/service.md does not have cannot be followed either.
+// Nor can a file that a comment of the code or a page names and the repository lacks (issue 60:
+// the credential's comment named a credentialTest.ts long gone).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { anchorsOf } from '../support/docs';
+import { checkNamedFiles } from '../support/docsAgreement';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const DOC = 'docs/service.md';
@@ -113,6 +116,29 @@ function missingSections(text: string, headings: readonly string[]): string[] {
 const headings = headingsOf(readFileSync(path.join(ROOT, DOC), 'utf8'));
 const files = checkedFiles();
 
+/** Every file and folder of the repository (what git tracks, and the rest but what is built or installed). */
+function everyPath(folder = ''): string[] {
+	return readdirSync(path.join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
+		if (['node_modules', 'dist', '.git'].includes(entry.name)) return [];
+		const relative = folder ? `${folder}/${entry.name}` : entry.name;
+		return entry.isDirectory() ? [relative, ...everyPath(relative)] : [relative];
+	});
+}
+const exists = (file: string) => existsSync(path.join(ROOT, file));
+/** Files named on purpose that are not the repository's, and why. */
+const NAMED_ELSEWHERE: ReadonlyMap<string, string> = new Map([
+	['utils/binary.js', "n8n's own (n8n-core), where the PDF extraction's helper lives"],
+	['api/container.get.json', "a published example of the service's, in ../shared/fixtures"],
+	[
+		'nodes/ContainerTracking/actions/trackingRequest/getShipment.ts',
+		'the file CONTRIBUTING.md "Adding an operation" has you write',
+	],
+]);
+/** The comments of the code and the Markdown pages (history and bench results aside). */
+const named = files
+	.filter((file) => /\.(?:ts|js|mjs|cjs|md)$/.test(file) && !file.startsWith('bench/results/'))
+	.map((file) => ({ file, text: readFileSync(path.join(ROOT, file), 'utf8') }));
+
 describe('references to the service stay inside the repository', () => {
 	it('docs/service.md has sections, each heading once', () => {
 		expect(headings.length).toBeGreaterThan(10);
@@ -158,5 +184,42 @@ describe('references to the service stay inside the repository', () => {
 			),
 		);
 		expect(found).toEqual([]);
+	});
+});
+
+describe('files named in comments and pages exist', () => {
+	const tree = [
+		'credentials/Api.credentials.ts',
+		'nodes/Tracking/transport/errors.ts',
+		'docs/trigger.md',
+	];
+	const has = (file: string) =>
+		tree.includes(file) || tree.some((each) => each.startsWith(`${file}/`));
+
+	it('finds a file named that the repository lacks, in a comment or a page', () => {
+		const planted = [
+			{
+				file: 'credentials/Api.credentials.ts',
+				text: [
+					"const url = 'nodes/Tracking/methods/inString.ts'; // not a comment's",
+					'// The Test button runs nodes/Tracking/methods/credentialTest.ts instead.',
+					'/* Messages: nodes/Tracking/transport/errors.ts and transport/errors.ts;',
+					' * the shape of a page: docs/x.md; n8n: utils/binary.js. */',
+				].join('\n'),
+			},
+			{
+				file: 'docs/trigger.md',
+				text: 'See `docs/triggers.md` and [the code](../nodes/Tracking/transport/errors.ts).',
+			},
+		];
+		expect(checkNamedFiles(planted, has, tree, new Map([['utils/binary.js', "n8n's"]]))).toEqual([
+			'credentials/Api.credentials.ts:2: names nodes/Tracking/methods/credentialTest.ts, which does not exist',
+			'docs/trigger.md:1: names docs/triggers.md, which does not exist',
+		]);
+	});
+
+	it('every file a comment of the code or a page names exists', () => {
+		expect(named.length).toBeGreaterThan(100);
+		expect(checkNamedFiles(named, exists, everyPath(), NAMED_ELSEWHERE)).toEqual([]);
 	});
 });

@@ -477,8 +477,9 @@ function rateLimitError(
 
 /**
  * One request with the credential's authentication. n8n 2.x with
- * N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE (docs/guarantees.md, "Capacity") evaluates the credential's header
- * expression (`Token {{$credentials.apiKey}}`, credentials/ContainerTrackingApi.credentials.ts)
+ * N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE (docs/guarantees.md, "Settings for a busy account")
+ * evaluates the credential's header expression (`Token {{$credentials.apiKey}}`,
+ * credentials/ContainerTrackingApi.credentials.ts)
  * in an isolate that an execution acquires at its first expression: the trigger's node has none
  * in an execution a delivery started, and its container reads failed there. The same header is
  * then sent here, from the credential already read.
