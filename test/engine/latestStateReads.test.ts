@@ -21,9 +21,11 @@ import {
 	trackManyContainers,
 	type SandboxHandle,
 } from '../support/sandbox';
+import { describeWithFixtures } from '../support/sharedFixtures';
 import { TriggerHarness } from '../support/trigger';
 
-describe('Latest State per Container reads each container after its notifications came', () => {
+// The notification is the service's published one (../shared): skipped where it is not.
+describeWithFixtures('Latest State per Container reads each container after its notifications came', () => {
 	let handle: SandboxHandle;
 	let container: Resource;
 
