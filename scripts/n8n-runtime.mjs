@@ -324,7 +324,13 @@ async function installOnce() {
 			env,
 			label: 'npm rebuild',
 		},
-	);
+	).catch((error) => {
+		// Where no prebuilt module fits (Intel Macs, a machine that reaches only the npm registry)
+		// node-gyp compiles it: the one missing piece is then, most often, the compiler.
+		throw new Error(
+			`n8n's native modules did not build; where no prebuilt one fits this machine they are compiled, which needs a C++ compiler, make and Python 3 (macOS: xcode-select --install; Debian and Ubuntu: sudo apt-get install build-essential python3), then start again\n${error.message}`,
+		);
+	});
 	say(`  rebuilt in ${rebuildSeconds} s`);
 	writeFileSync(
 		marker,
