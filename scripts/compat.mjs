@@ -15,7 +15,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { COMPAT_N8N_VERSIONS, installRecord, nodeVersionFor, runtimeDir } from './n8n-runtime.mjs';
+import {
+	COMPAT_N8N_VERSIONS,
+	installRecord,
+	runtimeDir,
+	runtimeNodeBuild,
+} from './n8n-runtime.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SMOKE = [
@@ -88,13 +93,13 @@ function examplesNodesMissing(version) {
 const results = [];
 for (const version of versions) {
 	const env = { ...process.env, CT_N8N_VERSION: version };
-	process.stdout.write(`\n[compat] n8n ${version} on Node ${nodeVersionFor(version)}\n`);
+	process.stdout.write(`\n[compat] n8n ${version} on Node ${runtimeNodeBuild(version).version}\n`);
 	const install = await run(process.execPath, ['scripts/n8n-runtime.mjs', version], env);
 	// The install's own figures, also when this run found it in the cache.
 	const record = installRecord(version);
 	const result = {
 		n8n: version,
-		node: nodeVersionFor(version),
+		node: runtimeNodeBuild(version).version,
 		install_seconds: record ? record.installSeconds + record.rebuildSeconds : null,
 		installed_at: record?.installedAt ?? null,
 		test_seconds: null,

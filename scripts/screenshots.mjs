@@ -162,14 +162,17 @@ function startDemo({ n8nPort, sandboxPort, demoDir }) {
 			output += text;
 			for (const line of text.split('\n'))
 				if (line.startsWith('[')) process.stdout.write(`  ${line}\n`);
+			// The whole summary, so that no address is read half printed.
 			const match =
-				/Container tracking demo is running\.[\s\S]*?n8n editor\s+(\S+)[\s\S]*?sandbox\s+(\S+)/.exec(
+				/Container tracking demo is running\.[\s\S]*?n8n editor\s+(\S+)[\s\S]*?Press Ctrl-C/.exec(
 					output,
 				);
 			if (match) {
 				clearTimeout(timer);
 				const inbox = /mail inbox\s+(\S+)/.exec(output);
-				resolve({ editorUrl: match[1], sandboxUrl: match[2], inboxUrl: inbox?.[1] ?? null });
+				// The sandbox's address: demo.json, written before the summary (for demo:hold too).
+				const { sandboxUrl } = JSON.parse(readFileSync(path.join(demoDir, 'demo.json'), 'utf8'));
+				resolve({ editorUrl: match[1], sandboxUrl, inboxUrl: inbox?.[1] ?? null });
 			}
 		};
 		child.stdout.on('data', read);

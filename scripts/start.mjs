@@ -25,15 +25,22 @@ import { createArrivalNoticesTable } from './lib/arrivalNoticesTable.mjs';
 import { createPickupBoardTable } from './lib/pickupBoardTable.mjs';
 import { sandboxClient, startSandbox } from './lib/sandboxClient.mjs';
 import { smtpCredential, startMailServer } from './lib/mail.mjs';
-import { ensureDovecot, imapCredential, startImapServer } from './lib/imap.mjs';
+import { imapCredential } from './lib/imap.mjs';
+import { startMemoryImapServer } from './lib/memoryImap.mjs';
+import {
+	DEMO_API_KEY,
+	DEMO_ARRIVALS,
+	DEMO_OWNER,
+	demoSummary,
+	DIGEST_AFTER_SECONDS,
+	NOTICE_AFTER_SECONDS,
+	publishes,
+	TRACK_FROM_EMAIL,
+} from './lib/demoSummary.mjs';
+import { runtimeNodeBuild } from './n8n-runtime.mjs';
 
-const OWNER = {
-	email: 'demo@example.com',
-	password: 'Demo-password-1',
-	firstName: 'Demo',
-	lastName: 'Dispatcher',
-};
-const API_KEY = 'sandbox-key';
+const OWNER = DEMO_OWNER;
+const API_KEY = DEMO_API_KEY;
 const CREDENTIAL = { id: 'ctSandboxCredential', name: 'Container Tracking sandbox' };
 
 function say(message) {
@@ -77,14 +84,10 @@ async function checkPorts(ports) {
 }
 
 /**
- * Imported, never published: the Slack variant of the hold alerts needs a Slack credential and
- * channel of the user's own, the Google Sheets variant of the Pickup board a Google account and
- * sheet (examples/README.md).
+ * The example workflows, ready for `n8n import:workflow --separate`; returns those to publish
+ * (lib/demoSummary.mjs), Track from email when there is a `mailbox`.
  */
-const UNPUBLISHED_EXAMPLES = new Set(['ctHoldAlertsSlack', 'ctPickupBoardGoogleSheets']);
-
-/** The example workflows, ready for `n8n import:workflow --separate`; returns those to publish. */
-function prepareWorkflows(importDir) {
+function prepareWorkflows(importDir, { mailbox }) {
 	mkdirSync(importDir, { recursive: true });
 	const published = [];
 	for (const file of readdirSync(path.join(repoRoot, 'examples')).filter((name) =>
@@ -92,14 +95,7 @@ function prepareWorkflows(importDir) {
 	)) {
 		const workflow = JSON.parse(readFileSync(path.join(repoRoot, 'examples', file), 'utf8'));
 		writeFileSync(path.join(importDir, file), JSON.stringify(workflow, null, 2));
-		if (
-			!UNPUBLISHED_EXAMPLES.has(workflow.id) &&
-			workflow.nodes.some(
-				(node) => node.type.endsWith('Trigger') && !node.type.includes('manualTrigger'),
-			)
-		) {
-			published.push({ id: workflow.id, name: workflow.name });
-		}
+		if (publishes(workflow, { mailbox })) published.push({ id: workflow.id, name: workflow.name });
 	}
 	return published;
 }
@@ -156,8 +152,7 @@ function playJourneys(sandbox) {
 	};
 }
 
-/** The digest's own trigger fires at 7 in the morning; the demo sends one this long after start. */
-const DIGEST_AFTER_MS = 120_000;
+const DIGEST_AFTER_MS = DIGEST_AFTER_SECONDS * 1000;
 const DIGEST = { id: 'ctLastFreeDayDigest', trigger: 'Send the digest now' };
 
 /**
@@ -191,24 +186,20 @@ function sendDigestSoon(n8nUrl, cookie, mail) {
 	};
 }
 
-/** Published only when the demo has its mailbox: the Email Trigger needs an IMAP server. */
-const TRACK_FROM_EMAIL = { id: 'ctTrackFromEmail', name: 'Track from email' };
-const ARRIVALS = 'arrivals@example.com';
-/** The sandbox mails its arrival notice this long after the mailbox is watched. */
-const NOTICE_AFTER_MS = 30_000;
+const ARRIVALS = DEMO_ARRIVALS;
+const NOTICE_AFTER_MS = NOTICE_AFTER_SECONDS * 1000;
 
 /**
- * The mailbox the Track from email example reads: a private dovecot (scripts/lib/imap.mjs),
- * installed when missing. Without it (no root, no passwordless sudo) the example is imported and
- * left unpublished, and the demo says so.
+ * The mailbox the Track from email example reads: an IMAP server in this process
+ * (lib/memoryImap.mjs), which needs nothing installed. Should it not start, the example is
+ * imported and left unpublished, and one line says so and how to run it all the same.
  */
 async function startArrivalsMailbox() {
 	try {
-		await ensureDovecot();
-		return await startImapServer({ user: ARRIVALS });
+		return await startMemoryImapServer(ARRIVALS);
 	} catch (error) {
 		say(
-			`no IMAP server, so "${TRACK_FROM_EMAIL.name}" is imported but not published: ${error.message.split('\n')[0]}`,
+			`no IMAP mailbox (${error.message.split('\n')[0]}), so "${TRACK_FROM_EMAIL.name}" is imported but not published; the other examples run. To run it, point its credential "Arrival notices inbox (IMAP)" at a mailbox of yours in n8n and publish it`,
 		);
 		return undefined;
 	}
@@ -232,7 +223,7 @@ function mailArrivalNoticeSoon(sandbox, imap, mail) {
 		});
 		if (status !== 201)
 			throw new Error(`the sandbox answered HTTP ${status}: ${JSON.stringify(body)}`);
-		say(`mailed an arrival notice with a PDF to ${ARRIVALS}: "${body.subject}"`);
+		say(`mailed an arrival notice with a PDF to ${ARRIVALS.user}: "${body.subject}"`);
 		for (let waited = 0; !stopped && waited < 120_000; waited += 1_000) {
 			const reply = mail.messages.find((message) => message.subject === `Re: ${body.subject}`);
 			if (reply) {
@@ -260,6 +251,8 @@ function mailArrivalNoticeSoon(sandbox, imap, mail) {
 async function main() {
 	const { n8nPort, sandboxPort, demoDir } = options();
 	try {
+		// A machine n8n's Node has no build for is told so before anything starts.
+		runtimeNodeBuild();
 		await checkPorts([
 			['n8n', n8nPort, '--n8n-port'],
 			['sandbox', sandboxPort, '--sandbox-port'],
@@ -298,7 +291,7 @@ async function main() {
 			port: n8nPort,
 			brokerPort,
 			owner: OWNER,
-			// The settings docs/guarantees.md "Capacity" recommends for a busy account: a delivery gets no
+			// The settings docs/guarantees.md "Settings for a busy account" recommends for a busy account: a delivery gets no
 			// expression isolate it does not use, and memory is collected before it piles up.
 			extra: {
 				N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true',
@@ -337,10 +330,8 @@ async function main() {
 		};
 		await checked(['import:credentials', `--input=${credentialsFile}`]);
 		const importDir = path.join(demoDir, 'workflows');
-		const published = prepareWorkflows(importDir);
+		const published = prepareWorkflows(importDir, { mailbox: Boolean(imap) });
 		await checked(['import:workflow', '--separate', `--input=${importDir}`]);
-		// The Email Trigger is no trigger by its type's name: published here, when there is a mailbox.
-		if (imap) published.push(TRACK_FROM_EMAIL);
 		for (const workflow of published) {
 			await checked(activateWorkflowArgs(workflow.id));
 		}
@@ -389,21 +380,15 @@ async function main() {
 		);
 		started.push({ stop: async () => rmSync(demoFile, { force: true }) });
 
-		process.stdout.write(`
-Container tracking demo is running.
-
-  n8n editor    ${n8n.url}
-  login         ${OWNER.email} / ${OWNER.password}
-  sandbox       ${sandboxUrl}   (API key: ${API_KEY})
-  published     ${published.map((workflow) => workflow.name).join(', ')}
-  pickup board  the Data Table "Pickup board" (n8n: Overview → Data tables)
-  mail inbox    ${mail.webUrl}   (the hold alerts' emails; SMTP on 127.0.0.1:${mail.smtpPort})
-  arrivals      ${imap ? `IMAP ${imap.host}:${imap.port}, ${imap.user} / ${imap.password} (Track from email reads it; an arrival notice arrives in about ${NOTICE_AFTER_MS / 1000} seconds, the reply in the mail inbox)` : 'no IMAP server: Track from email is not published'}
-
-The sandbox plays a container scenario every 20 seconds; executions appear in n8n within a
-minute, and the last free day digest is sent once in ${DIGEST_AFTER_MS / 1000} seconds (then every
-morning at 7). Press Ctrl-C to stop everything.
-`);
+		process.stdout.write(
+			demoSummary({
+				n8nUrl: n8n.url,
+				owner: OWNER,
+				published: published.map((workflow) => workflow.name),
+				mail,
+				imap,
+			}),
+		);
 	} catch (error) {
 		process.stderr.write(`[demo] ${error.message}\n`);
 		await stopAll(1);

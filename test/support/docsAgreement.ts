@@ -89,13 +89,13 @@ export function printedLines(source: string, marker: string): PrintedLine[] {
 	);
 	let found: ts.Expression | undefined;
 	const visit = (node: ts.Node) => {
+		// The template that holds the marker, written or returned to be written.
 		if (
-			ts.isCallExpression(node) &&
-			/process\.stdout\.write$/.test(node.expression.getText(file)) &&
-			node.arguments[0] &&
-			node.arguments[0].getText(file).includes(marker)
+			(ts.isTemplateExpression(node) || ts.isNoSubstitutionTemplateLiteral(node)) &&
+			node.getText(file).includes(marker)
 		) {
-			found = node.arguments[0];
+			found = node;
+			return;
 		}
 		ts.forEachChild(node, visit);
 	};

@@ -70,8 +70,8 @@ const examples: DocFile[] = readdirSync(path.join(ROOT, 'examples'))
 const notes = examples.flatMap((example) => stickyNotes(workflowOf(example)));
 const doc = (file: string, ...lines: string[]): DocFile => ({ file, text: lines.join('\n') });
 
-/** `npm start`'s summary: the lines scripts/start.mjs prints, and where the README quotes them. */
-const START = 'scripts/start.mjs';
+/** `npm start`'s summary: the lines it prints (scripts/lib/demoSummary.mjs), and where the README quotes them. */
+const START = 'scripts/lib/demoSummary.mjs';
 const startSource = readFileSync(path.join(ROOT, START), 'utf8');
 const SUMMARY = 'Container tracking demo is running.';
 const TRY_IT = 'Try it without an account';
@@ -450,7 +450,7 @@ describe('the documentation agrees with the code', () => {
 		expect(checkOperations(docs, operations)).toEqual([]);
 	});
 
-	it('(a) the README shows what scripts/start.mjs prints, every line of it', () => {
+	it('(a) the README shows what npm start prints (scripts/lib/demoSummary.mjs), every line of it', () => {
 		expect(printed.length).toBeGreaterThan(5);
 		const readme = docs.find(({ file }) => file === 'README.md')!;
 		expect(checkPrintout(readme, TRY_IT, SUMMARY, printed, START)).toEqual([]);
