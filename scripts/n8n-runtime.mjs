@@ -49,6 +49,7 @@ const INSTALL_OVERRIDES = {
 	// n8n-nodes-base 1.x takes xlsx 0.20.2 from SheetJS's own server, not the registry: the
 	// registry's last xlsx is taken instead (the Spreadsheet File node's library; no test uses it).
 	'1.94.1': { xlsx: '0.18.5' },
+	'1.99.1': { xlsx: '0.18.5' },
 	'1.123.81': { xlsx: '0.18.5' },
 	// 2.41.1 installs as it is. 2.41.3 pins 21 packages of n8n's (@n8n/agents 0.26.2, n8n-core
 	// 2.41.2, …) the registry reachable here serves only in 2.41.1's versions (npm stops at the

@@ -30,8 +30,10 @@ import { startMemoryImapServer } from './lib/memoryImap.mjs';
 import {
 	DEMO_API_KEY,
 	DEMO_ARRIVALS,
+	DEMO_DESK,
 	DEMO_OWNER,
 	demoSummary,
+	deskUrl,
 	DIGEST_AFTER_SECONDS,
 	NOTICE_AFTER_SECONDS,
 	publishes,
@@ -84,20 +86,22 @@ async function checkPorts(ports) {
 }
 
 /**
- * The example workflows, ready for `n8n import:workflow --separate`; returns those to publish
- * (lib/demoSummary.mjs), Track from email when there is a `mailbox`.
+ * The example workflows, ready for `n8n import:workflow --separate`; returns them all, and those
+ * to publish (lib/demoSummary.mjs), Track from email when there is a `mailbox`.
  */
 function prepareWorkflows(importDir, { mailbox }) {
 	mkdirSync(importDir, { recursive: true });
+	const workflows = [];
 	const published = [];
 	for (const file of readdirSync(path.join(repoRoot, 'examples')).filter((name) =>
 		name.endsWith('.json'),
 	)) {
 		const workflow = JSON.parse(readFileSync(path.join(repoRoot, 'examples', file), 'utf8'));
 		writeFileSync(path.join(importDir, file), JSON.stringify(workflow, null, 2));
+		workflows.push(workflow);
 		if (publishes(workflow, { mailbox })) published.push({ id: workflow.id, name: workflow.name });
 	}
-	return published;
+	return { workflows, published };
 }
 
 /**
@@ -320,6 +324,13 @@ async function main() {
 				},
 				smtpCredential(mail),
 				...(imap ? [imapCredential(imap)] : []),
+				// The Container desk's MCP Server Trigger asks every client for this bearer token.
+				{
+					id: DEMO_DESK.id,
+					name: DEMO_DESK.name,
+					type: 'httpBearerAuth',
+					data: { token: DEMO_DESK.token },
+				},
 			]),
 		);
 		say('importing the credential and the example workflows');
@@ -330,7 +341,7 @@ async function main() {
 		};
 		await checked(['import:credentials', `--input=${credentialsFile}`]);
 		const importDir = path.join(demoDir, 'workflows');
-		const published = prepareWorkflows(importDir, { mailbox: Boolean(imap) });
+		const { workflows, published } = prepareWorkflows(importDir, { mailbox: Boolean(imap) });
 		await checked(['import:workflow', '--separate', `--input=${importDir}`]);
 		for (const workflow of published) {
 			await checked(activateWorkflowArgs(workflow.id));
@@ -387,6 +398,7 @@ async function main() {
 				published: published.map((workflow) => workflow.name),
 				mail,
 				imap,
+				desk: { url: deskUrl(n8n.url, workflows), token: DEMO_DESK.token },
 			}),
 		);
 	} catch (error) {

@@ -13,6 +13,29 @@ export const DEMO_API_KEY = 'sandbox-key';
 /** The mailbox Track from email reads, and its login: the demo's, on 127.0.0.1 only. */
 export const DEMO_ARRIVALS = { user: 'arrivals@example.com', password: 'Arrivals-password-1' };
 
+/**
+ * The Container desk over MCP (examples/container-desk-mcp.json): its Bearer Auth credential, as
+ * the example's trigger names it, with the demo's token (a fixed one, as the login is: the demo
+ * listens on 127.0.0.1 only). An MCP client sends it as `Authorization: Bearer <token>`.
+ */
+export const DEMO_DESK = {
+	id: 'ctDeskBearer',
+	name: 'Container desk token',
+	token: 'demo-desk-token',
+};
+
+/**
+ * Where an MCP client reaches the Container desk: n8n serves an MCP Server Trigger under `/mcp/`
+ * (N8N_ENDPOINT_MCP), at the trigger's Path, in the example `workflows`.
+ */
+export function deskUrl(n8nUrl, workflows) {
+	const trigger = workflows
+		.flatMap((workflow) => workflow.nodes)
+		.find((node) => node.type === '@n8n/n8n-nodes-langchain.mcpTrigger');
+	if (!trigger) throw new Error('no example workflow has an MCP Server Trigger');
+	return `${n8nUrl}/mcp/${trigger.parameters.path}`;
+}
+
 /** Published only when the demo has its mailbox: the Email Trigger needs an IMAP server. */
 export const TRACK_FROM_EMAIL = { id: 'ctTrackFromEmail', name: 'Track from email' };
 
@@ -46,9 +69,9 @@ export const DIGEST_AFTER_SECONDS = 120;
 /**
  * The lines `npm start` prints once the demo runs: where each part is and what to sign in with
  * (README "Try it without an account" says what happens next). `imap` is undefined when the demo
- * has no mailbox.
+ * has no mailbox; `desk` is the MCP server's address and token.
  */
-export function demoSummary({ n8nUrl, owner, published, mail, imap }) {
+export function demoSummary({ n8nUrl, owner, published, mail, imap, desk }) {
 	const arrivals = imap
 		? `IMAP ${imap.host}:${imap.port}, ${imap.user} / ${imap.password}`
 		: 'no IMAP mailbox: Track from email is not published';
@@ -60,6 +83,8 @@ Container tracking demo is running.
   published     ${published.join(', ')}
   mail inbox    ${mail.webUrl}
   arrivals      ${arrivals}
+  MCP server    ${desk.url}
+  MCP token     ${desk.token}
 
 Press Ctrl-C to stop everything.
 `;

@@ -327,6 +327,8 @@ export interface E2eContext {
 	activate(workflowId: string): Promise<void>;
 	/** The examples' SMTP credential (`ctDemoSmtp`), pointing at a local mail server. */
 	importSmtpCredential(server: MailServer): Promise<void>;
+	/** A credential of n8n's own (e.g. the MCP Server Trigger's Bearer Auth), as n8n imports it. */
+	importCredentialRecord(record: CredentialRecord): Promise<void>;
 	/**
 	 * Runs an imported workflow from its Manual Trigger until it ended: `n8n execute` in a file
 	 * of its own, over REST in the shared n8n. `run` is the run as `execute --rawOutput` prints it.
@@ -359,8 +361,16 @@ export interface E2eContext {
 	stop(): Promise<void>;
 }
 
+/** A credential as `n8n import:credentials` takes it. */
+export interface CredentialRecord {
+	id: string;
+	name: string;
+	type: string;
+	data: Record<string, unknown>;
+}
+
 /** A Container Tracking credential for the file's sandbox, as n8n imports it. */
-function credentialRecord(
+export function credentialRecord(
 	handle: SandboxHandle,
 	{ id, name, apiKey }: { id: string; name: string; apiKey: string },
 ) {
@@ -459,7 +469,12 @@ export async function startE2e({
 			await context.cliOk(n8n.activateWorkflowArgs(workflowId));
 		},
 		async importSmtpCredential(server) {
-			const file = context.writeFixture('smtp-credential', [await smtpCredential(server)]);
+			await context.importCredentialRecord(
+				(await smtpCredential(server)) as unknown as CredentialRecord,
+			);
+		},
+		async importCredentialRecord(record) {
+			const file = context.writeFixture(`credential-${record.id}`, [record]);
 			await context.cliOk(['import:credentials', `--input=${file}`]);
 		},
 		async execute(id) {
@@ -606,6 +621,9 @@ async function joinSharedN8n(sandbox: Partial<SandboxOptions>): Promise<E2eConte
 		},
 		async importSmtpCredential(server) {
 			await createCredential(await smtpCredential(server));
+		},
+		async importCredentialRecord(record) {
+			await createCredential({ ...record });
 		},
 		async importWorkflows(definitions) {
 			for (const definition of definitions) await context.importWorkflow(definition);

@@ -11,11 +11,13 @@ import { importNative, repoRoot } from '../support/importNative';
 interface Workflow {
 	id: string;
 	name: string;
-	nodes: Array<{ type: string }>;
+	nodes: Array<{ type: string; parameters?: Record<string, unknown> }>;
 }
 interface DemoSummaryLib {
 	DEMO_OWNER: { email: string; password: string };
 	DEMO_ARRIVALS: { user: string; password: string };
+	DEMO_DESK: { token: string };
+	deskUrl(n8nUrl: string, workflows: Workflow[]): string;
 	publishes(workflow: Workflow, options: { mailbox: boolean }): boolean;
 	demoSummary(values: {
 		n8nUrl: string;
@@ -23,6 +25,7 @@ interface DemoSummaryLib {
 		published: string[];
 		mail: { webUrl: string };
 		imap?: { host: string; port: number; user: string; password: string };
+		desk: { url: string; token: string };
 	}): string;
 }
 
@@ -75,6 +78,7 @@ function printed(mailbox: boolean): string {
 			.map((workflow) => workflow.name),
 		mail: { webUrl: 'http://127.0.0.1:1080' },
 		imap: mailbox ? { host: '127.0.0.1', port: 1143, ...lib.DEMO_ARRIVALS } : undefined,
+		desk: { url: lib.deskUrl('http://127.0.0.1:5678', examples), token: lib.DEMO_DESK.token },
 	});
 }
 

@@ -133,6 +133,10 @@ const NAMED_ELSEWHERE: ReadonlyMap<string, string> = new Map([
 		'nodes/ContainerTracking/actions/trackingRequest/getShipment.ts',
 		'the file CONTRIBUTING.md "Adding an operation" has you write',
 	],
+	[
+		'.cursor/mcp.json',
+		"Cursor's settings of MCP servers, in the user's project or home (docs/mcp.md)",
+	],
 ]);
 /** The comments of the code and the Markdown pages (history and bench results aside). */
 const named = files
