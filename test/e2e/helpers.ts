@@ -328,6 +328,11 @@ export interface E2eContext {
 	/** The examples' SMTP credential (`ctDemoSmtp`), pointing at a local mail server. */
 	importSmtpCredential(server: MailServer): Promise<void>;
 	/**
+	 * Other credentials as n8n imports them (`{ id, name, type, data }`), under the ids the
+	 * examples name (the shared n8n gives its own; workflows imported after are pointed at them).
+	 */
+	importCredentialRecords(records: Array<Record<string, unknown>>): Promise<void>;
+	/**
 	 * Runs an imported workflow from its Manual Trigger until it ended: `n8n execute` in a file
 	 * of its own, over REST in the shared n8n. `run` is the run as `execute --rawOutput` prints it.
 	 */
@@ -460,6 +465,10 @@ export async function startE2e({
 		},
 		async importSmtpCredential(server) {
 			const file = context.writeFixture('smtp-credential', [await smtpCredential(server)]);
+			await context.cliOk(['import:credentials', `--input=${file}`]);
+		},
+		async importCredentialRecords(records) {
+			const file = context.writeFixture('credentials', records);
 			await context.cliOk(['import:credentials', `--input=${file}`]);
 		},
 		async execute(id) {
@@ -606,6 +615,9 @@ async function joinSharedN8n(sandbox: Partial<SandboxOptions>): Promise<E2eConte
 		},
 		async importSmtpCredential(server) {
 			await createCredential(await smtpCredential(server));
+		},
+		async importCredentialRecords(records) {
+			for (const record of records) await createCredential(record);
 		},
 		async importWorkflows(definitions) {
 			for (const definition of definitions) await context.importWorkflow(definition);
