@@ -14,7 +14,9 @@
 import { createHmac, randomUUID } from 'node:crypto';
 
 import { DateTime } from 'luxon';
+import type { IDataObject } from 'n8n-workflow';
 
+import { toolAnswer } from '../../nodes/ContainerTracking/actions/tool';
 import { byClock, generous } from '../support/bounds';
 import { eventually } from '../support/sandbox';
 import {
@@ -141,6 +143,8 @@ describe('e2e: Ask in chat, an AI Agent with the Container Tracking tools', () =
 	/** The examples with the credentials their set-up notes ask for picked, as a user does. */
 	const picked = (example: typeof chat) => ({
 		...example,
+		// n8n 1.x's CLI import needs the column (its editor's import does not); none publishes.
+		active: false,
 		nodes: example.nodes.map((node) => {
 			if (node.type === '@n8n/n8n-nodes-langchain.lmChatOpenAi')
 				return { ...node, credentials: { openAiApi: OPENAI } };
@@ -357,7 +361,8 @@ describe('e2e: Ask in chat, an AI Agent with the Container Tracking tools', () =
 				arguments: { container_number: held.number },
 			});
 			const reference = await runOperation('Get', withNumber('Container status', held.number));
-			expect(answerItems(status)).toEqual(reference);
+			// The same item, as a model reads it: without its nulls and related records' ids.
+			expect(answerItems(status)).toEqual(reference.map((item) => toolAnswer(item as IDataObject)));
 			expect(reference[0]).toMatchObject({ number: held.number, active_holds: ['customs'] });
 			process.stdout.write(
 				`chat: Container status answered ${status.text.length} characters for ${held.number}\n`,
@@ -403,7 +408,7 @@ describe('e2e: Ask in chat, an AI Agent with the Container Tracking tools', () =
 			expect(events.tool).toBe(toolName('Container events'));
 			const reference = await runOperation('Events', withNumber('Container events', held.number));
 			expect(reference.length).toBeGreaterThan(0);
-			expect(answerItems(events)).toEqual(reference);
+			expect(answerItems(events)).toEqual(reference.map((item) => toolAnswer(item as IDataObject)));
 			expect(containerNumbersIn(answer)).toContain(held.number);
 		},
 		TEST_TIMEOUT,
