@@ -214,14 +214,15 @@ describe('e2e: Ask in chat, an AI Agent with the Container Tracking tools', () =
 		model = await startScriptedModel(script);
 		ctx = await startE2e({ sandbox: { trackingDelaySeconds: 1 } });
 		await ctx.importCredentials([sandboxCredential()]);
-		await ctx.importCredentialRecords([
+		for (const record of [
 			{ ...OPENAI, type: 'openAiApi', data: { apiKey: 'sk-scripted', url: model.url } },
 			{
 				...SLACK_APP,
 				type: 'slackApi',
 				data: { accessToken: 'xoxb-scripted', signatureSecret: SLACK_SIGNING_SECRET },
 			},
-		]);
+		])
+			await ctx.importCredentialRecord(record);
 		await ctx.importWorkflows([picked(chat), picked(slack)]);
 		await ctx.activate(CHAT.id);
 		await ctx.activate(SLACK.id);

@@ -327,11 +327,8 @@ export interface E2eContext {
 	activate(workflowId: string): Promise<void>;
 	/** The examples' SMTP credential (`ctDemoSmtp`), pointing at a local mail server. */
 	importSmtpCredential(server: MailServer): Promise<void>;
-	/**
-	 * Other credentials as n8n imports them (`{ id, name, type, data }`), under the ids the
-	 * examples name (the shared n8n gives its own; workflows imported after are pointed at them).
-	 */
-	importCredentialRecords(records: Array<Record<string, unknown>>): Promise<void>;
+	/** A credential of n8n's own (e.g. the MCP Server Trigger's Bearer Auth), as n8n imports it. */
+	importCredentialRecord(record: CredentialRecord): Promise<void>;
 	/**
 	 * Runs an imported workflow from its Manual Trigger until it ended: `n8n execute` in a file
 	 * of its own, over REST in the shared n8n. `run` is the run as `execute --rawOutput` prints it.
@@ -364,8 +361,16 @@ export interface E2eContext {
 	stop(): Promise<void>;
 }
 
+/** A credential as `n8n import:credentials` takes it. */
+export interface CredentialRecord {
+	id: string;
+	name: string;
+	type: string;
+	data: Record<string, unknown>;
+}
+
 /** A Container Tracking credential for the file's sandbox, as n8n imports it. */
-function credentialRecord(
+export function credentialRecord(
 	handle: SandboxHandle,
 	{ id, name, apiKey }: { id: string; name: string; apiKey: string },
 ) {
@@ -464,11 +469,12 @@ export async function startE2e({
 			await context.cliOk(n8n.activateWorkflowArgs(workflowId));
 		},
 		async importSmtpCredential(server) {
-			const file = context.writeFixture('smtp-credential', [await smtpCredential(server)]);
-			await context.cliOk(['import:credentials', `--input=${file}`]);
+			await context.importCredentialRecord(
+				(await smtpCredential(server)) as unknown as CredentialRecord,
+			);
 		},
-		async importCredentialRecords(records) {
-			const file = context.writeFixture('credentials', records);
+		async importCredentialRecord(record) {
+			const file = context.writeFixture(`credential-${record.id}`, [record]);
 			await context.cliOk(['import:credentials', `--input=${file}`]);
 		},
 		async execute(id) {
@@ -616,8 +622,8 @@ async function joinSharedN8n(sandbox: Partial<SandboxOptions>): Promise<E2eConte
 		async importSmtpCredential(server) {
 			await createCredential(await smtpCredential(server));
 		},
-		async importCredentialRecords(records) {
-			for (const record of records) await createCredential(record);
+		async importCredentialRecord(record) {
+			await createCredential({ ...record });
 		},
 		async importWorkflows(definitions) {
 			for (const definition of definitions) await context.importWorkflow(definition);
