@@ -281,14 +281,9 @@ describe('e2e: Ask in chat, an AI Agent with the Container Tracking tools', () =
 
 	it('both examples import, and this n8n knows every node type and version they hold, the tools included', async () => {
 		// What the editor reads to draw a node; a type or version missing there is an unknown node.
-		const known = await rest(n8n.url, n8n.cookie, 'GET', '/../types/nodes.json');
-		const types = (
-			known.status === 200
-				? known.body
-				: await (
-						await fetch(`${n8n.url}/types/nodes.json`, { headers: { Cookie: n8n.cookie } })
-					).json()
-		) as Array<{ name: string; version: number | number[] }>;
+		const known = await fetch(`${n8n.url}/types/nodes.json`, { headers: { Cookie: n8n.cookie } });
+		expect(known.status).toBe(200);
+		const types = (await known.json()) as Array<{ name: string; version: number | number[] }>;
 		const versions = new Map<string, Set<number>>();
 		for (const { name, version } of types)
 			for (const each of [version].flat())
