@@ -143,8 +143,6 @@ describe('e2e: Ask in chat, an AI Agent with the Container Tracking tools', () =
 	/** The examples with the credentials their set-up notes ask for picked, as a user does. */
 	const picked = (example: typeof chat) => ({
 		...example,
-		// n8n 1.x's CLI import needs the column (its editor's import does not); none publishes.
-		active: false,
 		nodes: example.nodes.map((node) => {
 			if (node.type === '@n8n/n8n-nodes-langchain.lmChatOpenAi')
 				return { ...node, credentials: { openAiApi: OPENAI } };
