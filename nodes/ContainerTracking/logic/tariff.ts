@@ -73,10 +73,11 @@ const COLUMNS = {
 
 type Column = keyof typeof COLUMNS;
 
-/** The words of a column's heading: "Rate_Per-Day" is "rate per day". */
+/** The words of a column's heading: "Rate_Per-Day" and "ratePerDay" are "rate per day". */
 function heading(name: string): string {
 	return name
 		.trim()
+		.replace(/([a-z])([A-Z])/g, '$1 $2')
 		.toLowerCase()
 		.replace(/[\s_\-.]+/g, ' ');
 }

@@ -136,5 +136,8 @@ export function readContainerItem(
 	included: IncludedIndex,
 	{ askedAt, answeredAt }: { askedAt: Date; answeredAt: Date },
 ): IDataObject {
-	return { ...containerItem(container, included, answeredAt), container_as_of: askedAt.toISOString() };
+	return {
+		...containerItem(container, included, answeredAt),
+		container_as_of: askedAt.toISOString(),
+	};
 }
