@@ -13,6 +13,15 @@ import type {
  */
 
 /**
+ * Whether this run is the node as an AI model's tool (the AI Agent, the MCP Server Trigger): n8n
+ * offers a `usableAsTool` node as the node type `<name>Tool` (convertNodeToAiTool) and runs the
+ * same `execute` under that type.
+ */
+export function isToolRun(context: Pick<IExecuteFunctions, 'getNode'>): boolean {
+	return context.getNode().type.endsWith('Tool');
+}
+
+/**
  * A webhook answered by the node itself, handing n8n `workflowData` to start an execution with.
  * n8n (live-webhooks.js → webhook-helpers.js) still creates and runs the execution when
  * `noWebhookResponse` is set, and writes no answer of its own: the answer is already sent.

@@ -196,7 +196,10 @@ describe('Resource locators among 1,000 containers', () => {
 		expect(items).toEqual([]);
 		expect(error?.message).toBe(`No container numbered ${typo} is tracked by this account`);
 		expect(error?.description).toContain("The service's search by number found none");
-		expect(error?.description).toMatch(/check digit does not match \(ISO 6346 expects \d/);
+		// The number it most likely is: the check digit corrected, which this account tracks.
+		expect(error?.description).toContain(
+			`${typo} fails its check digit (ISO 6346 expects ${numberOf(7).slice(10)} at the end): did you mean ${numberOf(7)}? This account tracks ${numberOf(7)}.`,
+		);
 		expect(error?.description).toContain('"Container"');
 	});
 

@@ -273,6 +273,8 @@ describe('simplifyContainer', () => {
 			last_free_day_source: 'terminal',
 			earliest_last_free_day: '2024-07-07T16:00:00Z',
 			active_holds: ['customs'],
+			// The customs hold is listed: not cleared.
+			customs_cleared: false,
 			fees_total: 120,
 			fees_currency: 'CNY',
 			// The terminal's total is reported beside the demurrage line it repeats.
@@ -282,7 +284,14 @@ describe('simplifyContainer', () => {
 			pod_eta_at: '2024-07-01T10:00:00Z',
 			// The container's own arrival comes before the shipment's.
 			pod_ata_at: '2024-07-01T11:30:00Z',
+			pod_original_eta_at: null,
 			pod_discharged_at: '2024-07-02T08:00:00Z',
+			picked_up_at: null,
+			rail_after_port: false,
+			rail_carrier_scac: null,
+			inland_eta_at: null,
+			inland_arrived_at: null,
+			empty_returned_at: null,
 			bill_of_lading: 'MEDUFR030802',
 			shipping_line: 'Mediterranean Shipping Company',
 			shipping_line_scac: 'MSCU',

@@ -115,6 +115,8 @@ const N8N_WORDS: ReadonlySet<string> = new Set([
 	'The resource you are requesting could not be found',
 	'The service refused the connection - perhaps it is offline',
 	'Task request timed out',
+	// The tooltip of the sparkle beside a field of a tool node (n8n-editor-ui).
+	'Let the model define this parameter',
 ]);
 
 describe('the facts read from the code', () => {

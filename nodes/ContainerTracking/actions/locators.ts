@@ -250,6 +250,27 @@ function createdAt(record: IDataObject): number {
 	return Number.isNaN(created) ? -Infinity : created;
 }
 
+/**
+ * Why a number whose check digit fails was not found, and the number it most likely is: the same
+ * with the check digit ISO 6346 expects, named as tracked when this account tracks it (one more
+ * search, made only on this failure).
+ */
+async function checkDigitHint(
+	context: IExecuteFunctions,
+	number: string,
+	expectedCheckDigit: number | null,
+	directory: ContainerDirectory | undefined,
+	itemIndex: number,
+): Promise<string> {
+	if (expectedCheckDigit === null) return ' Its check digit does not match: is there a typo?';
+	const corrected = `${number.slice(0, -1)}${expectedCheckDigit}`;
+	const tracked =
+		(directory
+			? directory.byNumber.get(corrected)
+			: await searchOnce(context, corrected, itemIndex).catch(() => undefined)) ?? [];
+	return ` ${number} fails its check digit (ISO 6346 expects ${expectedCheckDigit} at the end): did you mean ${corrected}?${tracked.length > 0 ? ` This account tracks ${corrected}.` : ''}`;
+}
+
 async function containerByNumber(
 	context: IExecuteFunctions,
 	input: string,
@@ -272,7 +293,7 @@ async function containerByNumber(
 	if (matches.length === 0) {
 		const typo =
 			check.checkDigitPassed === false
-				? ` Its check digit does not match (ISO 6346 expects ${check.expectedCheckDigit} at the end): is there a typo?`
+				? await checkDigitHint(context, check.normalized, check.expectedCheckDigit, directory, itemIndex)
 				: '';
 		throw new NodeOperationError(
 			context.getNode(),

@@ -6,10 +6,13 @@ import type {
 } from 'n8n-workflow';
 
 import { withOutageTolerance } from './common';
+import { toolDescriptionField } from './tool';
 
 /*
  * One operation is one module (actions/<resource>/<operation>.ts) exporting:
  * - `option`: how it is listed in the node's Operation field and in n8n's nodes panel;
+ * - `toolDescription`: what an AI model reads of it when the node is a tool (actions/tool.ts):
+ *   when to use it, then what it returns, in one or two sentences;
  * - `description`: its fields, each shown only for this resource and operation;
  * - `execute`: what it does for one input item.
  * A resource module (actions/<resource>/index.ts) registers its operations with `defineResource`:
@@ -27,6 +30,7 @@ export type OperationExecute = (
 
 export interface OperationModule {
 	option: OperationOption;
+	toolDescription: string;
 	description: INodeProperties[];
 	execute: OperationExecute;
 }
@@ -74,9 +78,10 @@ export function defineResource<
 				options,
 				default: defaultOperation,
 			},
-			...Object.entries(operations).flatMap(([operation, module]) =>
-				withOutageTolerance(value, operation, module.description),
-			),
+			...Object.entries(operations).flatMap(([operation, module]) => [
+				toolDescriptionField(value, operation, module.toolDescription),
+				...withOutageTolerance(value, operation, module.description),
+			]),
 		],
 	};
 }

@@ -12,6 +12,8 @@ import { container } from './container';
 import type { OperationExecute, OperationModule, Resource } from './operation';
 import { search } from './search';
 import { shipment } from './shipment';
+import { isToolRun } from '../n8nInternals';
+import { toolAnswer, toolErrorAnswer } from './tool';
 import { trackingRequest } from './trackingRequest';
 import { vessel } from './vessel';
 import { webhook } from './webhook';
@@ -82,6 +84,8 @@ function errorItem(error: unknown): IDataObject {
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const output: INodeExecutionData[] = [];
+	// As a model's tool, an answer is small and a failure is an answer in words (actions/tool.ts).
+	const asTool = isToolRun(this);
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const resource = this.getNodeParameter('resource', itemIndex) as string;
@@ -94,8 +98,15 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 					{ itemIndex },
 				);
 			}
-			output.push(...(await execute.call(this, itemIndex)));
+			const answered = await execute.call(this, itemIndex);
+			output.push(
+				...(asTool ? answered.map((item) => ({ ...item, json: toolAnswer(item.json) })) : answered),
+			);
 		} catch (error) {
+			if (asTool) {
+				output.push({ json: toolErrorAnswer(error), pairedItem: { item: itemIndex } });
+				continue;
+			}
 			if (this.continueOnFail()) {
 				output.push({ json: errorItem(error), pairedItem: { item: itemIndex } });
 				continue;

@@ -70,13 +70,19 @@ function orNull(value: unknown): IDataObject[string] {
  * | last_free_day_date … last_free_day_source   | worked out (logic/lastFreeDay.ts); the facility |
  * |                                             | from the included terminal or shipment          |
  * | active_holds                                | names of the holds that block pickup            |
+ * | customs_cleared                             | worked out (logic/journey.ts)                   |
  * | fees_total, fees_currency, fees_by_type     | worked out (logic/fees.ts); `fees_by_currency`  |
  * |                                             | too when the fees are in several currencies     |
  * | terminal                                    | included pod_terminal's name, else its id       |
  * | vessel, pod_eta_at                          | included shipment's pod_vessel_name, pod_eta_at |
  * | pod_ata_at                                  | the container's pod_arrived_at, else the        |
  * |                                             | included shipment's pod_ata_at                  |
+ * | pod_original_eta_at                         | included shipment's first ETA from the line     |
  * | pod_discharged_at                           | the container                                   |
+ * | picked_up_at, rail_after_port               | worked out (logic/journey.ts)                   |
+ * | rail_carrier_scac                           | ind_rail_carrier_scac, else pod_rail_carrier_…  |
+ * | inland_eta_at, inland_arrived_at            | the container's ind_eta_at, ind_ata_at          |
+ * | empty_returned_at                           | the container's empty_terminated_at             |
  * | bill_of_lading, shipping_line(_scac)        | included shipment's bill_of_lading_number (kept |
  * |                                             | for workflows that read it by that name),       |
  * |                                             | shipping_line_name (or short name), _scac       |
@@ -114,6 +120,7 @@ export function simplifyContainer(item: IDataObject): IDataObject {
 		last_free_day_source: orNull(item.last_free_day_source),
 		earliest_last_free_day: orNull(item.earliest_last_free_day),
 		active_holds: holds.map((hold) => String(record(hold)?.name ?? hold)),
+		customs_cleared: orNull(item.customs_cleared),
 		fees_total: orNull(item.fees_total),
 		fees_currency: orNull(item.fees_currency),
 		fees_by_type: orNull(item.fees_by_type),
@@ -121,8 +128,15 @@ export function simplifyContainer(item: IDataObject): IDataObject {
 		terminal: orNull(terminal?.name ?? item.pod_terminal_id),
 		vessel: orNull(shipment.pod_vessel_name),
 		pod_eta_at: orNull(shipment.pod_eta_at),
+		pod_original_eta_at: orNull(shipment.pod_original_eta_at),
 		pod_ata_at: orNull(item.pod_arrived_at ?? shipment.pod_ata_at),
 		pod_discharged_at: orNull(item.pod_discharged_at),
+		picked_up_at: orNull(item.picked_up_at),
+		rail_after_port: orNull(item.rail_after_port),
+		rail_carrier_scac: orNull(item.ind_rail_carrier_scac ?? item.pod_rail_carrier_scac),
+		inland_eta_at: orNull(item.ind_eta_at),
+		inland_arrived_at: orNull(item.ind_ata_at),
+		empty_returned_at: orNull(item.empty_terminated_at),
 		bill_of_lading: orNull(shipment.bill_of_lading_number),
 		shipping_line: orNull(shipment.shipping_line_name ?? shipment.shipping_line_short_name),
 		shipping_line_scac: orNull(shipment.shipping_line_scac),

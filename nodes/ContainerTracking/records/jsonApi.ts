@@ -114,3 +114,8 @@ export function relatedRecord(
 	const ref = relatedIdentifier(resource, relationship);
 	return ref ? included.get(includedKey(ref)) : undefined;
 }
+
+/** The members of a flattened record that are ids: `id` and each relationship's `<name>_id` / `<name>_ids`. */
+export function isIdentifier(name: string): boolean {
+	return name === 'id' || name.endsWith('_id') || name.endsWith('_ids');
+}

@@ -14,7 +14,7 @@ import {
 } from 'n8n-workflow';
 import type { z } from 'zod';
 
-import { isNoIsolateError } from '../n8nInternals';
+import { isNoIsolateError, isToolRun } from '../n8nInternals';
 import { documentWarnings, type DocumentWarnings } from '../schemas/warnings';
 import {
 	apiErrorMessage,
@@ -188,7 +188,8 @@ function isNetworkError(error: unknown): boolean {
 /**
  * The Outage Tolerance of a call: the operation's option (Options → Outage Tolerance, seconds,
  * an expression allowed) for items of the node; a short one where someone waits for the answer
- * (the editor's list searches, a webhook delivery); the default for activation and the watch.
+ * (the editor's list searches, a webhook delivery, a model's tool call unless its option says
+ * otherwise); the default for activation and the watch.
  */
 function outageToleranceOf(
 	context: ContainerTrackingContext,
@@ -200,7 +201,7 @@ function outageToleranceOf(
 	const value: unknown = context.getNodeParameter(
 		'options.outageTolerance',
 		itemIndex ?? 0,
-		DEFAULT_OUTAGE_TOLERANCE_SECONDS,
+		isToolRun(context) ? SHORT_OUTAGE_TOLERANCE_SECONDS : DEFAULT_OUTAGE_TOLERANCE_SECONDS,
 	);
 	const seconds = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
@@ -281,11 +282,32 @@ function outageError(
 		call.sent && call.method === 'POST' && call.path === '/tracking_requests'
 			? ' Running it again is safe: a request that was created is answered as already tracked.'
 			: '';
-	return new NodeApiError(context.getNode(), { message } as JsonObject, {
+	const error = new NodeApiError(context.getNode(), { message } as JsonObject, {
 		itemIndex: call.itemIndex,
 		message,
 		description: `${call.method} ${call.path}: every try since ${clock(since)} met a fault, and Outage Tolerance is ${toleranceSeconds} s (Options). Raise it to ride out longer outages, or run the item again once the service answers.${check}`,
 	});
+	// For those who say it in other words (a model's tool: actions/tool.ts).
+	const outage: ServiceOutage = {
+		lastFault: last ? faultInWords(last.reason) : null,
+		repeatIsSafe: check !== '',
+	};
+	error.context.serviceOutage = outage as unknown as IDataObject;
+	return error;
+}
+
+/** What an error that an outage ended a call with says of it (`context.serviceOutage`). */
+export interface ServiceOutage {
+	/** The last fault, in words: "HTTP 503", "connection dropped". */
+	lastFault: string | null;
+	/** Whether asking again cannot do the work twice. */
+	repeatIsSafe: boolean;
+}
+
+/** The outage an error ended a call with, when it did. */
+export function serviceOutageOf(error: unknown): ServiceOutage | undefined {
+	const outage = (error as { context?: { serviceOutage?: unknown } })?.context?.serviceOutage;
+	return typeof outage === 'object' && outage !== null ? (outage as ServiceOutage) : undefined;
 }
 
 /**

@@ -28,6 +28,9 @@ export const option: OperationOption = {
 		'Get a container with its pickup readiness, holds, fees and last free day worked out',
 };
 
+export const toolDescription =
+	'Use this when someone asks about one container by its number (e.g. MSKU7654328): where it is, its ETA, holds and customs, whether it is ready for pickup, its last free day and days left, whether it was picked up, goes on by rail or came back empty, and its fees. Returns one answer for the container; call it once per number.';
+
 /** The records that name the last free day's facility (actions/container/summary.ts). */
 export const DEFAULT_INCLUDES = ['shipment', 'pod_terminal', 'pickup_facility'];
 

@@ -31,6 +31,9 @@ export const option: OperationOption = {
 		'Work out what a container costs in demurrage and detention from your tariff: so far, from tomorrow, and if picked up or returned on a date',
 };
 
+export const toolDescription =
+	'Use this when someone asks what a container will cost in demurrage or detention, or what waiting one more day costs (e.g. "what will MSKU7654328 cost if we pick it up on Friday?"). Returns, per container, where it stands, free days left, charges so far and for a given pickup or return date, in the tariff\'s currency, and what could not be worked out.';
+
 const OPERATION = 'getCharges';
 const show = showFor('container', OPERATION);
 

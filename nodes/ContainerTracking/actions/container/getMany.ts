@@ -31,6 +31,9 @@ export const option: OperationOption = {
 		'List the containers the account tracks, with pickup readiness, fees and last free day, filtered by them',
 };
 
+export const toolDescription =
+	'Use this when someone asks which containers need attention, such as those on hold, ready for pickup or near their last free day, optionally for one customer by name. Returns one short answer per matching container, earliest last free day first when sorted so.';
+
 export const description: INodeProperties[] = [
 	...returnAllAndLimit('container', 'getMany'),
 	filtersField(),

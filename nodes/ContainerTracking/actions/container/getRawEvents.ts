@@ -13,6 +13,9 @@ export const option: OperationOption = {
 	description: "The carriers' and terminals' own events, including estimated future ones",
 };
 
+export const toolDescription =
+	"Use this when someone asks what the shipping line or terminal itself reported about a container, including estimated future events, in their own words. Returns the carriers' and terminals' raw events of the container, oldest first.";
+
 export const description: INodeProperties[] = [containerLocator('getRawEvents')];
 
 /** The carriers' and terminals' own events, estimated future ones included; one item each. */

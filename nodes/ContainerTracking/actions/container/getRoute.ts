@@ -25,6 +25,9 @@ export const option: OperationOption = {
 		'Where a container goes, stop by stop: ports, terminals, vessels and voyages, when it arrives and leaves each (a paid feature)',
 };
 
+export const toolDescription =
+	'Use this when someone asks which ports, vessels and voyages a container goes through, or when it reaches each stop. Returns the route stop by stop (a paid feature of the service: it may answer that the account lacks it).';
+
 export const description: INodeProperties[] = [containerLocator('getRoute')];
 
 /** One stop as people read it, then the route location as the service sent it. */

@@ -45,6 +45,9 @@ export const option: OperationOption = {
 		'Past transport events of a container (vessel, rail, terminal), filtered and sorted as you choose',
 };
 
+export const toolDescription =
+	'Use this when someone asks what happened to a container and when: discharged, loaded on rail, picked up, returned empty, or why it is late. Returns its past transport events (vessel, rail, terminal), oldest first.';
+
 export const description: INodeProperties[] = [
 	containerLocator('getTransportEvents'),
 	...returnAllAndLimit('container', 'getTransportEvents'),

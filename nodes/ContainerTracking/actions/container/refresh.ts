@@ -12,6 +12,9 @@ export const option: OperationOption = {
 		'Ask the service to read the shipping line, terminal and rail again now (a paid feature, 10 a minute); what changed arrives later as notifications',
 };
 
+export const toolDescription =
+	'Use this only when someone explicitly asks to re-check a container with the shipping line and terminal now. Returns whether the service accepted the refresh; the new data arrives later, so answer from Get afterwards.';
+
 export const description: INodeProperties[] = [containerLocator('refresh')];
 
 /**

@@ -9,11 +9,13 @@ import {
 	lastFreeDayDate,
 	type LastFreeDayPlace,
 } from '../../logic/lastFreeDay';
+import { journeyMilestones } from '../../logic/journey';
 import { ownership } from '../../logic/ownership';
 import { pickupReadiness } from '../../logic/readiness';
 import { membersOf } from '../../schemas';
 import {
 	flattenResource,
+	isIdentifier,
 	recordName,
 	relatedRecord,
 	type IncludedIndex,
@@ -49,16 +51,12 @@ function facilityName(
 	return null;
 }
 
-/** Identifiers go last: `id` and each relationship's `<name>_id` / `<name>_ids`. */
-function isIdentifier(name: string): boolean {
-	return name === 'id' || name.endsWith('_id') || name.endsWith('_ids');
-}
-
 /**
  * A container as users want it, in the order people read it: its number and status, whose it is
  * (customer, bill of lading, references, tags), whether it
  * is ready for pickup and why not, whether its data is fresh (logic/freshness.ts), its last free
- * day (date, days left, whose day it is, all three deadlines and the earliest), holds, fees, when
+ * day (date, days left, whose day it is, all three deadlines and the earliest), holds, customs,
+ * pickup and rail (logic/journey.ts), fees, when
  * the terminal was checked and whether tracking stopped — worked out by the interface's rules — then its attributes and related records as the
  * service sent them, and identifiers last.
  *
@@ -108,6 +106,8 @@ export function containerItem(
 		...(readiness.holds_with_unknown_status.length > 0
 			? { holds_with_unknown_status: readiness.holds_with_unknown_status as IDataObject[] }
 			: {}),
+		// Customs, pickup and rail, as the desk asks (logic/journey.ts).
+		...journeyMilestones(attributes),
 		...fees,
 		fees_by_type: feesByType(attributes.fees_at_pod_terminal),
 		terminal_checked_at: fresh.terminal_checked_at,

@@ -11,6 +11,9 @@ export const option: OperationOption = {
 		'The shipments, containers and tracking requests whose bill of lading, container, request or reference number contains the text',
 };
 
+export const toolDescription =
+	'Use this when someone gives a bill of lading, booking, container or reference number (or part of one) and you do not know what kind of number it is. Returns the shipments, containers and tracking requests whose numbers contain it.';
+
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Number',

@@ -38,6 +38,9 @@ export const option: OperationOption = {
 		'Get a shipment: bill of lading, shipping line, its containers, ports, vessel and arrival times',
 };
 
+export const toolDescription =
+	'Use this when someone asks about a shipment as a whole by its bill of lading: its shipping line, ports, vessel, arrival times and containers. Returns one answer for the shipment.';
+
 export const description: INodeProperties[] = [
 	shipmentLocator('get'),
 	simplifyField('shipment', ['get']),

@@ -23,6 +23,9 @@ export const option: OperationOption = {
 		'List the shipments of the account, newest first, by tracked number or whether tracking stopped',
 };
 
+export const toolDescription =
+	'Use this when someone asks which shipments the account tracks, or looks for a shipment by bill of lading or booking number. Returns the shipments, newest first.';
+
 const owner = ownershipFilterFields('shipments');
 
 export const description: INodeProperties[] = [

@@ -11,6 +11,9 @@ export const option: OperationOption = {
 		'Updates again for a shipment whose tracking was stopped; what its sources published meanwhile may be missing',
 };
 
+export const toolDescription =
+	'Use this only when someone explicitly asks to resume tracking a shipment whose tracking was stopped. Returns the shipment as it is now tracked again.';
+
 export const description: INodeProperties[] = [shipmentLocator('resumeTracking')];
 
 export async function execute(

@@ -11,6 +11,9 @@ export const option: OperationOption = {
 		'No more updates for the shipment and its containers, and no more notifications about them',
 };
 
+export const toolDescription =
+	'Use this only when someone explicitly asks to stop tracking a shipment; it ends updates and alerts for all its containers. Returns the shipment as stopped.';
+
 export const description: INodeProperties[] = [shipmentLocator('stopTracking')];
 
 export async function execute(

@@ -50,6 +50,9 @@ export const option: OperationOption = {
 		'Start tracking a container, bill of lading or booking number with a shipping line (or let the carrier be inferred)',
 };
 
+export const toolDescription =
+	'Use this when someone asks to track, follow or watch a container, bill of lading or booking number that is not tracked yet. Returns the tracking request: pending, created (then the container can be asked about) or failed and why.';
+
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Request Number',

@@ -24,6 +24,9 @@ export const option: OperationOption = {
 		"Find the container, bill of lading and booking numbers in an email, a PDF's text or a message, check each container number's check digit and infer each number's carrier",
 };
 
+export const toolDescription =
+	"Use this when someone pastes an email, a PDF's text or a message and asks which containers or bills of lading it mentions. Returns each container, bill of lading and booking number found, whether its check digit holds, and its likely shipping line.";
+
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Text',

@@ -15,6 +15,9 @@ export const option: OperationOption = {
 		'Where a tracking request stands: pending, created (with its shipment) or failed and why',
 };
 
+export const toolDescription =
+	'Use this when someone asks whether a tracking request they made has gone through. Returns where it stands: pending, created with its shipment, or failed and why.';
+
 export const description: INodeProperties[] = [
 	trackingRequestLocator('get'),
 	simplifyField('trackingRequest', ['get']),

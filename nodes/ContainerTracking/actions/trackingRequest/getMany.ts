@@ -32,6 +32,9 @@ export const option: OperationOption = {
 		'List tracking requests, newest first, filtered by status, carrier, number, kind of number or when they were created or updated',
 };
 
+export const toolDescription =
+	'Use this when someone asks which numbers were submitted for tracking recently, or which tracking requests failed. Returns tracking requests, newest first.';
+
 export const description: INodeProperties[] = [
 	...returnAllAndLimit('trackingRequest', 'getMany'),
 	{

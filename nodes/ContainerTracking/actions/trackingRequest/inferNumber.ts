@@ -24,6 +24,9 @@ export const option: OperationOption = {
 		'Predict the shipping line (SCAC) and whether a number is a container, bill of lading or booking number',
 };
 
+export const toolDescription =
+	'Use this when someone asks which shipping line a number belongs to, or whether it is a container, bill of lading or booking number. Returns the likely carrier (SCAC) and kind of number, with how sure the service is.';
+
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Number',

@@ -13,6 +13,9 @@ export const option: OperationOption = {
 		'A vessel by its ID or IMO number: name, IMO, MMSI, where it is, optionally where it was',
 };
 
+export const toolDescription =
+	"Use this when someone asks where a vessel is now or was recently, by its IMO number. Returns the vessel's name, IMO, MMSI and position.";
+
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Vessel ID or IMO',

@@ -24,6 +24,9 @@ export const option: OperationOption = {
 	description: 'Subscribe a URL to notifications; the answer carries the signing secret',
 };
 
+export const toolDescription =
+	"Use this only when the person who runs this n8n asks to subscribe a URL to the service's notifications. Returns the new webhook with its signing secret.";
+
 /** The URL a webhook (or a test delivery) goes to. */
 export function urlField(operation: string, description: string): INodeProperties {
 	return {

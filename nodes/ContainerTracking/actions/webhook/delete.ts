@@ -11,6 +11,9 @@ export const option: OperationOption = {
 	description: 'Stop notifications to a webhook',
 };
 
+export const toolDescription =
+	'Use this only when the person who runs this n8n asks to delete a webhook. Returns whether it was deleted.';
+
 export const description: INodeProperties[] = [webhookLocator('delete')];
 
 export async function execute(

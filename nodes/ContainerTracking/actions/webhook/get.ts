@@ -13,6 +13,9 @@ export const option: OperationOption = {
 	description: 'Read a webhook: its URL, events and whether it is active',
 };
 
+export const toolDescription =
+	'Use this when someone asks about one webhook of the account: its URL, events and whether it is active. Returns the webhook.';
+
 export const description: INodeProperties[] = [
 	webhookLocator('get'),
 	optionsCollection('webhook', 'get', [includeSecretOption]),

@@ -10,6 +10,9 @@ export const option: OperationOption = {
 		'The notification events this account may subscribe to, by category (the Rail Plan’s only with it)',
 };
 
+export const toolDescription =
+	'Use this when someone asks which notification events the account can subscribe to. Returns the events by category.';
+
 export const description: INodeProperties[] = [];
 
 /**

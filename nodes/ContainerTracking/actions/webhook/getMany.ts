@@ -12,6 +12,9 @@ export const option: OperationOption = {
 	description: 'List the webhooks of the account',
 };
 
+export const toolDescription =
+	'Use this when someone asks which webhooks the account has. Returns the webhooks with their URLs, events and whether each is active.';
+
 export const description: INodeProperties[] = [
 	...returnAllAndLimit('webhook', 'getMany'),
 	optionsCollection('webhook', 'getMany', [includeSecretOption]),

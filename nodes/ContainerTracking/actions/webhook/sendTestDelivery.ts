@@ -15,6 +15,9 @@ export const option: OperationOption = {
 		'Have the service send one sample notification to a URL now, and say what that URL answered',
 };
 
+export const toolDescription =
+	"Use this only when the person who runs this n8n asks to test that a URL receives the service's notifications. Returns what that URL answered.";
+
 export const description: INodeProperties[] = [
 	urlField(
 		'sendTestDelivery',

@@ -21,6 +21,9 @@ export const option: OperationOption = {
 	description: 'Change the URL, events, active flag or custom headers of a webhook',
 };
 
+export const toolDescription =
+	"Use this only when the person who runs this n8n asks to change a webhook's URL, events or active flag. Returns the webhook as changed.";
+
 export const description: INodeProperties[] = [
 	webhookLocator('update'),
 	{
