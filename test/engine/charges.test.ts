@@ -202,6 +202,71 @@ describe('Container → Get Charges', () => {
 		expect(String(items[1].json.error)).toContain(`No container numbered ${unknown}`);
 	});
 
+	it('the input item as the container (Get Many, Simplify off): no call per box, the same figures as by number', async () => {
+		const numbers = [
+			await boxWith('600005', {
+				import_deadlines: {
+					pickup_lfd_line: null,
+					pickup_lfd_terminal: portMidnight(-2),
+					pickup_lfd_rail: null,
+				},
+			}),
+			await boxWith('600006', {
+				import_deadlines: {
+					pickup_lfd_line: null,
+					pickup_lfd_terminal: portMidnight(-8),
+					pickup_lfd_rail: null,
+				},
+				pod_full_out_at: portNoon(-6),
+			}),
+		];
+		const many = await runContainerTrackingNode(
+			{
+				resource: 'container',
+				operation: 'getMany',
+				returnAll: true,
+				simplify: false,
+				options: { include: ['shipment', 'pod_terminal', 'pickup_facility'] },
+			},
+			[{}],
+			credentials(),
+		);
+		expect(many.error).toBeUndefined();
+		const mine = many.items.filter((item) => numbers.includes(String(item.json.number)));
+		expect(mine).toHaveLength(2);
+		const fromItems = await getCharges(
+			{
+				containerSource: 'input',
+				tariffSource: 'typed',
+				tariffRows: TYPED_TARIFF,
+				whatIfDate: 'tomorrow',
+			},
+			mine.map((item) => item.json),
+		);
+		const byNumber = await getCharges(
+			{ tariffSource: 'typed', tariffRows: TYPED_TARIFF, whatIfDate: 'tomorrow' },
+			mine.map((item) => ({ number: item.json.number })),
+		);
+		expect(fromItems.error).toBeUndefined();
+		expect(fromItems.items.map((item) => item.json)).toEqual(
+			byNumber.items.map((item) => item.json),
+		);
+		expect(fromItems.items[0].json).toMatchObject({
+			charges_status: 'in_demurrage',
+			demurrage_charges: 200,
+		});
+		expect(fromItems.items[1].json).toMatchObject({ charges_status: 'in_detention' });
+
+		const simplified = await getCharges(
+			{ containerSource: 'input', tariffSource: 'typed', tariffRows: TYPED_TARIFF },
+			[{ number: numbers[0], last_free_day_date: '2026-01-01' }],
+			true,
+		);
+		expect(simplified.items[0].json.error).toBe(
+			'The input item is not a whole container: it lacks its last free days and time zones (field "Container")',
+		);
+	});
+
 	it('a tariff row it cannot read fails the item, naming the row and the field', async () => {
 		const number = await boxWith('600004', {});
 		const { items, error } = await getCharges(

@@ -10,9 +10,10 @@ import { containerCharges } from '../../logic/charges';
 import { lastFreeDay } from '../../logic/lastFreeDay';
 import { ownership } from '../../logic/ownership';
 import { readTariffRows, type BoxKind } from '../../logic/tariff';
-import { indexIncluded, recordName, relatedRecord } from '../../records/jsonApi';
+import { indexIncluded, relatedRecord } from '../../records/jsonApi';
 import { membersOf, type ContainerAttributes } from '../../schemas';
-import { toNumber } from '../../schemas/values';
+import { isRecord, toNumber } from '../../schemas/values';
+import type { DataWarning } from '../../schemas/warnings';
 import { commaList, showFor, withWarnings } from '../common';
 import { containerLocator, locatedContainer } from '../locators';
 import type { OperationOption } from '../operation';
@@ -149,8 +150,34 @@ const TYPED_ROW_FIELDS: INodeProperties[] = [
 	},
 ];
 
+const locator = containerLocator(OPERATION);
+
 export const description: INodeProperties[] = [
-	containerLocator(OPERATION),
+	{
+		displayName: 'Container From',
+		name: 'containerSource',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Number or ID',
+				value: 'locator',
+				description: 'Read the container from the service',
+			},
+			{
+				name: 'The Input Item',
+				value: 'input',
+				description:
+					'A whole container from Get or Get Many with Simplify off: no call to the service',
+			},
+		],
+		default: 'locator',
+		displayOptions: show,
+	},
+	{
+		...locator,
+		displayOptions: { show: { ...locator.displayOptions!.show, containerSource: ['locator'] } },
+	},
 	{
 		displayName: 'Tariff',
 		name: 'tariffSource',
@@ -294,33 +321,23 @@ export async function execute(
 	const holidays = holidaysOf(this, itemIndex);
 	const whatIf = String(this.getNodeParameter('whatIfDate', itemIndex, '') ?? '').trim();
 
-	const { id } = await locatedContainer(this, itemIndex);
-	const read = await readContainer(this, id, DEFAULT_INCLUDES, itemIndex);
-	if (read.raw) return [];
-	const { document, warnings } = read;
-	const included = indexIncluded(document.included);
-	const attributes = membersOf(document.data.attributes) as ContainerAttributes;
-	const shipment = relatedRecord(document.data, 'shipment', included);
-	const shipmentAttributes = membersOf(shipment?.attributes);
+	const read = await readBox(this, itemIndex);
+	const { attributes } = read;
 	const place = lastFreeDay(attributes).last_free_day_place;
-	const terminal = relatedRecord(
-		document.data,
-		place === 'inland_destination' ? 'pickup_facility' : 'pod_terminal',
-		included,
-	);
-	const terminalAttributes = membersOf(terminal?.attributes);
+	const terminal = place === 'inland_destination' ? read.pickupFacility : read.podTerminal;
+	const shipment = read.shipment ?? {};
 	const box: BoxKind = {
 		shipping_line: texts(
-			shipmentAttributes.shipping_line_scac,
-			shipmentAttributes.shipping_line_name,
-			shipmentAttributes.shipping_line_short_name,
+			shipment.shipping_line_scac,
+			shipment.shipping_line_name,
+			shipment.shipping_line_short_name,
 		),
 		terminal: texts(
-			terminalAttributes.name,
-			terminalAttributes.nickname,
-			terminalAttributes.firms_code,
-			terminalAttributes.smdg_code,
-			terminalAttributes.bic_facility_code,
+			terminal?.name,
+			terminal?.nickname,
+			terminal?.firms_code,
+			terminal?.smdg_code,
+			terminal?.bic_facility_code,
 		),
 		equipment_length: toNumber(attributes.equipment_length),
 		equipment_height: texts(attributes.equipment_height)[0] ?? null,
@@ -341,13 +358,68 @@ export async function execute(
 	}
 	const json: IDataObject = {
 		number: attributes.number ?? null,
-		...ownership(shipment ? shipmentAttributes : undefined, attributes),
-		shipping_line: texts(shipmentAttributes.shipping_line_scac)[0] ?? null,
-		terminal: terminal ? recordName(terminal) : null,
+		...ownership(read.shipment ?? undefined, attributes),
+		shipping_line: box.shipping_line[0] ?? null,
+		terminal: texts(terminal?.name)[0] ?? null,
 		equipment_length: box.equipment_length,
 		equipment_type: box.equipment_type,
 		...(charges as unknown as IDataObject),
-		container_id: document.data.id,
+		container_id: read.id,
 	};
-	return [{ json: withWarnings(json, warnings.forRecord()), pairedItem: { item: itemIndex } }];
+	return [{ json: withWarnings(json, read.warnings), pairedItem: { item: itemIndex } }];
+}
+
+interface BoxRead {
+	id: string | null;
+	attributes: ContainerAttributes;
+	shipment: Record<string, unknown> | null;
+	podTerminal: Record<string, unknown> | null;
+	pickupFacility: Record<string, unknown> | null;
+	warnings: DataWarning[];
+}
+
+/**
+ * The container, its shipment and terminals: read from the service by number or id, or taken
+ * from the input item when it is a whole container (Get or Get Many with Simplify off), which
+ * costs no call: a digest over Get Many's page reads charges page by page, not box by box.
+ */
+async function readBox(context: IExecuteFunctions, itemIndex: number): Promise<BoxRead> {
+	const source = context.getNodeParameter('containerSource', itemIndex, 'locator') as string;
+	if (source === 'input') {
+		const json = context.getInputData()[itemIndex]?.json ?? {};
+		if (!('import_deadlines' in json || 'pickup_lfd' in json) || !('pod_timezone' in json))
+			throw fieldError(
+				context,
+				itemIndex,
+				'Container',
+				'The input item is not a whole container: it lacks its last free days and time zones',
+				'Turn Simplify off in the Get or Get Many node that gives the containers, or pick the container by number.',
+			);
+		const related = (name: string) => (isRecord(json[name]) ? (json[name] as IDataObject) : null);
+		return {
+			id: typeof json.id === 'string' ? json.id : null,
+			attributes: json as unknown as ContainerAttributes,
+			shipment: related('shipment'),
+			podTerminal: related('pod_terminal'),
+			pickupFacility: related('pickup_facility'),
+			warnings: [],
+		};
+	}
+	const { id } = await locatedContainer(context, itemIndex);
+	const read = await readContainer(context, id, DEFAULT_INCLUDES, itemIndex);
+	if (read.raw) throw new Error('a raw read was not asked for');
+	const { document, warnings } = read;
+	const included = indexIncluded(document.included);
+	const attributesOf = (relationship: string) => {
+		const record = relatedRecord(document.data, relationship, included);
+		return record ? membersOf(record.attributes) : null;
+	};
+	return {
+		id: document.data.id,
+		attributes: membersOf(document.data.attributes) as ContainerAttributes,
+		shipment: attributesOf('shipment'),
+		podTerminal: attributesOf('pod_terminal'),
+		pickupFacility: attributesOf('pickup_facility'),
+		warnings: warnings.forRecord(),
+	};
 }
