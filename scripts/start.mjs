@@ -23,6 +23,7 @@ import {
 import { createAlertRoutingTable } from './lib/alertRoutingTable.mjs';
 import { createArrivalNoticesTable } from './lib/arrivalNoticesTable.mjs';
 import { createPickupBoardTable } from './lib/pickupBoardTable.mjs';
+import { createTariffTable } from './lib/tariffTable.mjs';
 import { sandboxClient, startSandbox } from './lib/sandboxClient.mjs';
 import { smtpCredential, startMailServer } from './lib/mail.mjs';
 import { imapCredential } from './lib/imap.mjs';
@@ -154,29 +155,40 @@ function playJourneys(sandbox) {
 
 const DIGEST_AFTER_MS = DIGEST_AFTER_SECONDS * 1000;
 const DIGEST = { id: 'ctLastFreeDayDigest', trigger: 'Send the digest now' };
+const MONEY_AT_RISK = { id: 'ctMoneyAtRisk', trigger: 'Send it now' };
 
 /**
- * Runs the last free day digest once, as *Send the digest now* does, after the journeys have
- * played a while, so that a newcomer finds a digest in the inbox without waiting for the morning.
+ * Runs the last free day digest once, as *Send the digest now* does, then Money at risk as *Send
+ * it now* does, after the journeys have played a while, so that a newcomer finds both in the inbox
+ * without waiting for the morning.
  */
 function sendDigestSoon(n8nUrl, cookie, mail) {
 	let stopped = false;
-	const timer = setTimeout(async () => {
+	/** Runs an emailing example by hand and says what reached the mail inbox. */
+	const runOnce = async ({ id, trigger, subject, name, none }) => {
 		try {
 			const before = mail.messages.length;
-			await runWorkflowByHand(n8nUrl, cookie, DIGEST.id, DIGEST.trigger);
+			await runWorkflowByHand(n8nUrl, cookie, id, trigger);
 			if (stopped) return;
-			const sent = mail.messages
-				.slice(before)
-				.find((message) => /^Last free days/.test(message.subject));
-			say(
-				sent
-					? `sent the last free day digest: "${sent.subject}" (mail inbox)`
-					: 'ran the last free day digest: no container needs attention yet, so no email',
-			);
+			const sent = mail.messages.slice(before).find((message) => subject.test(message.subject));
+			say(sent ? `sent the ${name}: "${sent.subject}" (mail inbox)` : `ran the ${name}: ${none}`);
 		} catch (error) {
-			if (!stopped) say(`the last free day digest did not run: ${error.message}`);
+			if (!stopped) say(`the ${name} did not run: ${error.message}`);
 		}
+	};
+	const timer = setTimeout(async () => {
+		await runOnce({
+			...DIGEST,
+			subject: /^Last free days/,
+			name: 'last free day digest',
+			none: 'no container needs attention yet, so no email',
+		});
+		await runOnce({
+			...MONEY_AT_RISK,
+			subject: /^Money at risk/,
+			name: 'money at risk',
+			none: 'no charges grow or start within 2 days yet, so no email',
+		});
 	}, DIGEST_AFTER_MS);
 	return {
 		async stop() {
@@ -367,6 +379,9 @@ async function main() {
 		// (sandbox/demo.ts, eta_moved) then reach the mail inbox.
 		await createArrivalNoticesTable(n8n.url, cookie);
 		say('created the Data Table "Arrival notices"');
+		// The rates Money at risk works charges out with (examples/tariff-table.json's own rows).
+		const tariff = await createTariffTable(n8n.url, cookie);
+		say(`created the Data Table "Tariff", with ${tariff.length} example rates`);
 		const journeys = playJourneys(sandboxClient(sandboxUrl, API_KEY));
 		started.push(journeys);
 		const digest = sendDigestSoon(n8n.url, cookie, mail);
