@@ -1,5 +1,8 @@
 // The desk's milestones (logic/journey.ts): customs cleared, picked up, rail after the port.
+import fc from 'fast-check';
+
 import { journeyMilestones, type JourneyInput } from '../../nodes/ContainerTracking/logic/journey';
+import { pickupReadiness } from '../../nodes/ContainerTracking/logic/readiness';
 
 const DISCHARGED = { pod_discharged_at: '2026-11-02T08:00:00Z', availability_known: true };
 const customs = (status: string) => ({ name: 'customs', status });
@@ -89,5 +92,63 @@ describe('journeyMilestones', () => {
 		],
 	])('%s', (_, attributes, expected) => {
 		expect(journeyMilestones(attributes)).toEqual(expected);
+	});
+});
+
+describe('journeyMilestones against pickup readiness, over generated containers', () => {
+	const when = fc.option(fc.constantFrom('2026-11-02T08:00:00Z', '2026-11-09T14:00:00Z'), {
+		nil: null,
+	});
+	const attributes = fc.record(
+		{
+			current_status: fc.constantFrom(
+				'on_ship',
+				'available',
+				'grounded',
+				'on_rail',
+				'picked_up',
+				'delivered',
+				'empty_returned',
+				'unmapped_status',
+			),
+			availability_known: fc.option(fc.boolean(), { nil: null }),
+			available_for_pickup: fc.option(fc.boolean(), { nil: null }),
+			holds_at_pod_terminal: fc.array(
+				fc.record({
+					name: fc.constantFrom('customs', 'freight', 'USDA', 'other', 'CUSTOMS'),
+					status: fc.constantFrom('hold', 'pending', 'released'),
+				}),
+				{ maxLength: 3 },
+			),
+			pod_discharged_at: when,
+			pod_full_out_at: when,
+			final_destination_full_out_at: when,
+			empty_terminated_at: when,
+			ind_rail_carrier_scac: fc.option(fc.constantFrom('BNSF', 'UP'), { nil: null }),
+			ind_ata_at: when,
+		},
+		{ requiredKeys: [] },
+	);
+
+	it('never says a box still held by customs cleared it, nor one gone not picked up', () => {
+		fc.assert(
+			fc.property(attributes, (input) => {
+				const milestones = journeyMilestones(input as JourneyInput);
+				const readiness = pickupReadiness(input as never);
+				const customsHold = readiness.active_holds.some((hold) => hold.name === 'customs');
+				if (customsHold) expect(milestones.customs_cleared).toBe(false);
+				// A box picked up cannot be picked up again.
+				if (milestones.picked_up_at !== null) expect(readiness.ready_for_pickup).toBe(false);
+				// Ready for pickup means at the terminal: not picked up yet.
+				if (readiness.ready_for_pickup) expect(milestones.picked_up_at).toBeNull();
+				// A returned empty went through customs.
+				if (
+					input.empty_terminated_at &&
+					!input.holds_at_pod_terminal?.some((hold) => hold.name === 'customs')
+				)
+					expect(milestones.customs_cleared).toBe(true);
+			}),
+			{ numRuns: 2_000 },
+		);
 	});
 });
