@@ -68,9 +68,9 @@ describe('the sandbox: money at risk', () => {
 				{
 					shipping_line: ['MAEU'],
 					terminal: [],
-					equipment_length: attributes.equipment_length,
-					equipment_height: attributes.equipment_height,
-					equipment_type: attributes.equipment_type,
+					size_feet: attributes.equipment_length,
+					high_cube: attributes.equipment_height === 'high_cube',
+					container_type: attributes.equipment_type,
 				},
 				rows,
 				{ now, holidays: new Set() },

@@ -68,9 +68,9 @@ const MAERSK_USD = tariff(
 const MAERSK_40: BoxKind = {
 	shipping_line: ['MAEU', 'Maersk'],
 	terminal: ['Pier 400', 'Y773'],
-	equipment_length: 40,
-	equipment_height: 'standard',
-	equipment_type: 'dry',
+	size_feet: 40,
+	high_cube: false,
+	container_type: 'dry',
 };
 
 /** A box discharged at Los Angeles whose terminal's last free day is `lfd` (a date there). */

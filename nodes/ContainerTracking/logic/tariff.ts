@@ -51,9 +51,10 @@ export interface BoxKind {
 	shipping_line: string[];
 	/** The terminal's name, nickname and codes (FIRMS, SMDG, BIC): a row's terminal matches any. */
 	terminal: string[];
-	equipment_length: number | null;
-	equipment_height: string | null;
-	equipment_type: string | null;
+	/** Its length in feet (the service's `equipment_length`). */
+	size_feet: number | null;
+	high_cube: boolean;
+	container_type: string | null;
 }
 
 /** The columns of a row, each with the names it is found under (compared without case and spacing). */
@@ -216,10 +217,10 @@ function matches(row: TariffRow, box: BoxKind): boolean {
 	if (row.terminal && !box.terminal.some((name) => same(name, row.terminal!))) return false;
 	if (row.container_size) {
 		const size = sizeOf(row.container_size);
-		if (size.length !== null && size.length !== box.equipment_length) return false;
-		if (size.highCube && box.equipment_height !== 'high_cube') return false;
+		if (size.length !== null && size.length !== box.size_feet) return false;
+		if (size.highCube && !box.high_cube) return false;
 	}
-	if (row.container_type && !(box.equipment_type && same(box.equipment_type, row.container_type)))
+	if (row.container_type && !(box.container_type && same(box.container_type, row.container_type)))
 		return false;
 	return true;
 }

@@ -339,9 +339,9 @@ export async function execute(
 			terminal?.smdg_code,
 			terminal?.bic_facility_code,
 		),
-		equipment_length: toNumber(attributes.equipment_length),
-		equipment_height: texts(attributes.equipment_height)[0] ?? null,
-		equipment_type: texts(attributes.equipment_type)[0] ?? null,
+		size_feet: toNumber(attributes.equipment_length),
+		high_cube: attributes.equipment_height === 'high_cube',
+		container_type: texts(attributes.equipment_type)[0] ?? null,
 	};
 
 	let charges;
@@ -361,8 +361,8 @@ export async function execute(
 		...ownership(read.shipment ?? undefined, attributes),
 		shipping_line: box.shipping_line[0] ?? null,
 		terminal: texts(terminal?.name)[0] ?? null,
-		equipment_length: box.equipment_length,
-		equipment_type: box.equipment_type,
+		equipment_length: box.size_feet,
+		equipment_type: box.container_type,
 		...(charges as unknown as IDataObject),
 		container_id: read.id,
 	};
