@@ -108,7 +108,10 @@ function prepareWorkflows(importDir, { mailbox }) {
  * blocked boxes on the board at every moment; test/sandbox/invariants.test.ts plays this loop
  * for a simulated day.
  */
-function playJourneys(sandbox) {
+/** Seconds between the steps of one of the demo's moves. */
+const MOVE_GAP_SECONDS = 4;
+
+function playJourneys(sandbox, onMove = () => {}) {
 	let stopped = false;
 	const timers = new Set();
 	const wait = (ms) =>
@@ -129,12 +132,13 @@ function playJourneys(sandbox) {
 		say(`the sandbox tracks ${numbers.length} containers: ${numbers.join(', ')}`);
 		while (!stopped) {
 			const { status, body: move } = await sandbox.control('POST', '/demo/next', {
-				gap_seconds: 4,
+				gap_seconds: MOVE_GAP_SECONDS,
 			});
 			if (status !== 200) {
 				say(`the sandbox answered the next move with HTTP ${status}: ${JSON.stringify(move)}`);
 			} else if (move.action === 'scenario') {
 				say(`playing "${move.scenario}" for ${move.container_number}`);
+				onMove(move);
 			} else if (move.action === 'track') {
 				say(`tracking a fresh container, ${move.container_number}`);
 			}
@@ -157,43 +161,69 @@ const DIGEST_AFTER_MS = DIGEST_AFTER_SECONDS * 1000;
 const DIGEST = { id: 'ctLastFreeDayDigest', trigger: 'Send the digest now' };
 const MONEY_AT_RISK = { id: 'ctMoneyAtRisk', trigger: 'Send it now' };
 
+/** Runs an emailing example by hand, as its Manual Trigger does, and says what reached the inbox. */
+async function runByHandAndSay(n8nUrl, cookie, mail, { id, trigger, subject, name, none }) {
+	const before = mail.messages.length;
+	await runWorkflowByHand(n8nUrl, cookie, id, trigger);
+	const sent = mail.messages.slice(before).find((message) => subject.test(message.subject));
+	say(sent ? `sent the ${name}: "${sent.subject}" (mail inbox)` : `ran the ${name}: ${none}`);
+}
+
 /**
- * Runs the last free day digest once, as *Send the digest now* does, then Money at risk as *Send
- * it now* does, after the journeys have played a while, so that a newcomer finds both in the inbox
- * without waiting for the morning.
+ * Runs the last free day digest once, as *Send the digest now* does, after the journeys have
+ * played a while, so that a newcomer finds a digest in the inbox without waiting for the morning.
  */
 function sendDigestSoon(n8nUrl, cookie, mail) {
 	let stopped = false;
-	/** Runs an emailing example by hand and says what reached the mail inbox. */
-	const runOnce = async ({ id, trigger, subject, name, none }) => {
-		try {
-			const before = mail.messages.length;
-			await runWorkflowByHand(n8nUrl, cookie, id, trigger);
-			if (stopped) return;
-			const sent = mail.messages.slice(before).find((message) => subject.test(message.subject));
-			say(sent ? `sent the ${name}: "${sent.subject}" (mail inbox)` : `ran the ${name}: ${none}`);
-		} catch (error) {
-			if (!stopped) say(`the ${name} did not run: ${error.message}`);
-		}
-	};
 	const timer = setTimeout(async () => {
-		await runOnce({
-			...DIGEST,
-			subject: /^Last free days/,
-			name: 'last free day digest',
-			none: 'no container needs attention yet, so no email',
-		});
-		await runOnce({
-			...MONEY_AT_RISK,
-			subject: /^Money at risk/,
-			name: 'money at risk',
-			none: 'no charges grow or start within 2 days yet, so no email',
-		});
+		try {
+			await runByHandAndSay(n8nUrl, cookie, mail, {
+				...DIGEST,
+				subject: /^Last free days/,
+				name: 'last free day digest',
+				none: 'no container needs attention yet, so no email',
+			});
+		} catch (error) {
+			if (!stopped) say(`the last free day digest did not run: ${error.message}`);
+		}
 	}, DIGEST_AFTER_MS);
 	return {
 		async stop() {
 			stopped = true;
 			clearTimeout(timer);
+		},
+	};
+}
+
+/**
+ * Runs Money at risk once, as *Send it now* does, when the demo has first put a box past its last
+ * free day (its `demurrage` scenario played out): then there is money at risk to show.
+ */
+function sendMoneyAtRiskOnDemurrage(n8nUrl, cookie, mail) {
+	let stopped = false;
+	let timer = null;
+	return {
+		onMove(move) {
+			if (timer !== null || stopped || move.scenario !== 'demurrage') return;
+			timer = setTimeout(
+				async () => {
+					try {
+						await runByHandAndSay(n8nUrl, cookie, mail, {
+							...MONEY_AT_RISK,
+							subject: /^Money at risk/,
+							name: 'money at risk',
+							none: 'no charges grow or start within 2 days, so no email',
+						});
+					} catch (error) {
+						if (!stopped) say(`Money at risk did not run: ${error.message}`);
+					}
+				},
+				(move.steps + 1) * MOVE_GAP_SECONDS * 1000,
+			);
+		},
+		async stop() {
+			stopped = true;
+			if (timer !== null) clearTimeout(timer);
 		},
 	};
 }
@@ -382,7 +412,9 @@ async function main() {
 		// The rates Money at risk works charges out with (examples/tariff-table.json's own rows).
 		const tariff = await createTariffTable(n8n.url, cookie);
 		say(`created the Data Table "Tariff", with ${tariff.length} example rates`);
-		const journeys = playJourneys(sandboxClient(sandboxUrl, API_KEY));
+		const moneyAtRisk = sendMoneyAtRiskOnDemurrage(n8n.url, cookie, mail);
+		started.push(moneyAtRisk);
+		const journeys = playJourneys(sandboxClient(sandboxUrl, API_KEY), moneyAtRisk.onMove);
 		started.push(journeys);
 		const digest = sendDigestSoon(n8n.url, cookie, mail);
 		started.push(digest);
