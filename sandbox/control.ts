@@ -28,6 +28,7 @@ import {
 } from './world/containerChanges';
 import { bulkHandlers } from './bulk';
 import { DemoDirector } from './demo';
+import { DEMO_TARIFF } from './demoTariff';
 import type { RequestStats } from './http/requestStats';
 import { playScenario } from './scenarios';
 import { describePhase, hasLeft } from './world/phase';
@@ -482,6 +483,11 @@ export function controlRoutes(
 	});
 	return [
 		{ method: 'GET', pattern: '/clock', handle: () => ({ status: 200, body: clockBody() }) },
+		{
+			method: 'GET',
+			pattern: '/tariff',
+			handle: () => ({ status: 200, body: { data: DEMO_TARIFF } }),
+		},
 		{
 			method: 'POST',
 			pattern: '/clock/advance',

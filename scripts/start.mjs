@@ -23,6 +23,7 @@ import {
 import { createAlertRoutingTable } from './lib/alertRoutingTable.mjs';
 import { createArrivalNoticesTable } from './lib/arrivalNoticesTable.mjs';
 import { createPickupBoardTable } from './lib/pickupBoardTable.mjs';
+import { createTariffTable } from './lib/tariffTable.mjs';
 import { sandboxClient, startSandbox } from './lib/sandboxClient.mjs';
 import { smtpCredential, startMailServer } from './lib/mail.mjs';
 import { imapCredential } from './lib/imap.mjs';
@@ -111,7 +112,10 @@ function prepareWorkflows(importDir, { mailbox }) {
  * blocked boxes on the board at every moment; test/sandbox/invariants.test.ts plays this loop
  * for a simulated day.
  */
-function playJourneys(sandbox) {
+/** Seconds between the steps of one of the demo's moves. */
+const MOVE_GAP_SECONDS = 4;
+
+function playJourneys(sandbox, onMove = () => {}) {
 	let stopped = false;
 	const timers = new Set();
 	const wait = (ms) =>
@@ -132,12 +136,13 @@ function playJourneys(sandbox) {
 		say(`the sandbox tracks ${numbers.length} containers: ${numbers.join(', ')}`);
 		while (!stopped) {
 			const { status, body: move } = await sandbox.control('POST', '/demo/next', {
-				gap_seconds: 4,
+				gap_seconds: MOVE_GAP_SECONDS,
 			});
 			if (status !== 200) {
 				say(`the sandbox answered the next move with HTTP ${status}: ${JSON.stringify(move)}`);
 			} else if (move.action === 'scenario') {
 				say(`playing "${move.scenario}" for ${move.container_number}`);
+				onMove(move);
 			} else if (move.action === 'track') {
 				say(`tracking a fresh container, ${move.container_number}`);
 			}
@@ -158,6 +163,15 @@ function playJourneys(sandbox) {
 
 const DIGEST_AFTER_MS = DIGEST_AFTER_SECONDS * 1000;
 const DIGEST = { id: 'ctLastFreeDayDigest', trigger: 'Send the digest now' };
+const MONEY_AT_RISK = { id: 'ctMoneyAtRisk', trigger: 'Send it now' };
+
+/** Runs an emailing example by hand, as its Manual Trigger does, and says what reached the inbox. */
+async function runByHandAndSay(n8nUrl, cookie, mail, { id, trigger, subject, name, none }) {
+	const before = mail.messages.length;
+	await runWorkflowByHand(n8nUrl, cookie, id, trigger);
+	const sent = mail.messages.slice(before).find((message) => subject.test(message.subject));
+	say(sent ? `sent the ${name}: "${sent.subject}" (mail inbox)` : `ran the ${name}: ${none}`);
+}
 
 /**
  * Runs the last free day digest once, as *Send the digest now* does, after the journeys have
@@ -167,17 +181,12 @@ function sendDigestSoon(n8nUrl, cookie, mail) {
 	let stopped = false;
 	const timer = setTimeout(async () => {
 		try {
-			const before = mail.messages.length;
-			await runWorkflowByHand(n8nUrl, cookie, DIGEST.id, DIGEST.trigger);
-			if (stopped) return;
-			const sent = mail.messages
-				.slice(before)
-				.find((message) => /^Last free days/.test(message.subject));
-			say(
-				sent
-					? `sent the last free day digest: "${sent.subject}" (mail inbox)`
-					: 'ran the last free day digest: no container needs attention yet, so no email',
-			);
+			await runByHandAndSay(n8nUrl, cookie, mail, {
+				...DIGEST,
+				subject: /^Last free days/,
+				name: 'last free day digest',
+				none: 'no container needs attention yet, so no email',
+			});
 		} catch (error) {
 			if (!stopped) say(`the last free day digest did not run: ${error.message}`);
 		}
@@ -186,6 +195,39 @@ function sendDigestSoon(n8nUrl, cookie, mail) {
 		async stop() {
 			stopped = true;
 			clearTimeout(timer);
+		},
+	};
+}
+
+/**
+ * Runs Money at risk once, as *Send it now* does, when the demo has first put a box past its last
+ * free day (its `demurrage` scenario played out): then there is money at risk to show.
+ */
+function sendMoneyAtRiskOnDemurrage(n8nUrl, cookie, mail) {
+	let stopped = false;
+	let timer = null;
+	return {
+		onMove(move) {
+			if (timer !== null || stopped || move.scenario !== 'demurrage') return;
+			timer = setTimeout(
+				async () => {
+					try {
+						await runByHandAndSay(n8nUrl, cookie, mail, {
+							...MONEY_AT_RISK,
+							subject: /^Money at risk/,
+							name: 'money at risk',
+							none: 'no charges grow or start within 2 days, so no email',
+						});
+					} catch (error) {
+						if (!stopped) say(`Money at risk did not run: ${error.message}`);
+					}
+				},
+				(move.steps + 1) * MOVE_GAP_SECONDS * 1000,
+			);
+		},
+		async stop() {
+			stopped = true;
+			if (timer !== null) clearTimeout(timer);
 		},
 	};
 }
@@ -378,7 +420,12 @@ async function main() {
 		// (sandbox/demo.ts, eta_moved) then reach the mail inbox.
 		await createArrivalNoticesTable(n8n.url, cookie);
 		say('created the Data Table "Arrival notices"');
-		const journeys = playJourneys(sandboxClient(sandboxUrl, API_KEY));
+		// The rates Money at risk works charges out with (examples/tariff-table.json's own rows).
+		const tariff = await createTariffTable(n8n.url, cookie);
+		say(`created the Data Table "Tariff", with ${tariff.length} example rates`);
+		const moneyAtRisk = sendMoneyAtRiskOnDemurrage(n8n.url, cookie, mail);
+		started.push(moneyAtRisk);
+		const journeys = playJourneys(sandboxClient(sandboxUrl, API_KEY), moneyAtRisk.onMove);
 		started.push(journeys);
 		const digest = sendDigestSoon(n8n.url, cookie, mail);
 		started.push(digest);

@@ -585,7 +585,7 @@ async function main() {
 
 		await step(
 			ctx,
-			'Try it: sign in with the printed login; Overview lists the examples, five published',
+			'Try it: sign in with the printed login; Overview lists the examples, six published',
 			async ({ did, saw }) => {
 				const page = await openBrowser();
 				const [editorUrl] = printed.editor;
@@ -615,8 +615,8 @@ async function main() {
 					throw new Error(
 						`the published examples are ${published.join(', ')}; npm start printed ${said.join(', ')}`,
 					);
-				if (published.length !== 5)
-					differ('five examples **published**', `${published.length} published`);
+				if (published.length !== 6)
+					differ('six examples **published**', `${published.length} published`);
 			},
 		);
 

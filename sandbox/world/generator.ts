@@ -337,6 +337,8 @@ export function generateShipment(request: ShipmentRequest): GeneratedShipment {
 						}
 					: null,
 			outcome: random.chance(0.5) ? 'pickup' : 'demurrage',
+			// From the number, not a draw: every seeded journey keeps its other draws.
+			staysOut: Number(number.slice(4, 10)) % 3 === 2,
 			vacisExam: random.chance(0.35),
 			freightHold: random.chance(0.4),
 			lineReportsLastFreeDay: random.chance(0.7),

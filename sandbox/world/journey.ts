@@ -203,7 +203,9 @@ export function planJourney(plan: ContainerPlan, trackedAt: number): JourneyStep
 			});
 		});
 		add('full_out', pickupAt, (context) => fullOutAtPort(context));
-		add('empty_in', pickupAt + 3 * DAY, (context) => emptyIn(context, podZone, 'pod'));
+		add('empty_in', pickupAt + emptyReturnAfter(plan, 3), (context) =>
+			emptyIn(context, podZone, 'pod'),
+		);
 		return steps;
 	}
 
@@ -227,7 +229,9 @@ export function planJourney(plan: ContainerPlan, trackedAt: number): JourneyStep
 	}
 	const lateFullOut = extendedLastFreeDay + 3 * DAY + 9 * HOUR;
 	add('full_out', lateFullOut, (context) => fullOutAtPort(context));
-	add('empty_in', lateFullOut + 2 * DAY, (context) => emptyIn(context, podZone, 'pod'));
+	add('empty_in', lateFullOut + emptyReturnAfter(plan, 2), (context) =>
+		emptyIn(context, podZone, 'pod'),
+	);
 	return steps;
 }
 
@@ -237,6 +241,11 @@ export function planJourney(plan: ContainerPlan, trackedAt: number): JourneyStep
  */
 export function examFee(containerId: string, nth: number): number {
 	return 250 + ((parseInt(containerId.slice(0, 6), 16) + nth * 3) % 9) * 25;
+}
+
+/** How long after pickup the empty comes back: `usualDays`, or 7 days for a box that stays out. */
+function emptyReturnAfter(plan: ContainerPlan, usualDays: number): number {
+	return (plan.staysOut ? 7 : usualDays) * DAY;
 }
 
 function fullOutAtPort(context: StepContext): void {
@@ -386,6 +395,8 @@ function railLeg(plan: ContainerPlan, start: number): JourneyStep[] {
 			dataSource: 'terminal',
 		});
 	});
-	add('empty_in', pickedUp + 2 * DAY, (context) => emptyIn(context, destinationZone, 'facility'));
+	add('empty_in', pickedUp + emptyReturnAfter(plan, 2), (context) =>
+		emptyIn(context, destinationZone, 'facility'),
+	);
 	return steps;
 }

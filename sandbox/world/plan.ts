@@ -23,6 +23,11 @@ export interface ContainerPlan {
 	};
 	/** `pickup`: picked up before the last free day; `demurrage`: sits past it. */
 	outcome: 'pickup' | 'demurrage';
+	/**
+	 * The empty comes back 7 days after pickup, past the demo tariff's detention free days
+	 * (sandbox/demoTariff.ts), instead of 2 or 3: a third of the boxes, by number.
+	 */
+	staysOut: boolean;
 	/** A VACIS scan, with its exam fee, after customs puts the box on hold. */
 	vacisExam: boolean;
 	/** The line holds the box until freight is paid. */

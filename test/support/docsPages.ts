@@ -390,7 +390,9 @@ export function checkPageNames(
 						problems.push(`${where}: names **${name}**; ${files} has the node **${nearNode}**`);
 						continue;
 					}
-					const near = misspelled(name, known);
+					// A field or value of the passage's own workflow is no misspelling of a label elsewhere
+					// (arrival-moved's free_days beside Get Charges' Free Days).
+					const near = names.some((each) => each.has(name)) ? undefined : misspelled(name, known);
 					if (near) {
 						problems.push(`${where}: names ${name}; the name is ${near}`);
 						continue;

@@ -364,7 +364,7 @@ describe('each check fails on a planted mistake', () => {
 		);
 		expect(checkOperationMentions([planted], operations)).toEqual([
 			expect.stringMatching(
-				/^docs\/nodes\.md:2: names Container → Get All, not an operation of Container \(Get, Get Many/,
+				/^docs\/nodes\.md:2: names Container → Get All, not an operation of Container \(Get, Get Charges, Get Many/,
 			),
 			expect.stringMatching(
 				/^docs\/nodes\.md:2: names Tracking Request → Infer Number, not an operation of Tracking Request/,

@@ -41,7 +41,7 @@ export interface FeeTotals {
 }
 
 /** Rounds to cents; toPrecision first absorbs float noise such as 1.005 * 100 = 100.4999... */
-function roundToCents(value: number): number {
+export function roundToCents(value: number): number {
 	return Math.round(Number((value * 100).toPrecision(15))) / 100 + 0;
 }
 

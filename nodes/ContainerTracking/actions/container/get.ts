@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { containerDocument, singleDocumentCore } from '../../schemas';
 import { indexIncluded } from '../../records/jsonApi';
@@ -27,7 +32,7 @@ export const toolDescription =
 	'Use this when someone asks about one container by its number (e.g. MSKU7654328): where it is, its ETA, holds and customs, whether it is ready for pickup, its last free day and days left, whether it was picked up, goes on by rail or came back empty, and its fees. Returns one answer for the container; call it once per number.';
 
 /** The records that name the last free day's facility (actions/container/summary.ts). */
-const DEFAULT_INCLUDES = ['shipment', 'pod_terminal', 'pickup_facility'];
+export const DEFAULT_INCLUDES = ['shipment', 'pod_terminal', 'pickup_facility'];
 
 export const description: INodeProperties[] = [
 	containerLocator('get'),
@@ -67,9 +72,35 @@ export async function execute(
 		raw?: boolean;
 	};
 	const include = options.include ?? DEFAULT_INCLUDES;
+	const read = await readContainer(this, containerId, include, itemIndex, { raw: options.raw });
+	if (read.raw) return [{ json: read.raw, pairedItem: { item: itemIndex } }];
+	const { document, warnings, askedAt } = read;
+	const container = readContainerItem(document.data, indexIncluded(document.included), {
+		askedAt,
+		answeredAt: new Date(),
+	});
+	const shaped = wantsSimplified(this, itemIndex) ? simplifyContainer(container) : container;
+	return [{ json: withWarnings(shaped, warnings.forRecord()), pairedItem: { item: itemIndex } }];
+}
+
+type ContainerRead =
+	| { raw: IDataObject }
+	| (ReturnType<typeof readAnswer<typeof containerDocument>> & { raw?: undefined; askedAt: Date });
+
+/**
+ * One container read with its related records `include`, as the service's document checked
+ * against the schema (or, with `raw`, the answer as it came), and the moment it was asked.
+ */
+export async function readContainer(
+	context: IExecuteFunctions,
+	containerId: string,
+	include: string[],
+	itemIndex: number,
+	{ raw = false }: { raw?: boolean } = {},
+): Promise<ContainerRead> {
 	const askedAt = new Date();
 	const response = await containerTrackingRequest.call(
-		this,
+		context,
 		'GET',
 		`/containers/${encodeURIComponent(containerId)}`,
 		{
@@ -77,19 +108,16 @@ export async function execute(
 			itemIndex,
 		},
 	);
-	if (options.raw) return [{ json: response.body, pairedItem: { item: itemIndex } }];
-	const { document, warnings } = readAnswer(
-		this,
-		singleDocumentCore,
-		containerDocument,
-		response.body,
-		'getting a container',
-		itemIndex,
-	);
-	const container = readContainerItem(document.data, indexIncluded(document.included), {
+	if (raw) return { raw: response.body as IDataObject };
+	return {
+		...readAnswer(
+			context,
+			singleDocumentCore,
+			containerDocument,
+			response.body,
+			'getting a container',
+			itemIndex,
+		),
 		askedAt,
-		answeredAt: new Date(),
-	});
-	const shaped = wantsSimplified(this, itemIndex) ? simplifyContainer(container) : container;
-	return [{ json: withWarnings(shaped, warnings.forRecord()), pairedItem: { item: itemIndex } }];
+	};
 }

@@ -1,5 +1,6 @@
 import { defineResource } from '../operation';
 import * as get from './get';
+import * as getCharges from './getCharges';
 import * as getMany from './getMany';
 import * as getRawEvents from './getRawEvents';
 import * as getRoute from './getRoute';
@@ -9,6 +10,6 @@ import * as refresh from './refresh';
 export const container = defineResource({
 	value: 'container',
 	name: 'Container',
-	operations: { get, getMany, getRawEvents, getRoute, getTransportEvents, refresh },
+	operations: { get, getCharges, getMany, getRawEvents, getRoute, getTransportEvents, refresh },
 	defaultOperation: 'get',
 });
