@@ -7,7 +7,9 @@
 // registering its webhook, verifying signatures, splitting a changeset into items, a repeat after
 // a restart ignored, the credential's Test button, deactivation) and test/e2e/quickStart.test.ts
 // (the README's quick start end to end: examples/hold-alerts.json as shipped, its set-up note
-// followed, published, a customs hold played, its emails read in a local inbox). Figures go to
+// followed, published, a customs hold played, its emails read in a local inbox), and
+// test/e2e/askInChat.test.ts (the Ask in chat examples: every node type and version known, the
+// AI Agent calling the package's tools through a scripted stand-in for a model). Figures go to
 // bench/results/compat.json and compat.md (a run of some versions keeps the others' rows); the
 // exit code is non-zero when any version failed.
 import { spawn } from 'node:child_process';
@@ -27,6 +29,7 @@ const SMOKE = [
 	'test/e2e/operations.test.ts',
 	'test/e2e/trigger.test.ts',
 	'test/e2e/quickStart.test.ts',
+	'test/e2e/askInChat.test.ts',
 ];
 const versions = process.argv.slice(2).length > 0 ? process.argv.slice(2) : COMPAT_N8N_VERSIONS;
 
@@ -50,25 +53,24 @@ function run(command, args, env) {
 
 /**
  * Each example workflow's n8n nodes that this n8n lacks, as `type version`: n8n refuses to publish
- * a workflow holding one. Read from the installed n8n-nodes-base's list of its nodes, where a
+ * a workflow holding one. Read from the installed n8n-nodes-base's and n8n's AI nodes' (the
+ * Ask in chat examples' agent, model, memory and Chat Trigger) lists of their nodes, where a
  * versioned node (Switch, Google Sheets) has one entry per implementation and n8n accepts only the
  * versions they list, and a plain node has one entry and is taken whatever version a workflow
  * names (1.123's Data Table runs a node saved at 1.1). A workflow kept inside a node's parameters
  * (Routing table's Workflow JSON) is not read: it runs only when that node does.
  */
 function examplesNodesMissing(version) {
-	const list = path.join(
-		runtimeDir(version),
-		'node_modules',
-		'n8n-nodes-base',
-		'dist',
-		'types',
-		'nodes.json',
-	);
-	if (!existsSync(list)) return null;
+	const packages = ['n8n-nodes-base', '@n8n/n8n-nodes-langchain'];
+	const list = (name) =>
+		path.join(runtimeDir(version), 'node_modules', name, 'dist', 'types', 'nodes.json');
+	if (!existsSync(list('n8n-nodes-base'))) return null;
 	const entries = new Map();
-	for (const node of JSON.parse(readFileSync(list, 'utf8')))
-		entries.set(node.name, [...(entries.get(node.name) ?? []), [node.version].flat()]);
+	for (const name of packages.filter((each) => existsSync(list(each))))
+		for (const node of JSON.parse(readFileSync(list(name), 'utf8'))) {
+			const type = `${name}.${node.name}`;
+			entries.set(type, [...(entries.get(type) ?? []), [node.version].flat()]);
+		}
 	const has = (type, typeVersion) => {
 		const found = entries.get(type);
 		if (!found) return false;
@@ -81,10 +83,9 @@ function examplesNodesMissing(version) {
 		.sort()) {
 		const { nodes } = JSON.parse(readFileSync(path.join(examples, file), 'utf8'));
 		const lacking = nodes
-			.filter((node) => node.type.startsWith('n8n-nodes-base.'))
-			.map((node) => [node.type.slice('n8n-nodes-base.'.length), node.typeVersion])
-			.filter(([type, typeVersion]) => !has(type, typeVersion))
-			.map(([type, typeVersion]) => `${type} ${typeVersion}`);
+			.filter((node) => packages.some((name) => node.type.startsWith(`${name}.`)))
+			.filter((node) => !has(node.type, node.typeVersion))
+			.map((node) => `${node.type.replace(/^n8n-nodes-base\./, '')} ${node.typeVersion}`);
 		missing[file] = [...new Set(lacking)];
 	}
 	return missing;

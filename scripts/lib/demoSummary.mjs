@@ -42,9 +42,15 @@ export const TRACK_FROM_EMAIL = { id: 'ctTrackFromEmail', name: 'Track from emai
 /**
  * Imported, never published: the Slack variant of the hold alerts needs a Slack credential and
  * channel of the user's own, the Google Sheets variant of the Pickup board a Google account and
- * sheet (examples/README.md).
+ * sheet, the Ask in chat examples a chat model's credential (and Ask in Slack a Slack app) of the
+ * user's own (examples/README.md).
  */
-const UNPUBLISHED_EXAMPLES = new Set(['ctHoldAlertsSlack', 'ctPickupBoardGoogleSheets']);
+const UNPUBLISHED_EXAMPLES = new Set([
+	'ctHoldAlertsSlack',
+	'ctPickupBoardGoogleSheets',
+	'ctAskInChat',
+	'ctAskInChatSlack',
+]);
 
 /**
  * Whether the demo publishes the example `workflow`: each that starts on its own (a trigger other
