@@ -7,6 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { withCheckDigit } from '../../sandbox/world/containerNumbers';
 import { runContainerTrackingNode } from '../support/engine';
+import { callTool } from '../support/toolRun';
 import { API_KEY, startTestSandbox, trackContainer, type SandboxHandle } from '../support/sandbox';
 
 const ZONE = 'America/Los_Angeles';
@@ -280,6 +281,59 @@ describe('Container → Get Charges', () => {
 		expect(error).toBeUndefined();
 		expect(items[0].json.error).toBe(
 			'Tariff row 1: Rate Per Day "ten" is not a number of 0 or more (field "Tariff Rows")',
+		);
+	});
+	it('as a model’s tool: "what will it cost if we pick it up tomorrow?" answers as the node does, in words when it cannot', async () => {
+		const number = await boxWith('600009', {
+			import_deadlines: {
+				pickup_lfd_line: null,
+				pickup_lfd_terminal: portMidnight(-3),
+				pickup_lfd_rail: null,
+			},
+		});
+		const asked = {
+			resource: 'container',
+			operation: 'getCharges',
+			containerId: {
+				__rl: true,
+				mode: 'number',
+				value:
+					"={{ $fromAI('container_number', 'The container number the person gave', 'string') }}",
+			},
+			tariffSource: 'typed',
+			tariffRows: TYPED_TARIFF,
+			whatIfDate:
+				"={{ $fromAI('pickup_date', 'The day the person asks about: a date, today, tomorrow or a weekday', 'string') }}",
+		};
+		const call = await callTool(
+			asked,
+			{ container_number: number, pickup_date: 'tomorrow' },
+			credentials(),
+			{
+				toolName: 'container_charges',
+			},
+		);
+		expect(call.error).toBeUndefined();
+		expect(call.argumentNames.sort()).toEqual(['container_number', 'pickup_date']);
+		const { items } = await getCharges(
+			{ tariffSource: 'typed', tariffRows: TYPED_TARIFF, whatIfDate: 'tomorrow' },
+			[{ number }],
+		);
+		const said = Object.fromEntries(
+			Object.entries(items[0].json).filter(
+				([name, value]) => value !== null && !/_ids?$/.test(name),
+			),
+		);
+		expect(call.answer).toEqual([said]);
+		expect(call.answer![0]).toMatchObject({ charges_status: 'in_demurrage', charges_total: 450 });
+		const unknown = await callTool(
+			asked,
+			{ container_number: withCheckDigit('MSCU699998'), pickup_date: 'Friday' },
+			credentials(),
+		);
+		expect(unknown.error).toBeUndefined();
+		expect(String(unknown.answer![0].error)).toMatch(
+			/is tracked by this account\. .*Create a tracking request/,
 		);
 	});
 });

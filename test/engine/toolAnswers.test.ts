@@ -53,8 +53,7 @@ describe('the node as a tool', () => {
 		);
 		const said = Object.fromEntries(
 			Object.entries(items[0].json).filter(
-				([name, value]) =>
-					value !== null && name !== 'container_as_of' && !/_ids?$/.test(name),
+				([name, value]) => value !== null && name !== 'container_as_of' && !/_ids?$/.test(name),
 			),
 		);
 		expect(call.answer).toHaveLength(1);
@@ -63,6 +62,44 @@ describe('the node as a tool', () => {
 		expect(Date.parse(String(asOf))).not.toBeNaN();
 		// Nothing empty: a model's context holds what says something.
 		expect(Object.values(call.answer![0])).not.toContain(null);
+	});
+
+	it('a box’s events: each place, terminal and vessel by its name, no ids', async () => {
+		const call = await callTool(
+			{
+				resource: 'container',
+				operation: 'getTransportEvents',
+				containerId: STATUS_TOOL.containerId,
+				returnAll: true,
+			},
+			{ container_number: BOX },
+			credentials(),
+		);
+		expect(call.error).toBeUndefined();
+		const { items } = await runContainerTrackingNode(
+			{
+				resource: 'container',
+				operation: 'getTransportEvents',
+				containerId: { __rl: true, mode: 'number', value: BOX },
+				returnAll: true,
+			},
+			[{}],
+			credentials(),
+		);
+		expect(call.answer).toHaveLength(items.length);
+		expect(items.length).toBeGreaterThan(0);
+		for (const [index, event] of call.answer!.entries()) {
+			const item = items[index].json as Record<string, { name?: string } | string | null>;
+			expect(event.event).toBe(item.event);
+			for (const related of ['location', 'terminal', 'vessel'])
+				if (item[related] && typeof item[related] === 'object')
+					expect(event[related]).toBe((item[related] as { name: string }).name);
+			expect(JSON.stringify({ ...event, id: undefined })).not.toMatch(
+				/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"/i,
+			);
+			// A short line per event, not the records it names spelled out.
+			expect(JSON.stringify(event).length).toBeLessThan(JSON.stringify(item).length / 2);
+		}
 	});
 
 	it('a mistyped number: an answer naming the number it most likely is', async () => {
@@ -131,7 +168,7 @@ describe('the node as a tool', () => {
 			await handle.control.post('/faults', {
 				path: '/containers/*',
 				kind: 'rate_limited',
-				retry_after: 2,
+				retry_after: 1,
 				count: 1_000,
 			});
 			const limited = await ask(BOX);
@@ -145,6 +182,8 @@ describe('the node as a tool', () => {
 			await handle.control.delete('/faults');
 			expect((await ask(BOX)).answer![0]).toMatchObject({ number: BOX });
 		},
-		generous(60_000),
+		// After a run of 429s this process allows itself one call a rate window (transport/rateLimit.ts):
+		// the next call may wait that window, as the answer tells the model to.
+		generous(120_000),
 	);
 });

@@ -42,16 +42,55 @@ export function toolDescriptionField(
 	};
 }
 
+/** The service's ids are UUIDs: a value that is one means nothing to a person. */
+const SERVICE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
- * An item as a model reads it: the members that say something, in order. Nulls are left out, and
- * so are the ids of related records (`shipment_id`, `pod_terminal_id`): what a model may ask
- * about next it asks by number. The record's own `id` stays, for the operations that take one.
+ * A related record as a model reads it: by its name (a port, terminal, vessel) or number (a
+ * container, a shipment's bill of lading), not spelled out; dropped when it has neither.
+ */
+function relatedInWords(value: IDataObject): string | undefined {
+	for (const name of ['name', 'number', 'bill_of_lading_number', 'request_number'])
+		if (typeof value[name] === 'string' && value[name] !== '') return value[name] as string;
+	return undefined;
+}
+
+const isRelatedRecord = (value: unknown): value is IDataObject =>
+	typeof value === 'object' &&
+	value !== null &&
+	!Array.isArray(value) &&
+	typeof (value as IDataObject).id === 'string' &&
+	typeof (value as IDataObject).type === 'string';
+
+/** One member's value as a model reads it, or undefined to leave it out. */
+function inWords(value: unknown): unknown {
+	if (value === null || value === undefined) return undefined;
+	if (typeof value === 'string' && SERVICE_ID.test(value)) return undefined;
+	if (isRelatedRecord(value)) return relatedInWords(value);
+	if (Array.isArray(value) && value.length > 0 && value.every(isRelatedRecord)) {
+		const named = value.map(relatedInWords).filter((name) => name !== undefined);
+		return named.length > 0 ? named : undefined;
+	}
+	return value;
+}
+
+/**
+ * An item as a model reads it: the members that say something, in order. Left out: nulls, the
+ * ids of related records (`shipment_id`, a terminal given by its id): what a model may ask about
+ * next it asks by number; a related record read along (an event's port, terminal and vessel) is
+ * given by its name. The record's own `id` stays, for the operations that take one.
  */
 export function toolAnswer(json: IDataObject): IDataObject {
 	const answer: IDataObject = {};
-	for (const [name, value] of Object.entries(json))
-		if (value !== null && value !== undefined && (name === 'id' || !isIdentifier(name)))
-			answer[name] = value;
+	for (const [name, value] of Object.entries(json)) {
+		if (name === 'id') {
+			answer.id = value;
+			continue;
+		}
+		if (isIdentifier(name)) continue;
+		const said = inWords(value);
+		if (said !== undefined) answer[name] = said as IDataObject[string];
+	}
 	return answer;
 }
 
