@@ -585,7 +585,7 @@ async function main() {
 
 		await step(
 			ctx,
-			'Try it: sign in with the printed login; Overview lists the examples, six published',
+			'Try it: sign in with the printed login; Overview lists the examples, the printed ones published',
 			async ({ did, saw }) => {
 				const page = await openBrowser();
 				const [editorUrl] = printed.editor;
