@@ -25,6 +25,10 @@ const UUID_PLACEHOLDER = 'e.g. 55a700e4-7005-45a9-92fd-1ff38641dbd9';
 const UUID_PATTERN = '[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}';
 const UUID = new RegExp(`^${UUID_PATTERN}$`);
 
+/** Whether a value is one of the service's ids (a UUID), which means nothing to a person. */
+export const isServiceId = (value: unknown): boolean =>
+	typeof value === 'string' && UUID.test(value);
+
 function locator(
 	field: Pick<INodeProperties, 'displayName' | 'name' | 'description' | 'displayOptions'>,
 	listMethod: string,
@@ -320,7 +324,7 @@ export async function locatedContainer(
 	itemIndex: number,
 ): Promise<LocatedContainer> {
 	const { mode, value } = chosen(context, 'containerId', 'Container', itemIndex);
-	if (UUID.test(value)) return { id: value };
+	if (isServiceId(value)) return { id: value };
 	if (mode === 'number' || looksLikeContainerNumber(value))
 		return await containerByNumber(context, value, itemIndex);
 	return { id: value };

@@ -2,6 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { isIdentifier } from '../records/jsonApi';
 import { serviceOutageOf } from '../transport/request';
+import { isServiceId } from './locators';
 
 /*
  * The node as an AI model's tool. n8n offers every `usableAsTool` node to its AI Agent and its
@@ -42,9 +43,6 @@ export function toolDescriptionField(
 	};
 }
 
-/** The service's ids are UUIDs: a value that is one means nothing to a person. */
-const SERVICE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * A related record as a model reads it: by its name (a port, terminal, vessel) or number (a
  * container, a shipment's bill of lading), not spelled out; dropped when it has neither.
@@ -65,7 +63,7 @@ const isRelatedRecord = (value: unknown): value is IDataObject =>
 /** One member's value as a model reads it, or undefined to leave it out. */
 function inWords(value: unknown): unknown {
 	if (value === null || value === undefined) return undefined;
-	if (typeof value === 'string' && SERVICE_ID.test(value)) return undefined;
+	if (isServiceId(value)) return undefined;
 	if (isRelatedRecord(value)) return relatedInWords(value);
 	if (Array.isArray(value) && value.length > 0 && value.every(isRelatedRecord)) {
 		const named = value.map(relatedInWords).filter((name) => name !== undefined);
