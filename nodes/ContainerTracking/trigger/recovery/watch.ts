@@ -140,13 +140,18 @@ export async function startWatch(
 		const scope = triggerScope(context);
 		let nextWatch = 0;
 		let webhookIds: string[] = [];
+		// What the last pause waited for. Decided before the pause, not by the clock after it: a
+		// timer may fire a millisecond before Date.now() reaches its end, and a watch check taken
+		// for a cut check would read the log twice where once serves.
+		let wokeForCutCheck = false;
 		while (!stopped) {
 			try {
 				// Between the watch's checks, the cut check reads the log alone when it is due.
-				if (Date.now() >= nextWatch) {
+				if (wokeForCutCheck) await cutCheckOnce(context, settings, webhookIds);
+				else {
 					nextWatch = Date.now() + settings.intervalMs;
 					webhookIds = await watchOnce(context, settings, () => stopped);
-				} else await cutCheckOnce(context, settings, webhookIds);
+				}
 			} catch (error) {
 				// The service may be down: the next check tries again; the workflow stays active.
 				const { message, description } = error as { message: string; description?: string };
@@ -155,7 +160,10 @@ export async function startWatch(
 					{ workflowId: context.getWorkflow().id, node: context.getNode().name },
 				);
 			}
-			await pause(Math.max(0, Math.min(nextWatch - Date.now(), cutCheckDueIn(scope))));
+			const untilWatch = Math.max(0, nextWatch - Date.now());
+			const untilCutCheck = cutCheckDueIn(scope);
+			wokeForCutCheck = untilCutCheck < untilWatch;
+			await pause(Math.min(untilWatch, untilCutCheck));
 		}
 	};
 	void run();
