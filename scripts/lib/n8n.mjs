@@ -4,7 +4,17 @@
 // whoever started it. What differs between n8n's 1.x and 2.x lines is decided here, once:
 // activation on the CLI, how the owner is set up, the Node n8n runs on.
 import { execFile, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { randomInt } from 'node:crypto';
+import {
+	copyFileSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
@@ -60,8 +70,71 @@ const EXECUTION_END_TIMEOUT_MS = 180_000;
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const PACKAGE_NAME = 'n8n-nodes-container-tracking';
 
-/** A port nobody listens on right now. */
-export function freePort() {
+/**
+ * Ports handed out here come from below the system's ephemeral range (Linux 32768 and up; macOS
+ * and Windows 49152 and up), so no outgoing connection and no `listen(0)` takes one between the
+ * pick and the listen (n8n listens only after its imports, a minute later under load); and each is
+ * claimed in a folder of this user's (CT_PORT_CLAIMS: another, for a test), so two processes of one
+ * run never pick the same one.
+ */
+const portClaims = () =>
+	process.env.CT_PORT_CLAIMS ??
+	path.join(os.tmpdir(), `${PACKAGE_NAME}-ports-${process.getuid?.() ?? 'user'}`);
+/** A claim protects the pick until the listen: older ones are forgotten (generous). */
+const PORT_CLAIM_MS = 30 * 60_000;
+
+function ephemeralRangeStart() {
+	try {
+		return Number(
+			readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0],
+		);
+	} catch {
+		return 49_152;
+	}
+}
+
+/** Forgets claims old enough that whoever made them listens by now, or never will. */
+function pruneClaims() {
+	try {
+		const folder = portClaims();
+		mkdirSync(folder, { recursive: true });
+		const now = Date.now();
+		for (const name of readdirSync(folder)) {
+			const file = path.join(folder, name);
+			try {
+				if (now - statSync(file).mtimeMs > PORT_CLAIM_MS) rmSync(file, { force: true });
+			} catch {
+				// Another process pruned it first.
+			}
+		}
+	} catch {
+		// A folder this user cannot write: claims nothing (claimPort).
+	}
+}
+
+/** Whether this process now holds the claim on `port`. */
+function claimPort(port) {
+	try {
+		writeFileSync(path.join(portClaims(), String(port)), String(process.pid), { flag: 'wx' });
+		return true;
+	} catch (error) {
+		// Claimed by another process; a folder this user cannot write claims nothing.
+		return error.code !== 'EEXIST';
+	}
+}
+
+/** Whether 127.0.0.1:port can be listened on right now. */
+function canListen(port) {
+	return new Promise((resolve) => {
+		const server = net.createServer();
+		server.unref();
+		server.once('error', () => resolve(false));
+		server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+	});
+}
+
+/** What the system hands out: used where no range lies below its ephemeral one. */
+function systemPort() {
 	return new Promise((resolve, reject) => {
 		const server = net.createServer();
 		server.unref();
@@ -71,6 +144,24 @@ export function freePort() {
 			server.close(() => resolve(port));
 		});
 	});
+}
+
+/**
+ * A port nobody listens on right now, and nobody else of this user's was given: from a random
+ * place in `range` (tests narrow it), every port once, then whatever the system hands out.
+ */
+export async function freePort({ range } = {}) {
+	const high = range?.[1] ?? Math.min(32_767, ephemeralRangeStart() - 1);
+	const low = range?.[0] ?? Math.max(1_024, high - 12_767);
+	if (high - low < (range ? 0 : 1_000)) return await systemPort();
+	pruneClaims();
+	const size = high - low + 1;
+	const start = randomInt(size);
+	for (let step = 0; step < size; step++) {
+		const port = low + ((start + step) % size);
+		if (claimPort(port) && (await canListen(port))) return port;
+	}
+	return await systemPort();
 }
 
 /** Whether something already listens on 127.0.0.1:port. */
