@@ -422,6 +422,28 @@ describe('Keep if not newer (the Google Sheets variant), run as n8n runs it', ()
 		expect(out.map(({ pairedItem }) => pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 
+	it('empties a cell whose column has no value now (Append or Update keeps a cell where the item holds null)', async () => {
+		// The charges could be worked out an hour ago; the tariff row is gone now.
+		const noCharges = {
+			...item(BOX, T),
+			charges_so_far: null,
+			charges_currency: null,
+			one_more_day_costs: null,
+			fees_demurrage: null,
+		};
+		const [out] = await keep([noCharges], [row(BOX, EARLIER)]);
+		expect(out.json).toEqual({
+			...noCharges,
+			charges_so_far: '',
+			charges_currency: '',
+			one_more_day_costs: '',
+			fees_demurrage: '',
+		});
+		// A value that is there is written as it is: false and 0 too.
+		const [kept0] = await keep([{ ...item(BOX, T), days_left: 0, ready_for_pickup: false }], []);
+		expect(kept0.json).toMatchObject({ days_left: 0, ready_for_pickup: false });
+	});
+
 	it('decides each box of one execution on its own row: one dropped, one kept', async () => {
 		const out = await keep(
 			[item(BOX, T), item(OTHER, T)],
