@@ -94,6 +94,7 @@ import {
 	BOARD_INCLUDES,
 	boardRowParts,
 	expectedBoardRow,
+	NO_TARIFF_CHARGES,
 	type BoardRow,
 } from '../test/support/pickupBoardRows';
 import { startWebhookReceiver, type WebhookReceiver } from '../test/support/webhookReceiver';
@@ -1108,7 +1109,11 @@ async function checkBoards(
 		const item = containerItem(container, included, now);
 		expectedOf.set(
 			number,
-			expectedBoardRow(rig.board.containerGetSimplifies ? simplifyContainer(item) : item),
+			expectedBoardRow(
+				rig.board.containerGetSimplifies ? simplifyContainer(item) : item,
+				// The bench makes no Data Table Tariff.
+				NO_TARIFF_CHARGES,
+			),
 		);
 	}
 	return {

@@ -29,7 +29,12 @@ import { simplifyContainer } from '../../nodes/ContainerTracking/actions/simplif
 import { indexIncluded } from '../../nodes/ContainerTracking/records/jsonApi';
 import { byClock, generous } from '../support/bounds';
 import { importNative } from '../support/importNative';
-import { BOARD_INCLUDES, boardRowParts, expectedBoardRow } from '../support/pickupBoardRows';
+import {
+	BOARD_INCLUDES,
+	boardRowParts,
+	expectedBoardRow,
+	NO_TARIFF_CHARGES,
+} from '../support/pickupBoardRows';
 import { eventually, trackManyContainers } from '../support/sandbox';
 import {
 	ACTIVATION_QUIET_MS,
@@ -131,7 +136,11 @@ describe('e2e: a burst of deliveries in a real n8n', () => {
 		const now = new Date();
 		const differences: string[] = [];
 		for (const container of served.data.data) {
-			const expected = expectedBoardRow(simplifyContainer(containerItem(container, included, now)));
+			const expected = expectedBoardRow(
+				simplifyContainer(containerItem(container, included, now)),
+				// No Data Table Tariff in this n8n.
+				NO_TARIFF_CHARGES,
+			);
 			const found = rows.filter((row) => row.container_number === expected.container_number);
 			if (found.length !== 1) {
 				differences.push(`${String(expected.container_number)}: ${found.length} rows`);

@@ -18,8 +18,42 @@ const READINESS: Record<string, string> = {
 };
 const FEE_COLUMNS = ['demurrage', 'exam', 'extended_dwell_time'];
 
-/** A board row as examples/README.md (section 2) describes its columns. */
-export function expectedBoardRow(item: Item): BoardRow {
+/**
+ * Get Charges' item (Continue On Fail) for every box of a board whose n8n has no Data Table
+ * Tariff: the board reads no rate, so the charges say so.
+ */
+export const NO_TARIFF_CHARGES: Item = { error: 'The tariff has no rows (field "Tariff Rows")' };
+
+/**
+ * The board's charge columns from Container → Get Charges' item for the box (docs/charges.md,
+ * "The Pickup board"): its figures as they are, what is missing said in `charges_status`, and
+ * no figure at all from an item that failed (Continue On Fail's `error`).
+ */
+export function expectedChargeColumns(charges: Item): BoardRow {
+	if (typeof charges.error === 'string')
+		return {
+			charges_status: `Not worked out: ${charges.error}`,
+			charges_so_far: null,
+			charges_currency: null,
+			one_more_day_costs: null,
+		};
+	const missing = (charges.charges_missing as string[] | undefined) ?? [];
+	return {
+		charges_status:
+			missing.length > 0
+				? `${String(charges.charges_status)}: ${missing.join('; ')}`
+				: charges.charges_status,
+		charges_so_far: charges.charges_total ?? null,
+		charges_currency: charges.charges_currency ?? null,
+		one_more_day_costs: charges.one_more_day_costs ?? null,
+	};
+}
+
+/**
+ * A board row as examples/README.md (section 2) describes its columns, from Container → Get's
+ * item for the box and Get Charges' item for it (the charge columns).
+ */
+export function expectedBoardRow(item: Item, charges: Item): BoardRow {
 	const byType = item.fees_by_type as Record<string, number> | null;
 	const fee = (type: string) => (byType === null ? null : (byType[type] ?? 0));
 	const otherFees =
@@ -64,6 +98,7 @@ export function expectedBoardRow(item: Item): BoardRow {
 		fees_total: item.fees_total,
 		fees_currency: item.fees_currency,
 		terminal: item.terminal,
+		...expectedChargeColumns(charges),
 	};
 }
 

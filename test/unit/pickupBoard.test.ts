@@ -259,6 +259,66 @@ describe('Pickup board examples', () => {
 		expect(write.parameters.options).toEqual({});
 	});
 
+	it('the charge columns come from Get Charges with the Data Table Tariff, read once per run, and no call per box in the hourly run', () => {
+		const to = (name: string, index = 0) => ({ node: name, type: 'main', index });
+		for (const tariff of ['Tariff', 'Tariff (on a change)'])
+			expect(node(dataTable, tariff)).toMatchObject({
+				type: 'n8n-nodes-base.dataTable',
+				parameters: {
+					operation: 'get',
+					dataTableId: { __rl: true, mode: 'name', value: 'Tariff' },
+					returnAll: true,
+				},
+				// Once per execution; a missing table or an empty one still lets the board be written.
+				executeOnce: true,
+				alwaysOutputData: true,
+				onError: 'continueRegularOutput',
+			});
+		// Every hour: the table, then every container whole (Simplify off), once, so that Charges
+		// takes each box from its input item and calls the service for none.
+		expect(dataTable.connections['Every hour']).toEqual({ main: [[to('Tariff')]] });
+		expect(dataTable.connections['Tariff']).toEqual({ main: [[to('Get all containers')]] });
+		expect(node(dataTable, 'Get all containers')).toMatchObject({
+			executeOnce: true,
+			parameters: { operation: 'getMany', returnAll: true, simplify: false },
+		});
+		const charges = (name: string, source: string, tariff: string) =>
+			expect(node(dataTable, name)).toMatchObject({
+				onError: 'continueRegularOutput',
+				parameters: {
+					operation: 'getCharges',
+					containerSource: source,
+					tariffSource: 'input',
+					tariffRowsInput: expect.stringContaining(`$('${tariff}').all()`),
+				},
+			});
+		charges('Charges', 'input', 'Tariff');
+		charges('Charges (on a change)', 'locator', 'Tariff (on a change)');
+		// Each box's charges beside the box, by position, the box's own fields kept.
+		for (const [from, merge, next] of [
+			['Get all containers', 'Add the charges', 'Board columns'],
+			['Wait for the tariff', 'Add the charges (on a change)', 'State carried?'],
+		]) {
+			const source = from === 'Get all containers' ? 'Charges' : 'Charges (on a change)';
+			expect(dataTable.connections[from]).toEqual({ main: [[to(source), to(merge)]] });
+			expect(dataTable.connections[source]).toEqual({ main: [[to(merge, 1)]] });
+			expect(dataTable.connections[merge]).toEqual({ main: [[to(next)]] });
+			expect(node(dataTable, merge).parameters).toMatchObject({
+				mode: 'combine',
+				combineBy: 'combineByPosition',
+				options: { clashHandling: { values: { resolveClash: 'preferInput1' } } },
+			});
+		}
+		expect(assignments(dataTable).map(({ name }) => name)).toEqual(
+			expect.arrayContaining([
+				'charges_status',
+				'charges_so_far',
+				'charges_currency',
+				'one_more_day_costs',
+			]),
+		);
+	});
+
 	it('each variant has its own workflow id and its own fixed webhook', () => {
 		const trigger = (workflow: Workflow) =>
 			workflow.nodes.find((entry) => entry.type.endsWith('containerTrackingTrigger'))!;
@@ -360,6 +420,28 @@ describe('Keep if not newer (the Google Sheets variant), run as n8n runs it', ()
 		]);
 		expect(out.map(({ json }) => json)).toEqual(items);
 		expect(out.map(({ pairedItem }) => pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+
+	it('empties a cell whose column has no value now (Append or Update keeps a cell where the item holds null)', async () => {
+		// The charges could be worked out an hour ago; the tariff row is gone now.
+		const noCharges = {
+			...item(BOX, T),
+			charges_so_far: null,
+			charges_currency: null,
+			one_more_day_costs: null,
+			fees_demurrage: null,
+		};
+		const [out] = await keep([noCharges], [row(BOX, EARLIER)]);
+		expect(out.json).toEqual({
+			...noCharges,
+			charges_so_far: '',
+			charges_currency: '',
+			one_more_day_costs: '',
+			fees_demurrage: '',
+		});
+		// A value that is there is written as it is: false and 0 too.
+		const [kept0] = await keep([{ ...item(BOX, T), days_left: 0, ready_for_pickup: false }], []);
+		expect(kept0.json).toMatchObject({ days_left: 0, ready_for_pickup: false });
 	});
 
 	it('decides each box of one execution on its own row: one dropped, one kept', async () => {
