@@ -194,6 +194,15 @@ export class ContainerTrackingTrigger implements INodeType {
 				default: OUTPUT_CHANGES,
 			},
 			{
+				displayName: 'Simplify',
+				name: 'simplify',
+				type: 'boolean',
+				default: true,
+				description:
+					"Whether to give each container's main fields, as Container → Get with Simplify on, instead of the whole container, as Get with Simplify off (what Get Charges takes as its input item without a call of its own)",
+				displayOptions: { show: { output: [OUTPUT_LATEST_STATE] } },
+			},
+			{
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',

@@ -100,5 +100,7 @@ export async function triggerExecution(
 	if (options.fetchContainer)
 		await addMissingContainers(context, jsons, { every: output === OUTPUT_LATEST_STATE });
 	rememberStates(scope, jsons);
-	return [output === OUTPUT_LATEST_STATE ? latestStatePerContainer(items) : items];
+	if (output !== OUTPUT_LATEST_STATE) return [items];
+	const simplify = context.getNodeParameter('simplify', 0, true) as boolean;
+	return [latestStatePerContainer(items, { simplify })];
 }

@@ -34,7 +34,7 @@ const unique = (values: unknown[]): unknown[] => [
 	...new Set(values.filter((value) => value !== undefined && value !== null)),
 ];
 
-function folded(group: INodeExecutionData[]): INodeExecutionData {
+function folded(group: INodeExecutionData[], simplify: boolean): INodeExecutionData {
 	const jsons = group.map((item) => item.json);
 	// The newest state; of equal ones, the later item's.
 	const newest = jsons.reduce((best, item) => (asOf(item) >= asOf(best) ? item : best));
@@ -42,7 +42,9 @@ function folded(group: INodeExecutionData[]): INodeExecutionData {
 	const json: IDataObject = {
 		...(state
 			? {
-					...simplifyContainer(state),
+					// Simplify off: the whole container, as Get gives it with Simplify off, which Get
+					// Charges reads as its input item without a call of its own.
+					...(simplify ? simplifyContainer(state) : state),
 					container_state_complete: state.container_state_complete ?? true,
 				}
 			: {
@@ -73,7 +75,10 @@ function pairedOf(item: INodeExecutionData): IPairedItemData[] {
 	return Array.isArray(paired) ? paired : [paired];
 }
 
-export function latestStatePerContainer(items: INodeExecutionData[]): INodeExecutionData[] {
+export function latestStatePerContainer(
+	items: INodeExecutionData[],
+	{ simplify = true }: { simplify?: boolean } = {},
+): INodeExecutionData[] {
 	const groups = new Map<string, INodeExecutionData[]>();
 	const out: Array<INodeExecutionData | INodeExecutionData[]> = [];
 	for (const item of items) {
@@ -91,5 +96,5 @@ export function latestStatePerContainer(items: INodeExecutionData[]): INodeExecu
 			out.push(created);
 		}
 	}
-	return out.map((entry) => (Array.isArray(entry) ? folded(entry) : entry));
+	return out.map((entry) => (Array.isArray(entry) ? folded(entry, simplify) : entry));
 }
