@@ -52,8 +52,8 @@ const BATCH_WINDOW_MS = byClock(1_000);
 /** A manual run of the board's hourly branch or of the reader: a few calls and writes each. */
 const MANUAL_RUN_QUIET_MS = 5_000;
 /**
- * The service's rate window: the board's runs and the reader share the account's 100 calls a
- * minute (a change reads its box once more for its charges), so a run may wait for one window.
+ * The service's rate window: the board's runs and the reader (a Get and a Get Charges per box)
+ * share the account's 100 calls a minute, so a run may wait for one window.
  */
 const RATE_WINDOW_MS = byClock(60_000);
 /**

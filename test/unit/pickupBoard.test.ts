@@ -259,7 +259,7 @@ describe('Pickup board examples', () => {
 		expect(write.parameters.options).toEqual({});
 	});
 
-	it('the charge columns come from Get Charges with the Data Table Tariff, read once per run, and no call per box in the hourly run', () => {
+	it('the charge columns come from Get Charges with the Data Table Tariff, read once per run, and no call per box', () => {
 		const to = (name: string, index = 0) => ({ node: name, type: 'main', index });
 		for (const tariff of ['Tariff', 'Tariff (on a change)'])
 			expect(node(dataTable, tariff)).toMatchObject({
@@ -293,7 +293,12 @@ describe('Pickup board examples', () => {
 				},
 			});
 		charges('Charges', 'input', 'Tariff');
-		charges('Charges (on a change)', 'locator', 'Tariff (on a change)');
+		// On a change too: the trigger gives each container whole (Simplify off), so Charges takes
+		// it from its input item, with no call of its own.
+		charges('Charges (on a change)', 'input', 'Tariff (on a change)');
+		expect(
+			dataTable.nodes.find((entry) => entry.type.endsWith('containerTrackingTrigger'))!.parameters,
+		).toMatchObject({ output: 'latestState', simplify: false, options: { fetchContainer: true } });
 		// Each box's charges beside the box, by position, the box's own fields kept.
 		for (const [from, merge, next] of [
 			['Get all containers', 'Add the charges', 'Board columns'],
