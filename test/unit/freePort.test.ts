@@ -57,11 +57,14 @@ describe('freePort', () => {
 			// Not Linux.
 		}
 		const ports = await Promise.all(Array.from({ length: 20 }, async () => await freePort()));
+		expect(new Set(ports).size).toBe(20);
+		// A system that lends ports from 1024 up leaves no range below: freePort then takes the
+		// system's own, and only the claims keep processes apart.
+		if (ephemeralStart - 1_024 <= 1_000) return;
 		for (const port of ports) {
 			expect(port).toBeGreaterThanOrEqual(1_024);
 			expect(port).toBeLessThan(Math.min(32_768, ephemeralStart));
 		}
-		expect(new Set(ports).size).toBe(20);
 	});
 
 	it('never gives two processes the same port, also when they ask at the same moment', async () => {
