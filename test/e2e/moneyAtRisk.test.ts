@@ -12,13 +12,16 @@ import { importNative } from '../support/importNative';
 import { trackManyContainers } from '../support/sandbox';
 import {
 	CLI_QUIET_MS,
+	ctNode,
 	exampleWorkflow,
 	itemsOf,
 	sandboxCredential,
 	SETUP_TIMEOUT,
+	START,
 	startE2e,
 	startMailServer,
 	TEARDOWN_TIMEOUT,
+	workflow,
 	type E2eContext,
 	type MailServer,
 } from './helpers';
@@ -71,70 +74,42 @@ describe('e2e: Money at risk in a real n8n', () => {
 			exampleWorkflow('tariff-table.json'),
 			exampleWorkflow('money-at-risk.json'),
 			// The operation alone, for the same boxes by number, with the same table.
-			{
-				id: 'ctChargesByNumber',
-				name: 'Charges by number',
-				settings: { executionOrder: 'v1' },
-				nodes: [
-					{
-						id: 'a1',
-						name: 'Start',
-						type: 'n8n-nodes-base.manualTrigger',
-						typeVersion: 1,
-						position: [0, 0],
-						parameters: {},
+			workflow('ctChargesByNumber', 'Charges by number', [
+				START,
+				{
+					name: 'Tariff',
+					type: 'n8n-nodes-base.dataTable',
+					typeVersion: 1.1,
+					parameters: {
+						resource: 'row',
+						operation: 'get',
+						dataTableId: { __rl: true, mode: 'name', value: 'Tariff' },
+						returnAll: true,
 					},
-					{
-						id: 'a2',
-						name: 'Tariff',
-						type: 'n8n-nodes-base.dataTable',
-						typeVersion: 1.1,
-						position: [200, 0],
-						parameters: {
-							resource: 'row',
-							operation: 'get',
-							dataTableId: { __rl: true, mode: 'name', value: 'Tariff' },
-							returnAll: true,
-						},
-					},
-					{
-						id: 'a3',
-						name: 'Numbers',
-						type: 'n8n-nodes-base.code',
-						typeVersion: 2,
-						position: [400, 0],
-						executeOnce: true,
-						parameters: {
-							jsCode: `return ${JSON.stringify(Object.values(BOXES).map(({ number }) => ({ json: { number } })))};`,
-						},
-					},
-					{
-						id: 'a4',
-						name: 'Get Charges',
-						type: 'n8n-nodes-container-tracking.containerTracking',
-						typeVersion: 1,
-						position: [600, 0],
-						parameters: {
-							resource: 'container',
-							operation: 'getCharges',
-							containerId: { __rl: true, mode: 'number', value: '={{ $json.number }}' },
-							tariffSource: 'input',
-							tariffRowsInput: "={{ $('Tariff').all().map(row => row.json) }}",
-						},
-						credentials: {
-							containerTrackingApi: {
-								id: 'ctSandboxCredential',
-								name: 'Container Tracking sandbox',
-							},
-						},
-					},
-				],
-				connections: {
-					Start: { main: [[{ node: 'Tariff', type: 'main', index: 0 }]] },
-					Tariff: { main: [[{ node: 'Numbers', type: 'main', index: 0 }]] },
-					Numbers: { main: [[{ node: 'Get Charges', type: 'main', index: 0 }]] },
+					after: [START.name],
 				},
-			},
+				{
+					name: 'Numbers',
+					type: 'n8n-nodes-base.code',
+					typeVersion: 2,
+					executeOnce: true,
+					parameters: {
+						jsCode: `return ${JSON.stringify(Object.values(BOXES).map(({ number }) => ({ json: { number } })))};`,
+					},
+					after: ['Tariff'],
+				},
+				ctNode(
+					'Get Charges',
+					{
+						resource: 'container',
+						operation: 'getCharges',
+						containerId: { __rl: true, mode: 'number', value: '={{ $json.number }}' },
+						tariffSource: 'input',
+						tariffRowsInput: "={{ $('Tariff').all().map(row => row.json) }}",
+					},
+					{ after: ['Numbers'] },
+				),
+			]),
 		]);
 	}, SETUP_TIMEOUT);
 
