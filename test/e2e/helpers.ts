@@ -254,6 +254,23 @@ export const START: WorkflowNode = {
 	parameters: {},
 };
 
+/**
+ * Every row of the Data Table Tariff (examples/tariff-table.json makes it), read after START: the
+ * tariff a test hands to Get Charges, as the examples do.
+ */
+export const TARIFF_ROWS: WorkflowNode = {
+	name: 'Tariff',
+	type: 'n8n-nodes-base.dataTable',
+	typeVersion: 1.1,
+	parameters: {
+		resource: 'row',
+		operation: 'get',
+		dataTableId: { __rl: true, mode: 'name', value: 'Tariff' },
+		returnAll: true,
+	},
+	after: [START.name],
+};
+
 /** A workflow in n8n's import format; `after` turns into connections. */
 export function workflow(id: string, name: string, nodes: WorkflowNode[]): Record<string, unknown> {
 	const connections: Record<

@@ -20,6 +20,7 @@ import {
 	START,
 	startE2e,
 	startMailServer,
+	TARIFF_ROWS,
 	TEARDOWN_TIMEOUT,
 	workflow,
 	type E2eContext,
@@ -76,18 +77,7 @@ describe('e2e: Money at risk in a real n8n', () => {
 			// The operation alone, for the same boxes by number, with the same table.
 			workflow('ctChargesByNumber', 'Charges by number', [
 				START,
-				{
-					name: 'Tariff',
-					type: 'n8n-nodes-base.dataTable',
-					typeVersion: 1.1,
-					parameters: {
-						resource: 'row',
-						operation: 'get',
-						dataTableId: { __rl: true, mode: 'name', value: 'Tariff' },
-						returnAll: true,
-					},
-					after: [START.name],
-				},
+				TARIFF_ROWS,
 				{
 					name: 'Numbers',
 					type: 'n8n-nodes-base.code',

@@ -32,6 +32,7 @@ import {
 	sleep,
 	START,
 	startE2e,
+	TARIFF_ROWS,
 	TEARDOWN_TIMEOUT,
 	workflow,
 	type E2eContext,
@@ -206,18 +207,7 @@ describe('e2e: the Pickup board example keeps one Data Table row per container',
 			boardExample,
 			workflow(READER_ID, 'Container → Get of every container', [
 				START,
-				{
-					name: 'Tariff',
-					type: 'n8n-nodes-base.dataTable',
-					typeVersion: 1.1,
-					parameters: {
-						resource: 'row',
-						operation: 'get',
-						dataTableId: { __rl: true, mode: 'name', value: 'Tariff' },
-						returnAll: true,
-					},
-					after: [START.name],
-				},
+				TARIFF_ROWS,
 				ctNode(
 					'All containers',
 					{ resource: 'container', operation: 'getMany', returnAll: true, options: {} },
